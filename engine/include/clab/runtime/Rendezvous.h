@@ -1,0 +1,59 @@
+// Where a _Send leaves a tensor and the matching _Recv picks it up, within one step. Keys
+// follow TensorFlow: "<send device>;<send incarnation hex>;<recv device>;<tensor name>;0:0".
+// A local rendezvous serves devices of one process; the distributed runtime adds one that
+// fetches from a remote task with RecvTensor.
+#pragma once
+
+#include "clab/core/Status.h"
+#include "clab/core/Tensor.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace clab {
+
+struct RendezvousKey {
+  std::string send_device;
+  uint64_t send_incarnation = 0;
+  std::string recv_device;
+  std::string tensor_name;  // the edge's name, e.g. "MatMul:0" or a unique edge id
+
+  std::string ToString() const;
+  static StatusOr<RendezvousKey> Parse(std::string_view key);
+};
+
+class Rendezvous {
+ public:
+  using DoneCallback = std::function<void(const Status&, const Tensor&)>;
+  virtual ~Rendezvous() = default;
+
+  virtual Status Send(const std::string& key, const Tensor& value) = 0;
+  // Calls `done` once the value for `key` is there (maybe at once, maybe on another thread),
+  // or with the abort status.
+  virtual void RecvAsync(const std::string& key, DoneCallback done) = 0;
+  // Fails every pending and future Recv with `status` (e.g. another partition failed).
+  virtual void StartAbort(const Status& status) = 0;
+
+  // Blocking Recv, for tests and simple callers.
+  Status Recv(const std::string& key, Tensor* value);
+};
+
+// Keeps values in memory; a Recv before its Send waits.
+class LocalRendezvous : public Rendezvous {
+ public:
+  Status Send(const std::string& key, const Tensor& value) override;
+  void RecvAsync(const std::string& key, DoneCallback done) override;
+  void StartAbort(const Status& status) override;
+
+ private:
+  std::mutex mu_;
+  Status abort_status_;
+  std::map<std::string, Tensor> ready_;
+  std::multimap<std::string, DoneCallback> waiting_;
+};
+
+}  // namespace clab
