@@ -1,0 +1,15 @@
+// The op families. OpRegistry::Global() calls each once, in this order.
+#pragma once
+
+namespace clab {
+
+class OpRegistry;
+
+void RegisterArrayOps(OpRegistry& registry);     // ops/ArrayOps.cpp
+void RegisterStateOps(OpRegistry& registry);     // ops/StateOps.cpp
+void RegisterMathOps(OpRegistry& registry);      // ops/MathOps.cpp
+void RegisterNnOps(OpRegistry& registry);        // ops/NnOps.cpp
+void RegisterRandomOps(OpRegistry& registry);    // ops/RandomOps.cpp
+void RegisterSendRecvOps(OpRegistry& registry);  // runtime/SendRecvOps.cpp
+
+}  // namespace clab
