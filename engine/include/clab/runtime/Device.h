@@ -79,4 +79,16 @@ class DeviceMgr {
   std::string task_prefix_;
 };
 
+// Device types other than the CPU come from factories; the CUDA plugin registers "GPU".
+using DeviceFactoryFn = std::function<StatusOr<std::vector<std::unique_ptr<Device>>>(
+    const std::string& task_prefix, const tensorflow::ConfigProto& config)>;
+void RegisterDeviceFactory(const std::string& device_type, DeviceFactoryFn factory);
+
+// Loads the device plugins (libclab_cuda.so) once per process from $CLAB_PLUGIN_PATH, the
+// build tree and the install directory. Each plugin exports `extern "C" void
+// clab_register_plugin()`, which registers its device factory and kernels. Returns one line
+// per plugin saying what was loaded, or why not ("libcuda.so.1: cannot open ..."): a missing
+// plugin or GPU is normal, never an error.
+const std::vector<std::string>& LoadDevicePlugins();
+
 }  // namespace clab
