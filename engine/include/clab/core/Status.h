@@ -7,8 +7,32 @@
 #include <absl/strings/str_cat.h>
 
 #include <string>
+#include <string_view>
+#include <type_traits>
 
 namespace clab {
+
+namespace internal {
+// Debian's Abseil is built with its own string_view type, so absl::StrCat does not take a
+// std::string_view; route those through absl's type. Everything else passes unchanged.
+template <typename T>
+decltype(auto) ToAlphaNum(const T& value) {
+  if constexpr (std::is_convertible_v<const T&, std::string_view> &&
+                !std::is_convertible_v<const T&, const char*> &&
+                !std::is_same_v<T, std::string>) {
+    const std::string_view view = value;
+    return absl::string_view(view.data(), view.size());
+  } else {
+    return (value);
+  }
+}
+}  // namespace internal
+
+// absl::StrCat that also accepts std::string_view. Use it everywhere in the engine.
+template <typename... Args>
+std::string StrCat(const Args&... args) {
+  return absl::StrCat(internal::ToAlphaNum(args)...);
+}
 
 using Status = absl::Status;
 template <typename T>
@@ -23,7 +47,7 @@ namespace errors {
 #define CLAB_DEFINE_ERROR(Name, absl_fn)                      \
   template <typename... Args>                                 \
   Status Name(const Args&... args) {                          \
-    return absl::absl_fn(absl::StrCat(args...));              \
+    return absl::absl_fn(::clab::StrCat(args...));              \
   }
 CLAB_DEFINE_ERROR(InvalidArgument, InvalidArgumentError)
 CLAB_DEFINE_ERROR(NotFound, NotFoundError)

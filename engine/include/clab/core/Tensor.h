@@ -96,6 +96,8 @@ class Tensor {
 
   // A tensor sharing this buffer with a new shape of the same element count.
   StatusOr<Tensor> Reshaped(const TensorShape& shape) const;
+  // A copy with its own buffer. Host tensors only: a device tensor gives an uninitialised
+  // Tensor (devices copy their memory with Device::CopyDeviceToHost).
   Tensor DeepCopy() const;
   bool SharesBufferWith(const Tensor& other) const {
     return buffer_ != nullptr && buffer_ == other.buffer_;

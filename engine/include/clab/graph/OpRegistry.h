@@ -39,6 +39,7 @@ struct AttrDef {
   std::string type;
   std::optional<tensorflow::AttrValue> default_value;
   std::vector<DataType> allowed_types;  // for "T: {float, double}"
+  std::vector<std::string> allowed_values;  // for "padding: {'SAME', 'VALID'}"
   int64_t minimum = 0;                  // for "N: int >= 1"
   bool has_minimum = false;
 };
@@ -103,6 +104,16 @@ class OpRegistry {
  private:
   std::map<std::string, std::unique_ptr<OpDef>, std::less<>> ops_;
 };
+
+// The spec parsers behind OpDefBuilder, exposed so malformed specs can be tested without
+// aborting: "x: T", "x: Ref(T)", "values: N * T", "y: float"; "N: int >= 1",
+// "T: {float, double} = DT_FLOAT", "perm: list(int) = []", "shape: shape = { unknown_rank: true }".
+StatusOr<ArgDef> ParseArgSpec(std::string_view spec);
+StatusOr<AttrDef> ParseAttrSpec(std::string_view spec);
+// Checks that every input and output refers to attrs the op declares, with the right kind
+// ("type" for T, "int" for N, "list(type)" for a type list). OpRegistry::Global() aborts
+// when a built-in op fails it.
+Status ValidateOpDef(const OpDef& op);
 
 // Fills in the attrs a NodeDef leaves out with their defaults and checks the rest against
 // the op: unknown attr, missing attr without a default, wrong attr type, type not allowed.

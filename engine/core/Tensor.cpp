@@ -1,0 +1,250 @@
+#include "clab/core/Tensor.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <new>
+
+namespace clab {
+
+TensorBuffer::TensorBuffer(Allocator* allocator, DataType dtype, int64_t num_elements, size_t bytes)
+    : allocator_(allocator), dtype_(dtype), num_elements_(num_elements), bytes_(bytes) {
+  data_ = allocator_->Allocate(bytes_);
+  if (data_ == nullptr) throw std::bad_alloc();
+  if (dtype_ == DT_STRING) {
+    auto* strings = static_cast<std::string*>(data_);
+    for (int64_t i = 0; i < num_elements_; ++i) new (strings + i) std::string();
+  } else if (allocator_->OnHost()) {
+    std::memset(data_, 0, bytes_);
+  }
+}
+
+TensorBuffer::~TensorBuffer() {
+  if (dtype_ == DT_STRING) {
+    auto* strings = static_cast<std::string*>(data_);
+    for (int64_t i = 0; i < num_elements_; ++i) strings[i].~basic_string();
+  }
+  allocator_->Deallocate(data_, bytes_);
+}
+
+Tensor::Tensor(DataType dtype, const TensorShape& shape, Allocator* allocator)
+    : dtype_(BaseType(dtype)), shape_(shape) {
+  const int64_t n = shape.num_elements();
+  const size_t element = dtype_ == DT_STRING ? sizeof(std::string) : DataTypeSize(dtype_);
+  buffer_ = std::make_shared<TensorBuffer>(allocator, dtype_, n, static_cast<size_t>(n) * element);
+}
+
+namespace {
+
+template <typename T, typename Repeated>
+Status FillFromRepeated(const Repeated& values, const tensorflow::TensorProto& proto, Tensor* t) {
+  const int64_t n = t->NumElements();
+  const int64_t given = values.size();
+  if (given == 0) return OkStatus();  // all zeros
+  if (given > n)
+    return errors::InvalidArgument("TensorProto of dtype ", DataTypeName(proto.dtype()), " and shape ",
+                                   t->shape().DebugString(), " has ", given, " values, more than its ", n,
+                                   " elements");
+  T* out = t->data<T>();
+  int64_t i = 0;
+  for (; i < given; ++i) out[i] = static_cast<T>(values.Get(static_cast<int>(i)));
+  // TensorFlow repeats the last value to fill the shape ("a single value fills the whole shape").
+  for (; i < n; ++i) out[i] = out[given - 1];
+  return OkStatus();
+}
+
+}  // namespace
+
+StatusOr<Tensor> Tensor::FromProto(const tensorflow::TensorProto& proto) {
+  const DataType dtype = proto.dtype();
+  if (!IsSupportedDataType(dtype) || IsRefType(dtype))
+    return errors::InvalidArgument("Tensors of dtype ", DataTypeName(dtype), " are not supported");
+  CLAB_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::FromProto(proto.tensor_shape()));
+  Tensor t(dtype, shape);
+  const int64_t n = t.NumElements();
+  if (!proto.tensor_content().empty()) {
+    if (dtype == DT_STRING) return errors::InvalidArgument("A string TensorProto cannot use tensor_content");
+    const size_t expected = static_cast<size_t>(n) * DataTypeSize(dtype);
+    if (proto.tensor_content().size() != expected)
+      return errors::InvalidArgument("TensorProto of dtype ", DataTypeName(dtype), " and shape ",
+                                     shape.DebugString(), " needs ", expected,
+                                     " bytes of tensor_content, got ", proto.tensor_content().size());
+    std::memcpy(t.raw_data(), proto.tensor_content().data(), expected);
+    return t;
+  }
+  Status status;
+  switch (dtype) {
+    case tensorflow::DT_FLOAT: status = FillFromRepeated<float>(proto.float_val(), proto, &t); break;
+    case tensorflow::DT_DOUBLE: status = FillFromRepeated<double>(proto.double_val(), proto, &t); break;
+    case tensorflow::DT_INT32: status = FillFromRepeated<int32_t>(proto.int_val(), proto, &t); break;
+    case tensorflow::DT_UINT8: status = FillFromRepeated<uint8_t>(proto.int_val(), proto, &t); break;
+    case tensorflow::DT_INT64: status = FillFromRepeated<int64_t>(proto.int64_val(), proto, &t); break;
+    case tensorflow::DT_BOOL: status = FillFromRepeated<bool>(proto.bool_val(), proto, &t); break;
+    case tensorflow::DT_STRING: {
+      const int64_t given = proto.string_val_size();
+      if (given > n)
+        return errors::InvalidArgument("String TensorProto of shape ", shape.DebugString(), " has ", given,
+                                       " values, more than its ", n, " elements");
+      auto* out = t.data<std::string>();
+      for (int64_t i = 0; i < n && given > 0; ++i)
+        out[i] = proto.string_val(static_cast<int>(std::min(i, given - 1)));
+      break;
+    }
+    default: return errors::InvalidArgument("Tensors of dtype ", DataTypeName(dtype), " are not supported");
+  }
+  CLAB_RETURN_IF_ERROR(status);
+  return t;
+}
+
+void Tensor::AsProto(tensorflow::TensorProto* proto, bool use_typed_fields) const {
+  proto->Clear();
+  proto->set_dtype(dtype_);
+  shape_.AsProto(proto->mutable_tensor_shape());
+  if (!IsInitialized()) return;
+  const int64_t n = NumElements();
+  if (dtype_ == DT_STRING) {
+    for (int64_t i = 0; i < n; ++i) proto->add_string_val(data<std::string>()[i]);
+    return;
+  }
+  if (!use_typed_fields) {
+    proto->set_tensor_content(static_cast<const char*>(raw_data()), TotalBytes());
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    switch (dtype_) {
+      case tensorflow::DT_FLOAT: proto->add_float_val(data<float>()[i]); break;
+      case tensorflow::DT_DOUBLE: proto->add_double_val(data<double>()[i]); break;
+      case tensorflow::DT_INT32: proto->add_int_val(data<int32_t>()[i]); break;
+      case tensorflow::DT_UINT8: proto->add_int_val(data<uint8_t>()[i]); break;
+      case tensorflow::DT_INT64: proto->add_int64_val(data<int64_t>()[i]); break;
+      case tensorflow::DT_BOOL: proto->add_bool_val(data<bool>()[i]); break;
+      default: break;
+    }
+  }
+}
+
+StatusOr<Tensor> Tensor::Reshaped(const TensorShape& shape) const {
+  if (shape.num_elements() != NumElements())
+    return errors::InvalidArgument("Cannot reshape a tensor with ", NumElements(), " elements to shape ",
+                                   shape.DebugString(), " (", shape.num_elements(), " elements)");
+  Tensor t = *this;
+  t.shape_ = shape;
+  return t;
+}
+
+Tensor Tensor::DeepCopy() const {
+  if (!IsInitialized()) return Tensor();
+  Tensor t(dtype_, shape_, buffer_->allocator());
+  if (dtype_ == DT_STRING) {
+    for (int64_t i = 0; i < NumElements(); ++i) t.data<std::string>()[i] = data<std::string>()[i];
+  } else if (OnHost()) {
+    std::memcpy(t.raw_data(), raw_data(), TotalBytes());
+  } else {
+    // Device memory can only be copied by its device (Device::CopyDeviceToHost).
+    return Tensor();
+  }
+  return t;
+}
+
+namespace {
+
+template <typename T>
+std::string FormatValue(T v) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return v ? "True" : "False";
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    std::string out = "b'";
+    for (unsigned char c : v) {
+      if (c == '\'' || c == '\\') {
+        out += '\\';
+        out += static_cast<char>(c);
+      } else if (c >= 32 && c < 127) {
+        out += static_cast<char>(c);
+      } else {
+        static const char* hex = "0123456789abcdef";
+        out += "\\x";
+        out += hex[c >> 4];
+        out += hex[c & 15];
+      }
+    }
+    return out + "'";
+  } else if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(v)) return "nan";
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    char buf[64];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v);
+    std::string s(buf, end);
+    // numpy writes integral floats as "20." rather than "20".
+    if (s.find_first_of(".e") == std::string::npos) s += ".";
+    return s;
+  } else {
+    return std::to_string(static_cast<int64_t>(v));
+  }
+}
+
+template <typename T>
+void FormatLevel(const T* values, const std::vector<int64_t>& dims, size_t depth, int64_t* offset,
+                 int64_t* printed, int max_entries, std::string* out) {
+  if (depth == dims.size()) {
+    if (*printed < max_entries) out->append(FormatValue(values[*offset]));
+    ++*offset;
+    ++*printed;
+    return;
+  }
+  out->push_back('[');
+  int64_t stride = 1;
+  for (size_t d = depth + 1; d < dims.size(); ++d) stride *= dims[d];
+  for (int64_t i = 0; i < dims[depth]; ++i) {
+    if (*printed >= max_entries) {
+      out->append("...");
+      *offset += (dims[depth] - i) * stride;
+      break;
+    }
+    if (i > 0) {
+      if (depth + 1 == dims.size()) {
+        out->push_back(' ');
+      } else {
+        out->append(dims.size() - depth > 2 ? "\n\n" : "\n");
+        out->append(depth + 1, ' ');
+      }
+    }
+    FormatLevel(values, dims, depth + 1, offset, printed, max_entries, out);
+  }
+  out->push_back(']');
+}
+
+}  // namespace
+
+std::string Tensor::DebugString(int max_entries) const {
+  if (!IsInitialized()) return "<uninitialized tensor>";
+  if (!OnHost()) return StrCat("<", DataTypeName(dtype_), " ", shape_.DebugString(), " on device>");
+  std::string out;
+  int64_t offset = 0, printed = 0;
+  if (dtype_ == DT_STRING) {
+    FormatLevel(data<std::string>(), shape_.dims(), 0, &offset, &printed, max_entries, &out);
+    return out;
+  }
+  CLAB_SWITCH_POD_TYPES(
+      dtype_, T, FormatLevel(data<T>(), shape_.dims(), 0, &offset, &printed, max_entries, &out),
+      return StrCat("<", DataTypeName(dtype_), " ", shape_.DebugString(), ">"));
+  return out;
+}
+
+std::string Tensor::SummarizeValue(int max_entries) const {
+  return StrCat("Tensor<type: ", DataTypeName(dtype_), " shape: ", shape_.DebugString(),
+                      " values: ", DebugString(max_entries), ">");
+}
+
+bool Tensor::Equals(const Tensor& other) const {
+  if (dtype_ != other.dtype_ || shape_ != other.shape_) return false;
+  if (!IsInitialized()) return true;
+  if (dtype_ == DT_STRING) {
+    for (int64_t i = 0; i < NumElements(); ++i)
+      if (data<std::string>()[i] != other.data<std::string>()[i]) return false;
+    return true;
+  }
+  return std::memcmp(raw_data(), other.raw_data(), TotalBytes()) == 0;
+}
+
+}  // namespace clab
