@@ -1,0 +1,45 @@
+// One task of a cluster: a gRPC server on the task's port that hosts the master and worker
+// services (and the monitor stream the studio watches). A task whose cluster address is a
+// loopback address listens on loopback only; any other address listens on all interfaces,
+// since a host name in the cluster may resolve to any of them.
+#pragma once
+
+#include "clab/core/Status.h"
+#include "clab/distributed/ClusterSpec.h"
+#include "tensorflow/config.pb.h"
+#include "tensorflow/tensorflow_server.pb.h"
+
+#include <memory>
+#include <string>
+
+namespace clab {
+
+struct ServerOptions {
+  ClusterSpec cluster;
+  std::string job_name;
+  int task_index = 0;
+  std::string protocol = "grpc";  // "grpc+verbs", "grpc+mpi": UNIMPLEMENTED
+  tensorflow::ConfigProto config;  // default session config for sessions on this server
+  bool start = true;
+};
+
+class Server {
+ public:
+  // Errors: unknown job (naming the cluster's jobs), task index out of range, bad protocol,
+  // port already in use (naming the address and the task).
+  static StatusOr<std::unique_ptr<Server>> Create(const ServerOptions& options);
+  virtual ~Server() = default;
+
+  virtual Status Start() = 0;
+  // Blocks until Stop() is called (from another thread or a signal handler's thread).
+  virtual Status Join() = 0;
+  // Ends every session, fails running steps with CANCELLED, closes the port.
+  virtual Status Stop() = 0;
+  // "grpc://host:port" with the bound port; a session in this process created on this
+  // target calls the master directly, without gRPC.
+  virtual std::string target() const = 0;
+  virtual int bound_port() const = 0;
+  virtual std::string task_name() const = 0;  // "/job:ps/replica:0/task:0"
+};
+
+}  // namespace clab
