@@ -1,0 +1,60 @@
+// The master of one task: takes a client's graph, finds the cluster's devices, and runs
+// steps by placing, pruning and partitioning the graph per task, registering the partitions
+// with the workers (once per feeds/fetches/targets signature) and running them in parallel.
+// Transport-free: GrpcMasterService adapts it to gRPC; a session in the same process calls
+// it directly.
+#pragma once
+
+#include "clab/core/Status.h"
+#include "clab/distributed/ClusterSpec.h"
+#include "clab/runtime/Device.h"
+#include "distributed/WorkerInterface.h"
+#include "tensorflow/master.pb.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace clab {
+
+struct MasterOptions {
+  std::string task_name;           // "/job:worker/replica:0/task:0"
+  ClusterSpec cluster;
+  WorkerCache* workers = nullptr;  // every task of the cluster, this one in process
+  tensorflow::ConfigProto default_config;
+  // Where progress and placement lines go (stdout when unset).
+  std::function<void(const std::string&)> log;
+};
+
+class Master {
+ public:
+  explicit Master(MasterOptions options);
+  ~Master();
+
+  // Waits for the tasks the session needs (the ps jobs, this task, and any task the graph
+  // names in a device), logging every few seconds which task it still waits for and at
+  // which address, up to the configured deadline; then UNAVAILABLE naming them.
+  Status CreateSession(const tensorflow::CreateSessionRequest& request, tensorflow::CreateSessionResponse* response);
+  Status ExtendSession(const tensorflow::ExtendSessionRequest& request, tensorflow::ExtendSessionResponse* response);
+  void RunStepAsync(const tensorflow::RunStepRequest& request, tensorflow::RunStepResponse* response,
+                    std::function<void(const Status&)> done);
+  Status RunStep(const tensorflow::RunStepRequest& request, tensorflow::RunStepResponse* response);
+  Status CloseSession(const tensorflow::CloseSessionRequest& request);
+  Status ListDevices(const tensorflow::ListDevicesRequest& request, tensorflow::ListDevicesResponse* response);
+  Status Reset(const tensorflow::ResetRequest& request);
+
+  // Closes every session (server shutdown).
+  void CloseAll();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Masters of servers in this process, by target ("grpc://localhost:2222"), so a session
+// created on such a target skips gRPC.
+void RegisterLocalMaster(const std::string& target, Master* master);
+void UnregisterLocalMaster(const std::string& target);
+Master* FindLocalMaster(const std::string& target);
+
+}  // namespace clab

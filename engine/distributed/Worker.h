@@ -1,0 +1,59 @@
+// The worker of one task: reports its devices, keeps per-session graphs registered by
+// masters, runs them step by step, and serves the tensors its _Send nodes produce to peers
+// (RecvTensor). Transport-free: GrpcWorkerService adapts it to gRPC and LocalWorker calls it
+// directly from a master in the same process.
+#pragma once
+
+#include "clab/core/Status.h"
+#include "clab/runtime/Device.h"
+#include "distributed/WorkerInterface.h"
+#include "tensorflow/worker.pb.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace clab {
+
+class ThreadPool;
+
+// Creates a WorkerCache for a session from the cluster the master sent; the server supplies
+// it (gRPC channels to peers, this worker itself in process).
+using WorkerCacheFactory =
+    std::function<StatusOr<std::unique_ptr<WorkerCache>>(const tensorflow::ServerDef& server_def)>;
+
+class Worker {
+ public:
+  Worker(std::string task_name, DeviceMgr* devices, WorkerCacheFactory cache_factory);
+  ~Worker();
+
+  const std::string& task_name() const { return task_name_; }
+  DeviceMgr* devices() const { return devices_; }
+
+  void GetStatus(const tensorflow::GetStatusRequest& request, tensorflow::GetStatusResponse* response);
+  Status CreateWorkerSession(const tensorflow::CreateWorkerSessionRequest& request);
+  Status DeleteWorkerSession(const tensorflow::DeleteWorkerSessionRequest& request);
+  // Splits the task's partition per device, builds executors; answers a handle.
+  Status RegisterGraph(const tensorflow::RegisterGraphRequest& request, tensorflow::RegisterGraphResponse* response);
+  Status DeregisterGraph(const tensorflow::DeregisterGraphRequest& request);
+  // Runs one step of a registered graph. An unknown session or graph handle is ABORTED
+  // ("... this worker was probably restarted"), so the client's recovery takes over.
+  void RunGraphAsync(const tensorflow::RunGraphRequest& request, tensorflow::RunGraphResponse* response,
+                     CallCancellation* cancellation, std::function<void(const Status&)> done);
+  void CleanupGraph(const tensorflow::CleanupGraphRequest& request);
+  // Waits for the step's _Send of the key; ABORTED when the key's incarnation is not this
+  // task's (the sender restarted since the master placed the graph).
+  void RecvTensorAsync(const tensorflow::RecvTensorRequest& request, tensorflow::RecvTensorResponse* response,
+                       CallCancellation* cancellation, std::function<void(const Status&)> done);
+
+  // Fails every running step with `status` (server shutdown).
+  void AbortAllSteps(const Status& status);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  std::string task_name_;
+  DeviceMgr* devices_;
+};
+
+}  // namespace clab

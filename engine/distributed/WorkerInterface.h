@@ -1,0 +1,71 @@
+// How a master or a peer worker calls a worker: asynchronously, with the same messages
+// whether the worker is in this process (direct calls) or behind gRPC.
+#pragma once
+
+#include "clab/core/Status.h"
+#include "tensorflow/worker.pb.h"
+
+#include <functional>
+#include <map>
+#include <mutex>
+#include <memory>
+
+namespace clab {
+
+// Lets a caller cancel calls in flight (a step that failed elsewhere). Thread-safe.
+class CallCancellation {
+ public:
+  // Runs `cancel` at once if already cancelled; returns an id for Deregister.
+  int Register(std::function<void()> cancel);
+  void Deregister(int id);
+  void Cancel();
+  bool cancelled() const;
+
+ private:
+  mutable std::mutex mu_;
+  bool cancelled_ = false;
+  int next_id_ = 0;
+  std::map<int, std::function<void()>> callbacks_;
+};
+
+class WorkerInterface {
+ public:
+  using Done = std::function<void(const Status&)>;
+  virtual ~WorkerInterface() = default;
+
+  // `deadline_ms` <= 0 means none. Calls complete on some thread, exactly once.
+  virtual void GetStatusAsync(const tensorflow::GetStatusRequest& request, tensorflow::GetStatusResponse* response,
+                              int64_t deadline_ms, Done done) = 0;
+  virtual void CreateWorkerSessionAsync(const tensorflow::CreateWorkerSessionRequest& request,
+                                        tensorflow::CreateWorkerSessionResponse* response, Done done) = 0;
+  virtual void DeleteWorkerSessionAsync(const tensorflow::DeleteWorkerSessionRequest& request,
+                                        tensorflow::DeleteWorkerSessionResponse* response, Done done) = 0;
+  virtual void RegisterGraphAsync(const tensorflow::RegisterGraphRequest& request,
+                                  tensorflow::RegisterGraphResponse* response, Done done) = 0;
+  virtual void DeregisterGraphAsync(const tensorflow::DeregisterGraphRequest& request,
+                                    tensorflow::DeregisterGraphResponse* response, Done done) = 0;
+  virtual void RunGraphAsync(const tensorflow::RunGraphRequest& request, tensorflow::RunGraphResponse* response,
+                             CallCancellation* cancellation, Done done) = 0;
+  virtual void CleanupGraphAsync(const tensorflow::CleanupGraphRequest& request,
+                                 tensorflow::CleanupGraphResponse* response, Done done) = 0;
+  virtual void RecvTensorAsync(const tensorflow::RecvTensorRequest& request, tensorflow::RecvTensorResponse* response,
+                               CallCancellation* cancellation, Done done) = 0;
+
+  // Blocking helper built on the async call.
+  Status GetStatus(const tensorflow::GetStatusRequest& request, tensorflow::GetStatusResponse* response,
+                   int64_t deadline_ms);
+};
+
+// Task name ("/job:ps/replica:0/task:0") -> the worker to call. The own task is served in
+// process; the others through gRPC channels created on first use and then kept.
+class WorkerCache {
+ public:
+  virtual ~WorkerCache() = default;
+  // NOT_FOUND naming the task when the cluster has no such task.
+  virtual StatusOr<WorkerInterface*> GetWorker(const std::string& task_name) = 0;
+  // "host:port" of a task, for messages.
+  virtual std::string AddressOf(const std::string& task_name) const = 0;
+  virtual std::vector<std::string> ListTasks() const = 0;
+};
+
+}  // namespace clab
