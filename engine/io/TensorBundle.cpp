@@ -1,0 +1,183 @@
+#include "clab/io/TensorBundle.h"
+
+#include "clab/io/Crc32c.h"
+#include "clab/io/SortedTable.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace clab {
+namespace {
+
+Status WriteFileDurably(const std::string& path, const std::vector<std::string_view>& pieces) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return errors::Internal("Cannot create ", path, ": ", std::strerror(errno));
+  for (std::string_view piece : pieces) {
+    while (!piece.empty()) {
+      const ssize_t n = ::write(fd, piece.data(), piece.size());
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        const int err = errno;
+        ::close(fd);
+        return errors::Internal("Cannot write ", path, ": ", std::strerror(err));
+      }
+      piece.remove_prefix(static_cast<size_t>(n));
+    }
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) return errors::Internal("Cannot sync ", path, ": ", std::strerror(errno));
+  return OkStatus();
+}
+
+std::string TempSuffix() {
+  static thread_local std::mt19937_64 rng(std::random_device{}());
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), ".tempstate%016llx", static_cast<unsigned long long>(rng()));
+  return buf;
+}
+
+void SyncDirectoryOf(const std::string& path) {
+  const std::string dir = std::filesystem::path(path).parent_path().string();
+  const int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0) {
+    ::fsync(fd);
+    ::close(fd);
+  }
+}
+
+}  // namespace
+
+std::string BundleDataFile(const std::string& prefix, int shard, int num_shards) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), ".data-%05d-of-%05d", shard, num_shards);
+  return prefix + buf;
+}
+
+Status WriteTensorBundle(const std::string& prefix, const std::map<std::string, Tensor>& tensors) {
+  SortedTableBuilder table;
+  tensorflow::BundleHeaderProto header;
+  header.set_num_shards(1);
+  header.set_endianness(tensorflow::BundleHeaderProto::LITTLE);
+  header.mutable_version()->set_producer(1);
+  CLAB_RETURN_IF_ERROR(table.Add("", header.SerializeAsString()));
+
+  std::vector<std::string_view> data_pieces;
+  int64_t offset = 0;
+  for (const auto& [name, tensor] : tensors) {
+    if (name.empty()) return errors::InvalidArgument("A checkpoint tensor needs a non-empty name");
+    if (!tensor.IsInitialized() || tensor.dtype() == DT_STRING || !tensor.OnHost())
+      return errors::Unimplemented("Cannot save tensor '", name, "' of dtype ", DataTypeName(tensor.dtype()),
+                                   ": only numeric host tensors are checkpointed");
+    const std::string_view bytes(static_cast<const char*>(tensor.raw_data()), tensor.TotalBytes());
+    tensorflow::BundleEntryProto entry;
+    entry.set_dtype(tensor.dtype());
+    tensor.shape().AsProto(entry.mutable_shape());
+    entry.set_shard_id(0);
+    entry.set_offset(offset);
+    entry.set_size(static_cast<int64_t>(bytes.size()));
+    entry.set_crc32c(crc32c::Mask(crc32c::Value(bytes)));
+    CLAB_RETURN_IF_ERROR(table.Add(name, entry.SerializeAsString()));
+    data_pieces.push_back(bytes);
+    offset += static_cast<int64_t>(bytes.size());
+  }
+  const std::string index = table.Finish();
+
+  // Data first, index last: a checkpoint exists only once its index has its final name.
+  const std::string data_path = BundleDataFile(prefix);
+  const std::string index_path = prefix + ".index";
+  const std::string data_tmp = data_path + TempSuffix();
+  const std::string index_tmp = index_path + TempSuffix();
+  Status s = WriteFileDurably(data_tmp, data_pieces);
+  if (s.ok()) s = WriteFileDurably(index_tmp, {index});
+  if (s.ok() && std::rename(data_tmp.c_str(), data_path.c_str()) != 0)
+    s = errors::Internal("Cannot rename ", data_tmp, " to ", data_path, ": ", std::strerror(errno));
+  if (s.ok() && std::rename(index_tmp.c_str(), index_path.c_str()) != 0)
+    s = errors::Internal("Cannot rename ", index_tmp, " to ", index_path, ": ", std::strerror(errno));
+  if (!s.ok()) {
+    std::remove(data_tmp.c_str());
+    std::remove(index_tmp.c_str());
+    return s;
+  }
+  SyncDirectoryOf(index_path);
+  return OkStatus();
+}
+
+StatusOr<TensorBundleReader> TensorBundleReader::Open(const std::string& prefix) {
+  const std::string index_path = prefix + ".index";
+  std::ifstream in(index_path, std::ios::binary);
+  if (!in) return errors::NotFound("No checkpoint at ", prefix, " (", index_path, " does not exist)");
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::map<std::string, std::string> raw;
+  CLAB_RETURN_IF_ERROR(ReadSortedTable(bytes, index_path, &raw));
+  auto header_it = raw.find("");
+  tensorflow::BundleHeaderProto header;
+  if (header_it == raw.end() || !header.ParseFromString(header_it->second))
+    return errors::DataLoss(index_path, " has no valid header entry");
+  if (header.endianness() != tensorflow::BundleHeaderProto::LITTLE)
+    return errors::Unimplemented(index_path, " was written on a big-endian machine");
+  TensorBundleReader reader;
+  reader.prefix_ = prefix;
+  reader.num_shards_ = header.num_shards();
+  for (auto& [name, value] : raw) {
+    if (name.empty()) continue;
+    tensorflow::BundleEntryProto entry;
+    if (!entry.ParseFromString(value)) return errors::DataLoss(index_path, ": the entry for '", name, "' is corrupt");
+    reader.data_bytes_ += entry.size();
+    reader.entries_.emplace(name, std::move(entry));
+  }
+  return reader;
+}
+
+std::vector<BundleEntryInfo> TensorBundleReader::List() const {
+  std::vector<BundleEntryInfo> out;
+  for (const auto& [name, entry] : entries_) {
+    BundleEntryInfo info;
+    info.name = name;
+    info.dtype = entry.dtype();
+    auto shape = TensorShape::FromProto(entry.shape());
+    if (shape.ok()) info.shape = *shape;
+    info.bytes = entry.size();
+    out.push_back(std::move(info));
+  }
+  return out;
+}
+
+StatusOr<Tensor> TensorBundleReader::Read(const std::string& name) const {
+  auto it = entries_.find(name);
+  if (it == entries_.end()) return errors::NotFound("Key ", name, " not found in checkpoint ", prefix_);
+  const auto& entry = it->second;
+  CLAB_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::FromProto(entry.shape()));
+  if (!IsSupportedDataType(entry.dtype()) || entry.dtype() == DT_STRING)
+    return errors::Unimplemented("Checkpoint ", prefix_, " holds '", name, "' as ", DataTypeName(entry.dtype()),
+                                 ", which cannot be restored");
+  Tensor tensor(entry.dtype(), shape);
+  if (static_cast<int64_t>(tensor.TotalBytes()) != entry.size())
+    return errors::DataLoss("Checkpoint ", prefix_, ": '", name, "' has ", entry.size(), " bytes but its shape ",
+                            shape.DebugString(), " needs ", tensor.TotalBytes());
+  const std::string path = BundleDataFile(prefix_, entry.shard_id(), num_shards_);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return errors::DataLoss("Checkpoint data file ", path, " cannot be opened: ", std::strerror(errno));
+  size_t done = 0;
+  auto* out = static_cast<char*>(tensor.raw_data());
+  while (done < tensor.TotalBytes()) {
+    const ssize_t n = ::pread(fd, out + done, tensor.TotalBytes() - done, entry.offset() + static_cast<off_t>(done));
+    if (n <= 0) {
+      ::close(fd);
+      return errors::DataLoss("Checkpoint data file ", path, " is truncated: '", name, "' needs bytes ",
+                              entry.offset(), "..", entry.offset() + entry.size());
+    }
+    done += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  if (crc32c::Mask(crc32c::Value(out, tensor.TotalBytes())) != entry.crc32c())
+    return errors::DataLoss("Checksum mismatch for '", name, "' in ", path, ": the checkpoint is corrupt");
+  return tensor;
+}
+
+}  // namespace clab
