@@ -1,0 +1,85 @@
+#include "clab/train/CheckpointState.h"
+
+#include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/text_format.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+namespace clab {
+namespace {
+
+class ParseErrors : public google::protobuf::io::ErrorCollector {
+ public:
+  void AddError(int line, int column, const std::string& message) override {
+    if (first.empty()) first = StrCat("line ", line + 1, ", column ", column + 1, ": ", message);
+  }
+  std::string first;
+};
+
+std::string JoinWithDir(const std::string& dir, const std::string& path) {
+  if (path.empty() || path[0] == '/') return path;
+  return (std::filesystem::path(dir) / path).string();
+}
+
+}  // namespace
+
+StatusOr<tensorflow::CheckpointState> ReadCheckpointState(const std::string& dir) {
+  const std::string path = (std::filesystem::path(dir) / "checkpoint").string();
+  std::ifstream in(path);
+  if (!in) return errors::NotFound("No checkpoint state file ", path);
+  std::stringstream text;
+  text << in.rdbuf();
+  tensorflow::CheckpointState state;
+  google::protobuf::TextFormat::Parser parser;
+  ParseErrors errors_seen;
+  parser.RecordErrorsTo(&errors_seen);
+  if (!parser.ParseFromString(text.str(), &state))
+    return errors::InvalidArgument("Checkpoint state file ", path, " does not parse: ", errors_seen.first);
+  state.set_model_checkpoint_path(JoinWithDir(dir, state.model_checkpoint_path()));
+  for (auto& p : *state.mutable_all_model_checkpoint_paths()) p = JoinWithDir(dir, p);
+  return state;
+}
+
+Status WriteCheckpointState(const std::string& dir, const tensorflow::CheckpointState& state) {
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(state, &text);
+  const std::string path = (std::filesystem::path(dir) / "checkpoint").string();
+  static thread_local std::mt19937_64 rng(std::random_device{}());
+  const std::string tmp = StrCat(path, ".tmp", rng());
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << text;
+    out.flush();
+    if (!out) return errors::Internal("Cannot write ", tmp);
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return errors::Internal("Cannot rename ", tmp, " to ", path);
+  }
+  return OkStatus();
+}
+
+StatusOr<std::vector<std::string>> CheckpointsNewestFirst(const std::string& dir) {
+  CLAB_ASSIGN_OR_RETURN(tensorflow::CheckpointState state, ReadCheckpointState(dir));
+  std::vector<std::string> out;
+  if (!state.model_checkpoint_path().empty()) out.push_back(state.model_checkpoint_path());
+  for (int i = state.all_model_checkpoint_paths_size() - 1; i >= 0; --i) {
+    const std::string& p = state.all_model_checkpoint_paths(i);
+    if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+  }
+  return out;
+}
+
+StatusOr<std::string> LatestCheckpoint(const std::string& dir) {
+  CLAB_ASSIGN_OR_RETURN(tensorflow::CheckpointState state, ReadCheckpointState(dir));
+  const std::string& latest = state.model_checkpoint_path();
+  if (latest.empty() || !std::filesystem::exists(latest + ".index"))
+    return errors::NotFound("Couldn't match files for checkpoint ", latest.empty() ? dir : latest);
+  return latest;
+}
+
+}  // namespace clab
