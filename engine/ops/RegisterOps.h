@@ -11,5 +11,6 @@ void RegisterMathOps(OpRegistry& registry);      // ops/MathOps.cpp
 void RegisterNnOps(OpRegistry& registry);        // ops/NnOps.cpp
 void RegisterRandomOps(OpRegistry& registry);    // ops/RandomOps.cpp
 void RegisterSendRecvOps(OpRegistry& registry);  // runtime/SendRecvOps.cpp
+void RegisterVariableStatusOps(OpRegistry& registry);  // ops/VariableStatusOps.cpp
 
 }  // namespace clab
