@@ -1,0 +1,153 @@
+// Monitored sessions in one process: restore after a restart continues from the saved step,
+// a damaged newest checkpoint falls back to the previous good one, event files are written.
+#include "clab/io/EventFileWriter.h"
+#include "clab/io/TensorBundle.h"
+#include "clab/ops/Ops.h"
+#include "clab/train/CheckpointState.h"
+#include "clab/train/GlobalStep.h"
+#include "clab/train/MonitoredSession.h"
+#include "clab/train/SummaryWriterCache.h"
+#include "clab/train/hooks/SmallHooks.h"
+#include "clab/train/hooks/StopAtStepHook.h"
+
+#include <QtTest>
+
+#include <filesystem>
+
+using namespace clab;
+
+namespace {
+
+struct Model {
+  GraphBuilder g;
+  Output train;
+  Model() {
+    Output gs = GetOrCreateGlobalStep(g);
+    auto w = ops::MakeVariable(g, ops::Const(g, Tensor::Scalar<float>(0.f)), "w");
+    auto bump = ops::AssignAdd(g, w.var, ops::Const(g, Tensor::Scalar<float>(0.5f)), "bump");
+    auto deps = g.WithControlDependencies({bump.control()});
+    train = IncrementGlobalStep(g, gs, "train");
+  }
+};
+
+MonitoredTrainingSessionOptions Options(const std::string& dir, int64_t last_step) {
+  MonitoredTrainingSessionOptions o;
+  o.log = std::make_shared<TrainingLog>("", false);
+  o.checkpoint_dir = dir;
+  o.save_checkpoint_steps = 10;
+  o.hooks.push_back(std::make_shared<StopAtStepHook>(StopAtStepHook::LastStep(last_step)));
+  return o;
+}
+
+int64_t TrainToEnd(MonitoredSession& s, const std::string& train) {
+  std::vector<Tensor> out;
+  int64_t runs = 0;
+  while (!s.should_stop()) {
+    if (!s.Run({train}, {}, &out).ok()) return -1;
+    ++runs;
+  }
+  return runs;
+}
+
+}  // namespace
+
+class MonitoredSessionTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void cleanup() { ClearSummaryWriters(); }
+
+  void restoreContinuesFromSavedStep() {
+    QTemporaryDir dir;
+    {
+      Model m;
+      auto s = MonitoredTrainingSession(m.g, Options(dir.path().toStdString(), 25));
+      QVERIFY2(s.ok(), s.status().ToString().c_str());
+      QCOMPARE(TrainToEnd(**s, m.train.node()), int64_t(25));
+      QVERIFY((*s)->Close().ok());
+    }
+    // A new process would build the same graph; the chief restores step 25 and w = 12.5.
+    Model m;
+    auto s = MonitoredTrainingSession(m.g, Options(dir.path().toStdString(), 40));
+    QVERIFY(s.ok());
+    auto step = ReadGlobalStep(*(*s)->raw_session(), "global_step/read:0");
+    QVERIFY(step.ok());
+    QCOMPARE(*step, int64_t(25));
+    std::vector<Tensor> w;
+    QVERIFY((*s)->raw_session()->Run({}, {"w:0"}, {}, &w).ok());
+    QCOMPARE(w[0].scalar<float>(), 12.5f);
+    QCOMPARE(TrainToEnd(**s, m.train.node()), int64_t(15));
+    QVERIFY((*s)->Close().ok());
+  }
+
+  void truncatedNewestCheckpointFallsBack() {
+    QTemporaryDir dir;
+    const std::string d = dir.path().toStdString();
+    {
+      Model m;
+      auto s = MonitoredTrainingSession(m.g, Options(d, 20));
+      QVERIFY(s.ok());
+      QCOMPARE(TrainToEnd(**s, m.train.node()), int64_t(20));
+      QVERIFY((*s)->Close().ok());
+    }
+    auto latest = LatestCheckpoint(d);
+    QVERIFY(latest.ok());
+    QVERIFY(QString::fromStdString(*latest).endsWith("model.ckpt-20"));
+    std::filesystem::resize_file(BundleDataFile(*latest), 3);
+
+    Model m;
+    auto o = Options(d, 30);
+    std::vector<std::string> warnings;
+    o.log->AddSink([&](const TaskEvent& e) {
+      if (e.has_log() && e.log().level() == static_cast<int>(LogLevel::kWarning)) warnings.push_back(e.log().text());
+    });
+    auto s = MonitoredTrainingSession(m.g, o);
+    QVERIFY2(s.ok(), s.status().ToString().c_str());
+    QCOMPARE(warnings.size(), size_t(1));
+    QVERIFY(QString::fromStdString(warnings[0]).contains("model.ckpt-20"));
+    QVERIFY(QString::fromStdString(warnings[0]).contains("DATA_LOSS"));
+    auto step = ReadGlobalStep(*(*s)->raw_session(), "global_step/read:0");
+    QCOMPARE(*step, int64_t(10));  // the previous good checkpoint
+    // No checkpoint file was lost: the damaged one is still there for inspection.
+    QVERIFY(std::filesystem::exists(*latest + ".index"));
+  }
+
+  void eventFilesHoldStepRateAndCheckpoints() {
+    QTemporaryDir dir;
+    const std::string d = dir.path().toStdString();
+    Model m;
+    auto o = Options(d, 30);
+    o.log_step_count_steps = 10;
+    o.summary_scalars = {{"w", "w:0"}};
+    o.save_summaries_steps = 10;
+    auto s = MonitoredTrainingSession(m.g, o);
+    QVERIFY(s.ok());
+    QCOMPARE(TrainToEnd(**s, m.train.node()), int64_t(30));
+    QVERIFY((*s)->Close().ok());
+    ClearSummaryWriters();
+    std::string events_path;
+    for (const auto& e : std::filesystem::directory_iterator(d))
+      if (e.path().filename().string().rfind("events.out.tfevents.", 0) == 0) events_path = e.path().string();
+    QVERIFY(!events_path.empty());
+    QVERIFY(std::filesystem::exists(std::filesystem::path(d) / "graph.pbtxt"));
+    std::vector<tensorflow::Event> events;
+    QVERIFY(ReadEventFile(events_path, &events).ok());
+    int rates = 0, checkpoints = 0, w_scalars = 0, starts = 0;
+    for (const auto& e : events) {
+      if (e.has_session_log() && e.session_log().status() == tensorflow::SessionLog::CHECKPOINT) ++checkpoints;
+      if (e.has_session_log() && e.session_log().status() == tensorflow::SessionLog::START) ++starts;
+      for (const auto& v : e.summary().value()) {
+        if (v.tag() == "global_step/sec") ++rates;
+        if (v.tag() == "w") ++w_scalars;
+      }
+    }
+    QCOMPARE(events.front().file_version(), std::string("brain.Event:2"));
+    QVERIFY(rates >= 2);
+    QCOMPARE(checkpoints, 4);  // 0, 10, 20, 30
+    QCOMPARE(starts, 1);
+    QVERIFY(w_scalars >= 3);
+  }
+};
+
+QTEST_APPLESS_MAIN(MonitoredSessionTest)
+#include "tst_monitored_session.moc"
