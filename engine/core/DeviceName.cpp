@@ -3,7 +3,6 @@
 #include <absl/strings/ascii.h>
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_join.h>
-#include <absl/strings/str_split.h>
 
 #include <charconv>
 
@@ -12,6 +11,17 @@ namespace {
 
 // Field names as TensorFlow's messages spell them in "incompatible <field>s".
 enum class Field { kJob, kReplica, kTask, kType, kId };
+
+std::vector<std::string_view> SplitOnSlash(std::string_view text) {
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  while (true) {
+    size_t slash = text.find('/', start);
+    parts.push_back(text.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start));
+    if (slash == std::string_view::npos) return parts;
+    start = slash + 1;
+  }
+}
 
 bool IsJobName(std::string_view name) {
   if (name.empty() || !absl::ascii_isalpha(static_cast<unsigned char>(name[0]))) return false;
@@ -46,10 +56,10 @@ class SpecParser {
     if (!body.empty() && body.back() == '/') body.remove_suffix(1);
     if (body.empty()) return result_;
 
-    std::vector<std::string_view> parts = absl::StrSplit(body, '/');
+    std::vector<std::string_view> parts = SplitOnSlash(body);
     for (size_t i = 0; i < parts.size(); ++i) {
       if (parts[i].empty())
-        return Error(absl::StrCat("empty component ", i + 1,
+        return Error(StrCat("empty component ", i + 1,
                                   " (two '/' in a row, or a spec that ends in '//')"));
       CLAB_RETURN_IF_ERROR(ParseComponent(parts[i]));
     }
@@ -65,8 +75,8 @@ class SpecParser {
   Status MarkSeen(Field field, std::string_view part, std::string_view field_name) {
     auto& previous = seen_[static_cast<int>(field)];
     if (!previous.empty())
-      return Error(absl::StrCat("duplicate ", field_name, " in '", part, "' (already given by '",
-                                previous, "')"));
+      return Error(StrCat("duplicate ", field_name, " in '", part,
+                                "' (already given by '", previous, "')"));
     previous = std::string(part);
     return OkStatus();
   }
@@ -78,7 +88,7 @@ class SpecParser {
       return OkStatus();
     }
     if (!ParseNumber(value, out))
-      return Error(absl::StrCat(field_name, " '", value, "' in '", part,
+      return Error(StrCat(field_name, " '", value, "' in '", part,
                                 "' is not a non-negative number or '*'"));
     *has = true;
     return OkStatus();
@@ -98,14 +108,15 @@ class SpecParser {
     if (type == "*") {
       result_.has_type = false;
     } else if (!IsTypeName(type)) {
-      return Error(absl::StrCat("device type '", type, "' in '", part,
+      return Error(StrCat("device type '", type, "' in '", part,
                                 "' must be a name such as CPU or GPU"));
     } else {
       result_.has_type = true;
-      result_.type = absl::AsciiStrToUpper(type);
+      result_.type = absl::AsciiStrToUpper(std::string(type));
     }
     if (!has_id_text) {
-      if (id_required) return Error(absl::StrCat("'", part, "' needs a device id, e.g. '", type, ":0'"));
+      if (id_required)
+        return Error(StrCat("'", part, "' needs a device id, e.g. '", type, ":0'"));
       result_.has_id = false;
       return OkStatus();
     }
@@ -115,7 +126,7 @@ class SpecParser {
   Status ParseComponent(std::string_view part) {
     size_t colon = part.find(':');
     if (colon == std::string_view::npos)
-      return Error(absl::StrCat("component '", part,
+      return Error(StrCat("component '", part,
                                 "' is not of the form key:value (job:, replica:, task:, device:)"));
     std::string_view key = part.substr(0, colon);
     std::string_view value = part.substr(colon + 1);
@@ -127,7 +138,7 @@ class SpecParser {
         return OkStatus();
       }
       if (!IsJobName(value))
-        return Error(absl::StrCat("job name '", value, "' must match [A-Za-z][A-Za-z0-9_]*"));
+        return Error(StrCat("job name '", value, "' must match [A-Za-z][A-Za-z0-9_]*"));
       result_.has_job = true;
       result_.job = std::string(value);
       return OkStatus();
@@ -142,9 +153,9 @@ class SpecParser {
     }
     if (key == "device") return ParseTypeAndId(part, value, /*id_required=*/false);
     // The legacy short forms "/cpu:0" and "/GPU:1" from TensorFlow before 1.4.
-    std::string upper = absl::AsciiStrToUpper(key);
+    std::string upper = absl::AsciiStrToUpper(std::string(key));
     if (upper == "CPU" || upper == "GPU") return ParseTypeAndId(part, part, /*id_required=*/true);
-    return Error(absl::StrCat("unknown field '", key, "' in '", part,
+    return Error(StrCat("unknown field '", key, "' in '", part,
                               "' (expected job, replica, task, device, cpu or gpu)"));
   }
 
@@ -165,7 +176,7 @@ class SpecParser {
   std::string seen_[5];
 };
 
-std::string Quote(const DeviceName& name) { return absl::StrCat("'", name.ToString(), "'"); }
+std::string Quote(const DeviceName& name) { return StrCat("'", name.ToString(), "'"); }
 
 }  // namespace
 
@@ -173,7 +184,7 @@ StatusOr<DeviceName> DeviceName::Parse(std::string_view text) { return SpecParse
 
 StatusOr<DeviceName> DeviceName::ParseFull(std::string_view text) {
   CLAB_ASSIGN_OR_RETURN(DeviceName name, Parse(text));
-  std::vector<std::string_view> missing;
+  std::vector<std::string> missing;
   if (!name.has_job) missing.push_back("job");
   if (!name.has_replica) missing.push_back("replica");
   if (!name.has_task) missing.push_back("task");
@@ -188,11 +199,11 @@ StatusOr<DeviceName> DeviceName::ParseFull(std::string_view text) {
 
 std::string DeviceName::ToString() const {
   std::string out;
-  if (has_job) absl::StrAppend(&out, "/job:", job);
-  if (has_replica) absl::StrAppend(&out, "/replica:", replica);
-  if (has_task) absl::StrAppend(&out, "/task:", task);
+  if (has_job) out += StrCat("/job:", job);
+  if (has_replica) out += StrCat("/replica:", replica);
+  if (has_task) out += StrCat("/task:", task);
   if (has_type || has_id)
-    absl::StrAppend(&out, "/device:", has_type ? type : "*", ":", has_id ? absl::StrCat(id) : "*");
+    out += StrCat("/device:", has_type ? type : "*", ":", has_id ? StrCat(id) : "*");
   return out;
 }
 
@@ -277,11 +288,12 @@ bool DeviceName::InSameTask(const DeviceName& other) const {
 }
 
 std::string DeviceName::TaskPrefix(std::string_view job, int task, int replica) {
-  return absl::StrCat("/job:", job, "/replica:", replica, "/task:", task);
+  return StrCat("/job:", job, "/replica:", replica, "/task:", task);
 }
 
 std::string DeviceName::Full(std::string_view job, int replica, int task, std::string_view type, int id) {
-  return absl::StrCat("/job:", job, "/replica:", replica, "/task:", task, "/device:", type, ":", id);
+  return StrCat("/job:", job, "/replica:", replica, "/task:", task, "/device:",
+                      type, ":", id);
 }
 
 bool DeviceName::operator==(const DeviceName& o) const {

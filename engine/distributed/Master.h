@@ -24,6 +24,8 @@ struct MasterOptions {
   tensorflow::ConfigProto default_config;
   // Where progress and placement lines go (stdout when unset).
   std::function<void(const std::string&)> log;
+  // This task's devices, whose resource containers Reset clears. Optional.
+  DeviceMgr* local_devices = nullptr;
 };
 
 class Master {
@@ -39,6 +41,9 @@ class Master {
   void RunStepAsync(const tensorflow::RunStepRequest& request, tensorflow::RunStepResponse* response,
                     std::function<void(const Status&)> done);
   Status RunStep(const tensorflow::RunStepRequest& request, tensorflow::RunStepResponse* response);
+  // The in-process client's RunStep: the fed tensors are moved out of `request` into the
+  // workers' requests instead of being copied.
+  Status RunStepTakingFeeds(tensorflow::RunStepRequest* request, tensorflow::RunStepResponse* response);
   Status CloseSession(const tensorflow::CloseSessionRequest& request);
   Status ListDevices(const tensorflow::ListDevicesRequest& request, tensorflow::ListDevicesResponse* response);
   Status Reset(const tensorflow::ResetRequest& request);

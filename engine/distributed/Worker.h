@@ -46,8 +46,20 @@ class Worker {
   void RecvTensorAsync(const tensorflow::RecvTensorRequest& request, tensorflow::RecvTensorResponse* response,
                        CallCancellation* cancellation, std::function<void(const Status&)> done);
 
+  // RecvTensorAsync without the proto: hands over the sent tensor itself (shared, never
+  // copied), for transports that encode the bytes themselves.
+  void RecvTensorValueAsync(int64_t step_id, const std::string& rendezvous_key, CallCancellation* cancellation,
+                            std::function<void(const Status&, const Tensor&)> done);
+
   // Fails every running step with `status` (server shutdown).
   void AbortAllSteps(const Status& status);
+
+  // A step's state (its rendezvous) is dropped this long after its last RunGraph ended, or
+  // after a peer's RecvTensor created it, when no CleanupGraph came (the master died or lost
+  // the step). Default 60 s.
+  void SetAbandonedStepTimeout(int64_t timeout_ms);
+  // Steps whose state this worker holds (running, or waiting for CleanupGraph).
+  size_t NumActiveSteps() const;
 
  private:
   struct Impl;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "clab/core/Status.h"
+#include "clab/core/Tensor.h"
 #include "tensorflow/worker.pb.h"
 
 #include <functional>
@@ -50,6 +51,12 @@ class WorkerInterface {
                                  tensorflow::CleanupGraphResponse* response, Done done) = 0;
   virtual void RecvTensorAsync(const tensorflow::RecvTensorRequest& request, tensorflow::RecvTensorResponse* response,
                                CallCancellation* cancellation, Done done) = 0;
+
+  // RecvTensor straight into a Tensor, without a TensorProto in between: the gRPC transport
+  // decodes the wire bytes into the tensor's buffer and a worker in this process hands over
+  // the sent tensor itself. The default goes through RecvTensorAsync and Tensor::FromProto.
+  virtual void RecvTensorValueAsync(const tensorflow::RecvTensorRequest& request, Tensor* tensor, bool* is_dead,
+                                    CallCancellation* cancellation, Done done);
 
   // Blocking helper built on the async call.
   Status GetStatus(const tensorflow::GetStatusRequest& request, tensorflow::GetStatusResponse* response,

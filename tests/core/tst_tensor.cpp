@@ -2,6 +2,7 @@
 #include "clab/core/Tensor.h"
 
 #include <QtTest>
+#include <google/protobuf/text_format.h>
 
 using namespace clab;
 

@@ -5,6 +5,8 @@
 
 #include "clab/core/DataType.h"
 #include "clab/core/Status.h"
+#include "clab/core/Tensor.h"
+#include "clab/core/TensorShape.h"
 #include "clab/graph/OpRegistry.h"
 #include "tensorflow/graph.pb.h"
 

@@ -1,0 +1,30 @@
+// One `clab` command. A command declares its flags (the parser fills its members), then
+// runs; it reports failure as a Status whose message becomes the single "clab: ..." line.
+#pragma once
+
+#include "clab/core/Status.h"
+
+#include <iosfwd>
+#include <string>
+
+namespace clab::cli {
+
+class FlagParser;
+
+class Command {
+ public:
+  virtual ~Command() = default;
+
+  // The words after "clab" that select it: "run", "graph show".
+  virtual std::string name() const = 0;
+  // One line for the command list of `clab --help`.
+  virtual std::string summary() const = 0;
+  // What `clab help <name>` says between the synopsis and the flags.
+  virtual std::string description() const = 0;
+
+  virtual void DeclareFlags(FlagParser& flags) = 0;
+  // Called once, after the flags parsed; normal output goes to `out`.
+  virtual Status Run(std::ostream& out) = 0;
+};
+
+}  // namespace clab::cli

@@ -1,0 +1,24 @@
+#include "commands/BuiltinCommands.h"
+
+#include "cli/CommandRegistry.h"
+#include "commands/DemoCommand.h"
+#include "commands/GraphShowCommand.h"
+#include "commands/HelpCommand.h"
+#include "commands/OpsCommand.h"
+#include "commands/RunCommand.h"
+#include "commands/VersionCommand.h"
+
+#include <memory>
+
+namespace clab::cli {
+
+void RegisterBuiltinCommands(CommandRegistry& registry) {
+  registry.Add(std::make_unique<DemoCommand>());
+  registry.Add(std::make_unique<GraphShowCommand>());
+  registry.Add(std::make_unique<RunCommand>());
+  registry.Add(std::make_unique<OpsCommand>());
+  registry.Add(std::make_unique<VersionCommand>());
+  registry.Add(std::make_unique<HelpCommand>(registry));
+}
+
+}  // namespace clab::cli

@@ -1,0 +1,46 @@
+// `clab run --graph FILE --fetch NAME ...`: runs a GraphDef in this process with a local
+// session and prints each fetched value after each step, as `print(sess.run(...))` would.
+#pragma once
+
+#include "cli/Command.h"
+#include "clab/core/Tensor.h"
+#include "clab/runtime/Session.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace clab {
+class Graph;
+}
+
+namespace clab::cli {
+
+class RunCommand : public Command {
+ public:
+  std::string name() const override { return "run"; }
+  std::string summary() const override;
+  std::string description() const override;
+  void DeclareFlags(FlagParser& flags) override;
+  Status Run(std::ostream& out) override;
+
+ private:
+  // "--feed x=[[1,2]]" -> ("x", tensor typed like the fed output).
+  StatusOr<FeedList> ParseFeeds(const Graph& graph) const;
+  // Names are checked before the session sees them, so a typo is reported with the flag
+  // that carries it and the nodes that do exist.
+  Status CheckNamesExist(const Graph& graph) const;
+  Status ExplainStepFailure(const Status& status, int64_t step) const;
+  void PrintFetches(std::ostream& out, const std::vector<Tensor>& values) const;
+
+  std::string graph_path_;
+  std::vector<std::string> fetches_;
+  std::vector<std::string> targets_;
+  std::vector<std::string> init_nodes_;
+  std::vector<std::string> feed_specs_;
+  int64_t steps_ = 1;
+  bool log_device_placement_ = false;
+  bool allow_soft_placement_ = false;
+};
+
+}  // namespace clab::cli

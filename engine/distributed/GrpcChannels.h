@@ -1,0 +1,41 @@
+// ClusterLab's gRPC channel and server settings, in one place so that every channel between
+// tasks behaves the same: a dead peer or a cut link is noticed within a few seconds (HTTP/2
+// keepalive pings, allowed by the server's ping policy), large tensors fit (receive limit,
+// 1 GiB by default; larger messages fail with RESOURCE_EXHAUSTED), a restarted peer is
+// reconnected quickly, and no HTTP proxy from the environment ever gets in between.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace grpc {
+class Channel;
+class ChannelArguments;
+class ServerBuilder;
+}  // namespace grpc
+
+namespace clab {
+
+struct ChannelSettings {
+  // Largest message a channel or server accepts.
+  int64_t max_receive_message_bytes = int64_t{1} << 30;
+  // A ping every keepalive_time_ms; no answer within keepalive_timeout_ms closes the link,
+  // which fails the calls on it with UNAVAILABLE.
+  int keepalive_time_ms = 1000;
+  int keepalive_timeout_ms = 2000;
+  // Upper bound of the wait between reconnection attempts to a peer that went away.
+  int max_reconnect_backoff_ms = 1000;
+};
+
+grpc::ChannelArguments ClientChannelArguments(const ChannelSettings& settings = {});
+
+// An insecure channel to "host:port" (a leading "grpc://" is accepted and dropped).
+std::shared_ptr<grpc::Channel> CreateChannel(const std::string& address, const ChannelSettings& settings = {});
+
+// The server side of the same policy: accepts the clients' frequent pings (gRPC's default
+// would answer them with GOAWAY "too_many_pings"), pings idle clients itself so a vanished
+// client's calls are cancelled, and sets the message limits.
+void ConfigureServerBuilder(grpc::ServerBuilder& builder, const ChannelSettings& settings = {});
+
+}  // namespace clab

@@ -1,0 +1,75 @@
+#include "distributed/GrpcMasterService.h"
+
+#include <thread>
+
+namespace clab {
+namespace {
+
+grpc::Status ToGrpcStatus(const Status& status) {
+  if (status.ok()) return grpc::Status::OK;
+  // The canonical codes are gRPC's codes, number for number.
+  return grpc::Status(static_cast<grpc::StatusCode>(status.code()), std::string(status.message()));
+}
+
+}  // namespace
+
+GrpcMasterService::~GrpcMasterService() {
+  std::unique_lock<std::mutex> lock(mu_);
+  idle_.wait(lock, [this] { return running_ == 0; });
+}
+
+grpc::ServerUnaryReactor* GrpcMasterService::OffThread(grpc::CallbackServerContext* context,
+                                                       std::function<Status()> call) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++running_;
+  }
+  std::thread([this, reactor, call = std::move(call)] {
+    reactor->Finish(ToGrpcStatus(call()));
+    std::lock_guard<std::mutex> lock(mu_);
+    if (--running_ == 0) idle_.notify_all();
+  }).detach();
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* GrpcMasterService::CreateSession(grpc::CallbackServerContext* context,
+                                                           const tensorflow::CreateSessionRequest* request,
+                                                           tensorflow::CreateSessionResponse* response) {
+  return OffThread(context, [this, request, response] { return master_->CreateSession(*request, response); });
+}
+
+grpc::ServerUnaryReactor* GrpcMasterService::ExtendSession(grpc::CallbackServerContext* context,
+                                                           const tensorflow::ExtendSessionRequest* request,
+                                                           tensorflow::ExtendSessionResponse* response) {
+  return OffThread(context, [this, request, response] { return master_->ExtendSession(*request, response); });
+}
+
+grpc::ServerUnaryReactor* GrpcMasterService::RunStep(grpc::CallbackServerContext* context,
+                                                     const tensorflow::RunStepRequest* request,
+                                                     tensorflow::RunStepResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  master_->RunStepAsync(*request, response,
+                        [reactor](const Status& status) { reactor->Finish(ToGrpcStatus(status)); });
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* GrpcMasterService::CloseSession(grpc::CallbackServerContext* context,
+                                                          const tensorflow::CloseSessionRequest* request,
+                                                          tensorflow::CloseSessionResponse* response) {
+  return OffThread(context, [this, request] { return master_->CloseSession(*request); });
+}
+
+grpc::ServerUnaryReactor* GrpcMasterService::ListDevices(grpc::CallbackServerContext* context,
+                                                         const tensorflow::ListDevicesRequest* request,
+                                                         tensorflow::ListDevicesResponse* response) {
+  return OffThread(context, [this, request, response] { return master_->ListDevices(*request, response); });
+}
+
+grpc::ServerUnaryReactor* GrpcMasterService::Reset(grpc::CallbackServerContext* context,
+                                                   const tensorflow::ResetRequest* request,
+                                                   tensorflow::ResetResponse* response) {
+  return OffThread(context, [this, request] { return master_->Reset(*request); });
+}
+
+}  // namespace clab

@@ -1,0 +1,57 @@
+// The worker service on a task's gRPC server, with gRPC's callback API: every method hands
+// its request to the Worker and returns, and the reply goes out when the Worker is done, so
+// no gRPC thread waits for a step or a tensor. RecvTensor is served raw: its reply carries
+// the sent tensor's own buffer (see RecvTensorCodec.h). A client that gives up on a call
+// (cancellation, deadline, dead link) aborts what the call started.
+//
+//   GrpcWorkerService service(&worker);
+//   builder.RegisterService(&service);
+#pragma once
+
+#include "distributed/Worker.h"
+#include "tensorflow/worker.grpc.pb.h"
+
+namespace clab {
+
+using GrpcWorkerServiceBase = tensorflow::WorkerService::WithCallbackMethod_GetStatus<
+    tensorflow::WorkerService::WithCallbackMethod_CreateWorkerSession<
+        tensorflow::WorkerService::WithCallbackMethod_DeleteWorkerSession<
+            tensorflow::WorkerService::WithCallbackMethod_RegisterGraph<
+                tensorflow::WorkerService::WithCallbackMethod_DeregisterGraph<
+                    tensorflow::WorkerService::WithCallbackMethod_RunGraph<
+                        tensorflow::WorkerService::WithCallbackMethod_CleanupGraph<
+                            tensorflow::WorkerService::WithRawCallbackMethod_RecvTensor<
+                                tensorflow::WorkerService::Service>>>>>>>>;
+
+class GrpcWorkerService final : public GrpcWorkerServiceBase {
+ public:
+  // `worker` must outlive the server this service is registered with.
+  explicit GrpcWorkerService(Worker* worker) : worker_(worker) {}
+
+  grpc::ServerUnaryReactor* GetStatus(grpc::CallbackServerContext* context, const tensorflow::GetStatusRequest* request,
+                                      tensorflow::GetStatusResponse* response) override;
+  grpc::ServerUnaryReactor* CreateWorkerSession(grpc::CallbackServerContext* context,
+                                                const tensorflow::CreateWorkerSessionRequest* request,
+                                                tensorflow::CreateWorkerSessionResponse* response) override;
+  grpc::ServerUnaryReactor* DeleteWorkerSession(grpc::CallbackServerContext* context,
+                                                const tensorflow::DeleteWorkerSessionRequest* request,
+                                                tensorflow::DeleteWorkerSessionResponse* response) override;
+  grpc::ServerUnaryReactor* RegisterGraph(grpc::CallbackServerContext* context,
+                                          const tensorflow::RegisterGraphRequest* request,
+                                          tensorflow::RegisterGraphResponse* response) override;
+  grpc::ServerUnaryReactor* DeregisterGraph(grpc::CallbackServerContext* context,
+                                            const tensorflow::DeregisterGraphRequest* request,
+                                            tensorflow::DeregisterGraphResponse* response) override;
+  grpc::ServerUnaryReactor* RunGraph(grpc::CallbackServerContext* context, const tensorflow::RunGraphRequest* request,
+                                     tensorflow::RunGraphResponse* response) override;
+  grpc::ServerUnaryReactor* CleanupGraph(grpc::CallbackServerContext* context,
+                                         const tensorflow::CleanupGraphRequest* request,
+                                         tensorflow::CleanupGraphResponse* response) override;
+  grpc::ServerUnaryReactor* RecvTensor(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+                                       grpc::ByteBuffer* response) override;
+
+ private:
+  Worker* worker_;
+};
+
+}  // namespace clab

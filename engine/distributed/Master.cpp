@@ -1,0 +1,339 @@
+#include "distributed/Master.h"
+
+#include "clab/core/DeviceName.h"
+#include "distributed/MasterSession.h"
+#include "distributed/TaskDiscovery.h"
+
+#include <absl/strings/ascii.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
+#include <deque>
+#include <future>
+#include <map>
+#include <mutex>
+#include <random>
+#include <thread>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace clab {
+namespace {
+
+// A closing client waits this long for its workers to drop the session's graphs.
+constexpr int64_t kCloseTimeoutMs = 5000;
+// Server shutdown closes every session but cannot wait on unreachable tasks for long.
+constexpr int64_t kShutdownCloseTimeoutMs = 2000;
+// ListDevices without a session asks every task; a task that does not answer in this time
+// is left out of the answer rather than holding it up.
+constexpr int64_t kListDevicesWaitMs = 1000;
+// Enough to tell "closed" from "never existed" for a client that closes and runs again.
+constexpr size_t kRememberedClosedSessions = 4096;
+
+std::string NewSessionHandle() {
+  thread_local std::mt19937_64 engine{std::random_device{}()};
+  char text[17];
+  std::snprintf(text, sizeof(text), "%016llx", static_cast<unsigned long long>(engine()));
+  return text;
+}
+
+}  // namespace
+
+struct Master::Impl {
+  MasterOptions options;
+  MasterContext context;
+  std::atomic<bool> stopping{false};
+
+  std::mutex mu;
+  std::unordered_map<std::string, std::shared_ptr<MasterSession>> sessions;
+  std::unordered_set<std::string> closed;
+  std::deque<std::string> closed_order;
+
+  // Plans built off the caller's thread (RunStepAsync) hold the master until they finish.
+  std::mutex builders_mu;
+  std::condition_variable builders_cv;
+  int builders = 0;
+
+  void Log(const std::string& line) const {
+    if (options.log) {
+      options.log(line);
+    } else {
+      std::fputs((line + "\n").c_str(), stdout);
+      std::fflush(stdout);
+    }
+  }
+
+  StatusOr<std::shared_ptr<MasterSession>> Find(const std::string& handle) {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = sessions.find(handle);
+    if (it != sessions.end()) return it->second;
+    if (closed.count(handle)) return errors::FailedPrecondition("Session ", handle, " is closed.");
+    if (stopping) return errors::Aborted("Session ", handle, " is not found: the server of ", options.task_name,
+                                         " is stopping.");
+    return errors::Aborted("Session ", handle, " is not found. The master of ", options.task_name,
+                           " was probably restarted; create a new session.");
+  }
+
+  void RememberClosed(const std::string& handle) {
+    if (!closed.insert(handle).second) return;
+    closed_order.push_back(handle);
+    if (closed_order.size() > kRememberedClosedSessions) {
+      closed.erase(closed_order.front());
+      closed_order.pop_front();
+    }
+  }
+};
+
+Master::Master(MasterOptions options) : impl_(std::make_unique<Impl>()) {
+  impl_->options = std::move(options);
+  impl_->context.task_name = impl_->options.task_name;
+  impl_->context.cluster = impl_->options.cluster;
+  impl_->context.workers = impl_->options.workers;
+  impl_->context.log = [impl = impl_.get()](const std::string& line) { impl->Log(line); };
+  impl_->context.stopping = &impl_->stopping;
+}
+
+Master::~Master() {
+  CloseAll();
+  std::unique_lock<std::mutex> lock(impl_->builders_mu);
+  impl_->builders_cv.wait(lock, [this] { return impl_->builders == 0; });
+}
+
+Status Master::CreateSession(const tensorflow::CreateSessionRequest& request,
+                             tensorflow::CreateSessionResponse* response) {
+  if (impl_->stopping)
+    return errors::Unavailable("The server of ", impl_->options.task_name, " is stopping; no new sessions");
+  // The server's default config, overridden field by field by the client's; filters are
+  // replaced rather than appended, since they select.
+  tensorflow::ConfigProto config = impl_->options.default_config;
+  if (request.config().device_filters_size() > 0) config.clear_device_filters();
+  config.MergeFrom(request.config());
+  if (config.use_per_session_threads())
+    return errors::InvalidArgument("Distributed session does not support session thread pool options.");
+
+  std::string handle;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    do handle = NewSessionHandle();
+    while (impl_->sessions.count(handle) || impl_->closed.count(handle));
+  }
+  CLAB_ASSIGN_OR_RETURN(std::shared_ptr<MasterSession> session,
+                        MasterSession::Create(handle, config, &impl_->context, request.graph_def()));
+  impl_->Log(StrCat("Start master session ", handle, " with config: ", config.ShortDebugString()));
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    impl_->sessions.emplace(handle, session);
+  }
+  if (impl_->stopping) {
+    // The server began stopping while this session was starting: CloseAll missed it.
+    tensorflow::CloseSessionRequest close;
+    close.set_session_handle(handle);
+    CloseSession(close).IgnoreError();
+    return errors::Unavailable("The server of ", impl_->options.task_name, " is stopping; no new sessions");
+  }
+  response->set_session_handle(handle);
+  response->set_graph_version(session->graph_version());
+  return OkStatus();
+}
+
+Status Master::ExtendSession(const tensorflow::ExtendSessionRequest& request,
+                             tensorflow::ExtendSessionResponse* response) {
+  CLAB_ASSIGN_OR_RETURN(std::shared_ptr<MasterSession> session, impl_->Find(request.session_handle()));
+  return session->Extend(request, response);
+}
+
+void Master::RunStepAsync(const tensorflow::RunStepRequest& request, tensorflow::RunStepResponse* response,
+                          std::function<void(const Status&)> done) {
+  auto session = impl_->Find(request.session_handle());
+  if (!session.ok()) return done(session.status());
+  if (auto plan = (*session)->FindPlan(request)) {
+    (*session)->RunStep(std::move(plan), request, nullptr, response, std::move(done));
+    return;
+  }
+  // Building a plan waits on every worker's RegisterGraph; the caller's thread (a gRPC
+  // callback thread) must not block on other calls, so a new signature is built aside.
+  {
+    std::lock_guard<std::mutex> lock(impl_->builders_mu);
+    ++impl_->builders;
+  }
+  std::thread([this, session = *std::move(session), &request, response, done = std::move(done)]() mutable {
+    auto plan = session->GetOrBuildPlan(request);
+    if (plan.ok()) {
+      session->RunStep(*std::move(plan), request, nullptr, response, std::move(done));
+    } else {
+      done(plan.status());
+    }
+    std::lock_guard<std::mutex> lock(impl_->builders_mu);
+    if (--impl_->builders == 0) impl_->builders_cv.notify_all();
+  }).detach();
+}
+
+namespace {
+Status RunStepAndWait(const std::shared_ptr<MasterSession>& session, const tensorflow::RunStepRequest& request,
+                      tensorflow::RunStepRequest* movable, tensorflow::RunStepResponse* response) {
+  CLAB_ASSIGN_OR_RETURN(std::shared_ptr<const StepPlan> plan, session->GetOrBuildPlan(request));
+  std::promise<Status> finished;
+  session->RunStep(std::move(plan), request, movable, response,
+                   [&finished](const Status& status) { finished.set_value(status); });
+  return finished.get_future().get();
+}
+}  // namespace
+
+Status Master::RunStep(const tensorflow::RunStepRequest& request, tensorflow::RunStepResponse* response) {
+  CLAB_ASSIGN_OR_RETURN(std::shared_ptr<MasterSession> session, impl_->Find(request.session_handle()));
+  return RunStepAndWait(session, request, nullptr, response);
+}
+
+Status Master::RunStepTakingFeeds(tensorflow::RunStepRequest* request, tensorflow::RunStepResponse* response) {
+  CLAB_ASSIGN_OR_RETURN(std::shared_ptr<MasterSession> session, impl_->Find(request->session_handle()));
+  return RunStepAndWait(session, *request, request, response);
+}
+
+Status Master::CloseSession(const tensorflow::CloseSessionRequest& request) {
+  std::shared_ptr<MasterSession> session;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    auto it = impl_->sessions.find(request.session_handle());
+    if (it == impl_->sessions.end()) {
+      // Closing twice is harmless; closing what never existed is worth saying.
+      if (impl_->closed.count(request.session_handle())) return OkStatus();
+      return errors::Aborted("Session ", request.session_handle(), " is not found on the master of ",
+                             impl_->options.task_name, ".");
+    }
+    session = std::move(it->second);
+    impl_->sessions.erase(it);
+    impl_->RememberClosed(request.session_handle());
+  }
+  return session->Close(kCloseTimeoutMs);
+}
+
+Status Master::ListDevices(const tensorflow::ListDevicesRequest& request, tensorflow::ListDevicesResponse* response) {
+  std::vector<tensorflow::DeviceAttributes> devices;
+  if (!request.session_handle().empty()) {
+    CLAB_ASSIGN_OR_RETURN(std::shared_ptr<MasterSession> session, impl_->Find(request.session_handle()));
+    devices = session->devices();
+  } else {
+    std::vector<std::string> tasks;
+    for (const auto& [task, address] : impl_->options.cluster.Tasks()) tasks.push_back(task);
+    if (tasks.empty()) tasks.push_back(impl_->options.task_name);
+    TaskDiscoveryOptions discovery;
+    discovery.workers = impl_->options.workers;
+    discovery.deadline_ms = kListDevicesWaitMs;
+    discovery.log_interval_ms = kListDevicesWaitMs * 2;  // no "still waiting" lines for a short look
+    discovery.waiter = "ListDevices";
+    discovery.log = impl_->context.log;
+    discovery.stopping = &impl_->stopping;
+    discovery.partial_ok = true;
+    CLAB_ASSIGN_OR_RETURN(DiscoveredDevices found, DiscoverTaskDevices(tasks, discovery));
+    for (auto& [task, attributes] : found.by_task) devices.insert(devices.end(), attributes.begin(), attributes.end());
+  }
+  for (tensorflow::DeviceAttributes& device : devices) {
+    const bool local = TaskOfDevice(device.name()) == impl_->options.task_name;
+    *(local ? response->add_local_device() : response->add_remote_device()) = std::move(device);
+  }
+  return OkStatus();
+}
+
+Status Master::Reset(const tensorflow::ResetRequest& request) {
+  // Reset abandons every session of this master, as TensorFlow's does.
+  std::vector<std::shared_ptr<MasterSession>> sessions;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    for (auto& [handle, session] : impl_->sessions) {
+      sessions.push_back(session);
+      impl_->RememberClosed(handle);
+    }
+    impl_->sessions.clear();
+  }
+  for (auto& session : sessions) session->Close(kCloseTimeoutMs).IgnoreError();
+
+  DeviceMgr* local = impl_->options.local_devices;
+  if (local == nullptr) return OkStatus();
+  std::vector<DeviceName> filters;
+  for (const std::string& filter : request.device_filters()) {
+    CLAB_ASSIGN_OR_RETURN(DeviceName parsed, DeviceName::Parse(filter));
+    filters.push_back(std::move(parsed));
+  }
+  for (Device* device : local->devices()) {
+    if (!filters.empty() && std::none_of(filters.begin(), filters.end(), [&](const DeviceName& f) {
+          return f.Matches(device->parsed_name());
+        }))
+      continue;
+    if (request.container_size() == 0) {
+      device->resource_mgr()->Clear();
+    } else {
+      for (const std::string& container : request.container()) device->resource_mgr()->Clear(&container);
+    }
+  }
+  return OkStatus();
+}
+
+void Master::CloseAll() {
+  impl_->stopping = true;
+  std::vector<std::shared_ptr<MasterSession>> sessions;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    for (auto& [handle, session] : impl_->sessions) {
+      sessions.push_back(session);
+      impl_->RememberClosed(handle);
+    }
+    impl_->sessions.clear();
+  }
+  // Concurrently: each close may wait on an unreachable task.
+  std::vector<std::thread> closers;
+  for (auto& session : sessions)
+    closers.emplace_back([session] { session->Close(kShutdownCloseTimeoutMs).IgnoreError(); });
+  for (std::thread& closer : closers) closer.join();
+}
+
+// ---------------------------------------------------------------------------------------
+// Masters of this process, by target.
+
+namespace {
+
+struct LocalMasters {
+  std::mutex mu;
+  std::map<std::string, Master*> by_target;
+};
+
+LocalMasters& Registry() {
+  static LocalMasters* const registry = new LocalMasters;
+  return *registry;
+}
+
+// "grpc://127.0.0.1:2222", "grpc://localhost:2222" and "localhost:2222" name one server:
+// loopback hosts are one host.
+std::string NormalizeTarget(const std::string& target) {
+  std::string_view address = target;
+  constexpr std::string_view kScheme = "grpc://";
+  if (address.substr(0, kScheme.size()) == kScheme) address.remove_prefix(kScheme.size());
+  auto parsed = HostPort::Parse(address);
+  if (!parsed.ok()) return target;
+  if (parsed->IsLoopback()) return StrCat("localhost:", parsed->port);
+  return absl::AsciiStrToLower(parsed->ToString());
+}
+
+}  // namespace
+
+void RegisterLocalMaster(const std::string& target, Master* master) {
+  LocalMasters& registry = Registry();
+  std::lock_guard<std::mutex> lock(registry.mu);
+  registry.by_target[NormalizeTarget(target)] = master;
+}
+
+void UnregisterLocalMaster(const std::string& target) {
+  LocalMasters& registry = Registry();
+  std::lock_guard<std::mutex> lock(registry.mu);
+  registry.by_target.erase(NormalizeTarget(target));
+}
+
+Master* FindLocalMaster(const std::string& target) {
+  LocalMasters& registry = Registry();
+  const std::string key = NormalizeTarget(target);
+  std::lock_guard<std::mutex> lock(registry.mu);
+  auto it = registry.by_target.find(key);
+  return it == registry.by_target.end() ? nullptr : it->second;
+}
+
+}  // namespace clab

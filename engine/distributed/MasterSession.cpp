@@ -1,0 +1,420 @@
+#include "distributed/MasterSession.h"
+
+#include "clab/core/DeviceName.h"
+#include "clab/graph/Graph.h"
+#include "distributed/TaskCallBatch.h"
+#include "distributed/TaskDiscovery.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+namespace clab {
+namespace {
+
+constexpr int64_t kDefaultWaitForTasksMs = 120000;
+// Registration and worker-session calls answer in milliseconds from a live task; a task
+// that died after answering GetStatus fails them fast. The bound only guards a task whose
+// host stopped answering altogether.
+constexpr int64_t kWorkerCallTimeoutMs = 60000;
+
+using RegisterBatch = TaskCallBatch<tensorflow::RegisterGraphRequest, tensorflow::RegisterGraphResponse>;
+using DeregisterBatch = TaskCallBatch<tensorflow::DeregisterGraphRequest, tensorflow::DeregisterGraphResponse>;
+using CreateBatch = TaskCallBatch<tensorflow::CreateWorkerSessionRequest, tensorflow::CreateWorkerSessionResponse>;
+using DeleteBatch = TaskCallBatch<tensorflow::DeleteWorkerSessionRequest, tensorflow::DeleteWorkerSessionResponse>;
+
+// The task part of a spec, so a filter such as "/job:ps/device:CPU:0" selects task-wise.
+DeviceName TaskPart(DeviceName spec) {
+  spec.has_type = false;
+  spec.has_id = false;
+  spec.type.clear();
+  return spec;
+}
+
+int64_t ElapsedMs(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - since).count();
+}
+
+}  // namespace
+
+MasterSession::MasterSession(std::string handle, tensorflow::ConfigProto config, const MasterContext* context)
+    : handle_(std::move(handle)), config_(std::move(config)), context_(context) {}
+
+MasterSession::~MasterSession() = default;
+
+StatusOr<std::vector<std::string>> MasterSession::TasksToContact(const MasterContext& context,
+                                                                 const tensorflow::ConfigProto& config,
+                                                                 const tensorflow::GraphDef& graph) {
+  const std::vector<std::pair<std::string, std::string>> all = context.cluster.Tasks();
+  std::set<std::string> chosen = {context.task_name};
+  if (config.clusterlab().contact_all_tasks()) {
+    for (const auto& [task, address] : all) chosen.insert(task);
+    return std::vector<std::string>(chosen.begin(), chosen.end());
+  }
+
+  std::vector<DeviceName> filters;
+  for (const std::string& filter : config.device_filters()) {
+    auto parsed = DeviceName::Parse(filter);
+    if (!parsed.ok()) return errors::Annotate(parsed.status(), StrCat("ConfigProto.device_filters '", filter, "': "));
+    filters.push_back(TaskPart(*std::move(parsed)));
+  }
+  auto task_name_of = [](const std::string& task) {
+    auto parsed = DeviceName::Parse(task);
+    return parsed.ok() ? *std::move(parsed) : DeviceName();
+  };
+  if (!filters.empty()) {
+    for (const auto& [task, address] : all) {
+      const DeviceName name = task_name_of(task);
+      if (std::any_of(filters.begin(), filters.end(), [&](const DeviceName& f) { return f.Matches(name); }))
+        chosen.insert(task);
+    }
+    return std::vector<std::string>(chosen.begin(), chosen.end());
+  }
+
+  for (int task : context.cluster.task_indices("ps")) chosen.insert(DeviceName::TaskPrefix("ps", task));
+  // A task the graph names explicitly will be needed by the placer; a job without a task
+  // could be placed on any of its tasks.
+  for (const tensorflow::NodeDef& node : graph.node()) {
+    if (node.device().empty() || node.device()[0] == '@') continue;
+    auto spec = DeviceName::Parse(node.device());
+    if (!spec.ok() || !spec->has_job || !context.cluster.HasJob(spec->job)) continue;
+    for (int task : context.cluster.task_indices(spec->job)) {
+      if (!spec->has_task || spec->task == task) chosen.insert(DeviceName::TaskPrefix(spec->job, task));
+    }
+  }
+  return std::vector<std::string>(chosen.begin(), chosen.end());
+}
+
+StatusOr<std::shared_ptr<MasterSession>> MasterSession::Create(std::string handle, tensorflow::ConfigProto config,
+                                                               const MasterContext* context,
+                                                               const tensorflow::GraphDef& graph) {
+  // Validated now, so a bad graph fails at creation rather than at some later run.
+  if (graph.node_size() > 0) CLAB_RETURN_IF_ERROR(Graph::FromGraphDef(graph).status());
+  CLAB_ASSIGN_OR_RETURN(std::vector<std::string> tasks, TasksToContact(*context, config, graph));
+  std::shared_ptr<MasterSession> session(new MasterSession(std::move(handle), std::move(config), context));
+  session->graph_ = std::make_shared<const tensorflow::GraphDef>(graph);
+  session->devices_ = std::make_shared<const DeviceSet>();
+  CLAB_RETURN_IF_ERROR(session->AddTasks(tasks));
+  return session;
+}
+
+Status MasterSession::AddTasks(const std::vector<std::string>& requested) {
+  std::vector<std::string> tasks;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const std::string& task : requested)
+      if (!tasks_.count(task)) tasks.push_back(task);
+  }
+  if (tasks.empty()) return OkStatus();
+
+  TaskDiscoveryOptions discovery;
+  discovery.workers = context_->workers;
+  const int64_t wait_ms = config_.clusterlab().wait_for_tasks_ms();
+  discovery.deadline_ms = wait_ms == 0 ? kDefaultWaitForTasksMs : wait_ms;
+  discovery.log_interval_ms = config_.clusterlab().wait_log_interval_ms();
+  discovery.log = context_->log;
+  discovery.stopping = context_->stopping;
+  CLAB_ASSIGN_OR_RETURN(DiscoveredDevices found, DiscoverTaskDevices(tasks, discovery));
+
+  auto batch = CreateBatch::Create();
+  const tensorflow::ClusterDef cluster = context_->cluster.ToClusterDef();
+  for (const std::string& task : tasks) {
+    CLAB_ASSIGN_OR_RETURN(WorkerInterface * worker, context_->workers->GetWorker(task));
+    auto& call = batch->Add(task, worker);
+    call.request.set_session_handle(handle_);
+    call.request.set_isolate_session_state(config_.isolate_session_state());
+    tensorflow::ServerDef* server_def = call.request.mutable_server_def();
+    *server_def->mutable_cluster() = cluster;
+    auto name = DeviceName::Parse(task);
+    if (name.ok()) {
+      server_def->set_job_name(name->job);
+      server_def->set_task_index(name->task);
+    }
+    server_def->set_protocol("grpc");
+  }
+  batch->IssueAll([](WorkerInterface* worker, const auto& request, auto* response, WorkerInterface::Done done) {
+    worker->CreateWorkerSessionAsync(request, response, std::move(done));
+  });
+  Status status = batch->Wait(kWorkerCallTimeoutMs)
+                      ? batch->FirstError()
+                      : errors::Unavailable("CreateWorkerSession did not answer within ", kWorkerCallTimeoutMs,
+                                            " ms on every task of ", handle_);
+  if (!status.ok()) {
+    // Leave nothing behind on the tasks that did create a session.
+    auto cleanup = DeleteBatch::Create();
+    for (size_t i = 0; i < batch->size(); ++i) {
+      if (!batch->Succeeded(i)) continue;
+      cleanup->Add(batch->call(i).task, batch->call(i).worker).request.set_session_handle(handle_);
+    }
+    cleanup->IssueAll([](WorkerInterface* worker, const auto& request, auto* response, WorkerInterface::Done done) {
+      worker->DeleteWorkerSessionAsync(request, response, std::move(done));
+    });
+    return status;
+  }
+
+  std::lock_guard<std::mutex> lock(mu_);
+  auto devices = std::make_shared<DeviceSet>(*devices_);
+  for (auto& [task, attributes] : found.by_task) {
+    tasks_.insert(task);
+    for (const tensorflow::DeviceAttributes& device : attributes) {
+      devices->attributes.push_back(device);
+      devices->incarnations[device.name()] = device.incarnation();
+    }
+  }
+  // The master's own devices first (the placer's fallback), then the rest by name.
+  std::stable_sort(devices->attributes.begin(), devices->attributes.end(),
+                   [this](const tensorflow::DeviceAttributes& a, const tensorflow::DeviceAttributes& b) {
+                     const bool a_own = TaskOfDevice(a.name()) == context_->task_name;
+                     const bool b_own = TaskOfDevice(b.name()) == context_->task_name;
+                     if (a_own != b_own) return a_own;
+                     return TaskOfDevice(a.name()) < TaskOfDevice(b.name());
+                   });
+  devices->available.clear();
+  for (const tensorflow::DeviceAttributes& device : devices->attributes)
+    devices->available.push_back({device.name(), device.device_type()});
+  devices_ = std::move(devices);
+  return OkStatus();
+}
+
+int64_t MasterSession::graph_version() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return graph_version_;
+}
+
+bool MasterSession::closed() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return closed_;
+}
+
+std::vector<tensorflow::DeviceAttributes> MasterSession::devices() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return devices_->attributes;
+}
+
+Status MasterSession::Extend(const tensorflow::ExtendSessionRequest& request,
+                             tensorflow::ExtendSessionResponse* response) {
+  std::unique_lock<std::mutex> lock(mu_);
+  if (closed_) return errors::FailedPrecondition("Session ", handle_, " is closed.");
+  const int64_t expected_version = graph_version_;
+  if (request.current_graph_version() != expected_version)
+    return errors::FailedPrecondition("ExtendSession was given graph version ", request.current_graph_version(),
+                                      " but session ", handle_, " is at version ", expected_version,
+                                      ": another client extended the graph meanwhile");
+
+  auto merged = std::make_shared<tensorflow::GraphDef>(*graph_);
+  std::set<std::string> names;
+  for (const tensorflow::NodeDef& node : merged->node()) names.insert(node.name());
+  for (const tensorflow::NodeDef& node : request.graph_def().node()) {
+    if (!names.insert(node.name()).second)
+      return errors::InvalidArgument("Duplicate node name in graph: '", node.name(),
+                                     "' (ExtendSession takes only nodes the session does not have yet)");
+    *merged->add_node() = node;
+  }
+  if (!merged->has_versions() && request.graph_def().has_versions())
+    *merged->mutable_versions() = request.graph_def().versions();
+  CLAB_RETURN_IF_ERROR(Graph::FromGraphDef(*merged).status());
+
+  CLAB_ASSIGN_OR_RETURN(std::vector<std::string> needed, TasksToContact(*context_, config_, request.graph_def()));
+  std::erase_if(needed, [this](const std::string& task) { return tasks_.count(task) > 0; });
+  if (!needed.empty()) {
+    lock.unlock();
+    CLAB_RETURN_IF_ERROR(AddTasks(needed));
+    lock.lock();
+    if (graph_version_ != expected_version)
+      return errors::FailedPrecondition("Session ", handle_, " was extended by another client meanwhile");
+  }
+  graph_ = std::move(merged);
+  // Cached plans stay valid: new nodes can never be ancestors of old ones.
+  response->set_new_graph_version(++graph_version_);
+  return OkStatus();
+}
+
+std::string MasterSession::SignatureKey(const tensorflow::RunStepRequest& request) {
+  std::vector<std::string_view> feeds, fetches, targets;
+  for (const auto& feed : request.feed()) feeds.push_back(feed.name());
+  for (const auto& fetch : request.fetch()) fetches.push_back(fetch);
+  for (const auto& target : request.target()) targets.push_back(target);
+  std::sort(feeds.begin(), feeds.end());
+  std::sort(fetches.begin(), fetches.end());
+  std::sort(targets.begin(), targets.end());
+  std::string key;
+  for (auto* list : {&feeds, &fetches, &targets}) {
+    for (std::string_view name : *list) {
+      key.append(name.data(), name.size());
+      key += '\n';
+    }
+    key += '\x01';
+  }
+  return key;
+}
+
+std::shared_ptr<const StepPlan> MasterSession::FindPlan(const tensorflow::RunStepRequest& request) const {
+  const std::string key = SignatureKey(request);
+  std::lock_guard<std::mutex> lock(plans_mu_);
+  auto it = plans_.find(key);
+  return it == plans_.end() ? nullptr : it->second;
+}
+
+PlacerOptions MasterSession::PlacerOptionsForSession() {
+  PlacerOptions placer;
+  placer.allow_soft_placement = config_.allow_soft_placement();
+  placer.log_device_placement = config_.log_device_placement();
+  placer.default_device = context_->task_name;
+  // Each placement is said once per session, not again for every new signature.
+  placer.log = [this](const std::string& line) {
+    if (!logged_placements_.insert(line).second) return;
+    if (context_->log) {
+      context_->log(line);
+    } else {
+      std::fputs((line + "\n").c_str(), stdout);
+      std::fflush(stdout);
+    }
+  };
+  return placer;
+}
+
+StatusOr<std::shared_ptr<const StepPlan>> MasterSession::GetOrBuildPlan(const tensorflow::RunStepRequest& request) {
+  if (auto plan = FindPlan(request)) return plan;
+  std::lock_guard<std::mutex> build_lock(build_mu_);
+  if (auto plan = FindPlan(request)) return plan;
+
+  StepPlanInputs inputs;
+  std::shared_ptr<const tensorflow::GraphDef> graph;
+  std::shared_ptr<const DeviceSet> devices;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (closed_) return errors::FailedPrecondition("Session ", handle_, " is closed.");
+    graph = graph_;
+    devices = devices_;
+  }
+  if (graph->node_size() == 0)
+    return errors::FailedPrecondition("The session graph is empty: create the session with a graph (or extend "
+                                      "it) before running it");
+  std::set<std::string> seen_feeds;
+  for (const auto& feed : request.feed()) {
+    if (!seen_feeds.insert(feed.name()).second)
+      return errors::InvalidArgument("'", feed.name(), "' is fed more than once");
+    inputs.feeds.push_back(feed.name());
+  }
+  std::set<std::string> seen;
+  for (const auto& fetch : request.fetch())
+    if (seen.insert(fetch).second) inputs.fetches.push_back(fetch);
+  seen.clear();
+  for (const auto& target : request.target())
+    if (seen.insert(target).second) inputs.targets.push_back(target);
+  inputs.graph = graph.get();
+  inputs.devices = &devices->available;
+  inputs.incarnations = &devices->incarnations;
+  inputs.placer = PlacerOptionsForSession();
+  inputs.stateful_placement = &stateful_placement_;
+  inputs.workers = context_->workers;
+  CLAB_ASSIGN_OR_RETURN(std::shared_ptr<StepPlan> plan, BuildStepPlan(inputs));
+  CLAB_RETURN_IF_ERROR(RegisterPlan(plan.get()));
+
+  std::lock_guard<std::mutex> lock(mu_);
+  if (closed_) {
+    DeregisterPlan(*plan);
+    return errors::FailedPrecondition("Session ", handle_, " is closed.");
+  }
+  std::lock_guard<std::mutex> plans_lock(plans_mu_);
+  plans_[SignatureKey(request)] = plan;
+  return std::shared_ptr<const StepPlan>(std::move(plan));
+}
+
+Status MasterSession::RegisterPlan(StepPlan* plan) {
+  auto batch = RegisterBatch::Create();
+  for (const StepPlan::Partition& partition : plan->partitions) {
+    auto& call = batch->Add(partition.task, partition.worker);
+    call.request.set_session_handle(handle_);
+    *call.request.mutable_graph_def() = partition.graph;
+    *call.request.mutable_config_proto() = config_;
+    for (const std::string& feed : partition.feeds) call.request.add_feed(feed);
+    for (const std::string& fetch : partition.fetches) call.request.add_fetch(fetch);
+    for (const std::string& target : partition.targets) call.request.add_target(target);
+  }
+  batch->IssueAll([](WorkerInterface* worker, const auto& request, auto* response, WorkerInterface::Done done) {
+    worker->RegisterGraphAsync(request, response, std::move(done));
+  });
+  Status status = batch->Wait(kWorkerCallTimeoutMs)
+                      ? batch->FirstError()
+                      : errors::Unavailable("RegisterGraph did not answer within ", kWorkerCallTimeoutMs,
+                                            " ms on every task");
+  for (size_t i = 0; i < batch->size(); ++i) {
+    if (batch->Succeeded(i)) plan->partitions[i].graph_handle = batch->call(i).response.graph_handle();
+  }
+  if (!status.ok()) {
+    DeregisterPlan(*plan);
+    return status;
+  }
+  return OkStatus();
+}
+
+void MasterSession::DeregisterPlan(const StepPlan& plan) {
+  auto batch = DeregisterBatch::Create();
+  for (const StepPlan::Partition& partition : plan.partitions) {
+    if (partition.graph_handle.empty()) continue;
+    auto& call = batch->Add(partition.task, partition.worker);
+    call.request.set_session_handle(handle_);
+    call.request.set_graph_handle(partition.graph_handle);
+  }
+  batch->IssueAll([](WorkerInterface* worker, const auto& request, auto* response, WorkerInterface::Done done) {
+    worker->DeregisterGraphAsync(request, response, std::move(done));
+  });
+}
+
+void MasterSession::RunStep(std::shared_ptr<const StepPlan> plan, const tensorflow::RunStepRequest& request,
+                            tensorflow::RunStepRequest* movable_request, tensorflow::RunStepResponse* response,
+                            MasterStep::Done done) {
+  MasterStep::Params params;
+  params.plan = std::move(plan);
+  params.session_handle = handle_;
+  params.request = &request;
+  params.movable_request = movable_request;
+  params.response = response;
+  params.timeout_ms = request.options().timeout_in_ms() > 0 ? request.options().timeout_in_ms()
+                                                            : config_.operation_timeout_in_ms();
+  MasterStep::Start(std::move(params), std::move(done));
+}
+
+Status MasterSession::Close(int64_t timeout_ms) {
+  std::unordered_map<std::string, std::shared_ptr<const StepPlan>> plans;
+  std::set<std::string> tasks;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (closed_) return OkStatus();
+    closed_ = true;
+    std::lock_guard<std::mutex> plans_lock(plans_mu_);
+    plans.swap(plans_);
+    tasks = tasks_;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  // Graphs first, then the sessions that hold them; an unreachable task costs at most the
+  // timeout, since a closing client has nothing left to gain from it.
+  auto deregister = DeregisterBatch::Create();
+  for (const auto& [key, plan] : plans) {
+    for (const StepPlan::Partition& partition : plan->partitions) {
+      if (partition.graph_handle.empty()) continue;
+      auto& call = deregister->Add(partition.task, partition.worker);
+      call.request.set_session_handle(handle_);
+      call.request.set_graph_handle(partition.graph_handle);
+    }
+  }
+  deregister->IssueAll([](WorkerInterface* worker, const auto& request, auto* response, WorkerInterface::Done done) {
+    worker->DeregisterGraphAsync(request, response, std::move(done));
+  });
+  deregister->Wait(std::max<int64_t>(0, timeout_ms - ElapsedMs(start)));
+
+  auto remove = DeleteBatch::Create();
+  for (const std::string& task : tasks) {
+    auto worker = context_->workers->GetWorker(task);
+    if (!worker.ok()) continue;
+    remove->Add(task, *worker).request.set_session_handle(handle_);
+  }
+  remove->IssueAll([](WorkerInterface* worker, const auto& request, auto* response, WorkerInterface::Done done) {
+    worker->DeleteWorkerSessionAsync(request, response, std::move(done));
+  });
+  remove->Wait(std::max<int64_t>(0, timeout_ms - ElapsedMs(start)));
+  return OkStatus();
+}
+
+}  // namespace clab

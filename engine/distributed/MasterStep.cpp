@@ -1,0 +1,200 @@
+#include "distributed/MasterStep.h"
+
+#include "distributed/DeadlineTimer.h"
+
+#include <absl/strings/match.h>
+
+#include <random>
+
+namespace clab {
+namespace {
+
+// Random ids keep steps of different sessions (and masters) apart on a shared worker; the
+// top byte is fixed so an id is never 0 or negative.
+int64_t NewStepId() {
+  thread_local std::mt19937_64 engine{std::random_device{}()};
+  constexpr uint64_t kLowBits = (uint64_t{1} << 56) - 1;
+  return static_cast<int64_t>((engine() & kLowBits) | (uint64_t{1} << 56));
+}
+
+// A worker may report its error in the response body rather than the call status.
+Status BodyStatus(const tensorflow::RunGraphResponse& response) {
+  if (response.status_code() == 0) return OkStatus();
+  return Status(static_cast<absl::StatusCode>(response.status_code()), response.status_error_message());
+}
+
+Status FromTask(const std::string& task, const Status& status) {
+  // A worker may already have said where the error came from (a peer's failure).
+  if (absl::StartsWith(status.message(), "From /job:")) return status;
+  return Status(status.code(), StrCat("From ", task, ": ", status.message()));
+}
+
+}  // namespace
+
+MasterStep::MasterStep(Params params, Done done) : params_(std::move(params)), done_(std::move(done)) {}
+
+void MasterStep::Start(Params params, Done done) {
+  std::shared_ptr<MasterStep> step(new MasterStep(std::move(params), std::move(done)));
+  step->IssuePartitions();
+}
+
+void MasterStep::IssuePartitions() {
+  const StepPlan& plan = *params_.plan;
+  const tensorflow::RunStepRequest& request = *params_.request;
+  const size_t num_partitions = plan.partitions.size();
+  step_id_ = NewStepId();
+  trace_ = request.options().trace_level() == tensorflow::RunOptions::FULL_TRACE;
+
+  requests_.resize(num_partitions);
+  responses_.resize(num_partitions);
+  for (size_t p = 0; p < num_partitions; ++p) {
+    tensorflow::RunGraphRequest& run = requests_[p];
+    run.set_session_handle(params_.session_handle);
+    run.set_graph_handle(plan.partitions[p].graph_handle);
+    run.set_step_id(step_id_);
+    if (trace_) {
+      run.mutable_exec_opts()->set_record_timeline(true);
+      run.mutable_exec_opts()->set_record_costs(true);
+    }
+    for (size_t f = 0; f < plan.partitions[p].feeds.size(); ++f) run.add_send();
+  }
+  for (int i = 0; i < request.feed_size(); ++i) {
+    const tensorflow::NamedTensorProto& feed = request.feed(i);
+    auto route = plan.feed_routes.find(feed.name());
+    if (route == plan.feed_routes.end() || route->second.partition < 0) continue;
+    tensorflow::NamedTensorProto* send =
+        requests_[static_cast<size_t>(route->second.partition)].mutable_send(route->second.index);
+    send->set_name(plan.partitions[static_cast<size_t>(route->second.partition)].feeds[static_cast<size_t>(route->second.index)]);
+    if (params_.movable_request != nullptr) {
+      send->mutable_tensor()->Swap(params_.movable_request->mutable_feed(i)->mutable_tensor());
+    } else {
+      *send->mutable_tensor() = feed.tensor();
+    }
+  }
+
+  pending_.store(static_cast<int>(num_partitions), std::memory_order_relaxed);
+  if (num_partitions == 0) {
+    Finish();
+    return;
+  }
+  auto self = shared_from_this();
+  if (params_.timeout_ms > 0) {
+    std::weak_ptr<MasterStep> weak = self;
+    const int64_t timeout_ms = params_.timeout_ms;
+    timer_id_ = DeadlineTimer::Default()->Schedule(timeout_ms, [weak, timeout_ms] {
+      if (auto step = weak.lock())
+        step->Abort(errors::DeadlineExceeded("Timed out waiting for the step to finish (RunOptions.timeout_in_ms "
+                                             "or operation_timeout_in_ms is ", timeout_ms, " ms)"));
+    });
+  }
+  for (size_t p = 0; p < num_partitions; ++p) {
+    plan.partitions[p].worker->RunGraphAsync(requests_[p], &responses_[p], &cancellation_,
+                                             [self, p](const Status& status) { self->PartitionDone(p, status); });
+  }
+}
+
+void MasterStep::Abort(const Status& status) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (abort_status_.ok()) abort_status_ = status;
+  }
+  cancellation_.Cancel();
+}
+
+void MasterStep::PartitionDone(size_t partition, Status status) {
+  if (status.ok()) status = BodyStatus(responses_[partition]);
+  if (!status.ok()) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      errors_.emplace_back(partition, status);
+    }
+    cancellation_.Cancel();
+  }
+  if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) Finish();
+}
+
+// The step's error: an abort (deadline) first; then the first failure that is not merely
+// another partition being cancelled because of it.
+Status MasterStep::StepStatus() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!abort_status_.ok()) return abort_status_;
+  if (errors_.empty()) return OkStatus();
+  const auto* chosen = &errors_.front();
+  for (const auto& error : errors_) {
+    if (error.second.code() != absl::StatusCode::kCancelled) {
+      chosen = &error;
+      break;
+    }
+  }
+  return FromTask(params_.plan->partitions[chosen->first].task, chosen->second);
+}
+
+void MasterStep::Finish() {
+  if (timer_id_ != 0) DeadlineTimer::Default()->Cancel(timer_id_);
+  CleanupOnWorkers();
+  Status status = StepStatus();
+  if (status.ok()) status = CollectFetches();
+
+  const tensorflow::RunOptions& options = params_.request->options();
+  if (trace_ || options.output_partition_graphs()) {
+    tensorflow::RunMetadata* metadata = params_.response->mutable_metadata();
+    if (trace_) {
+      for (tensorflow::RunGraphResponse& response : responses_)
+        for (tensorflow::DeviceStepStats& stats : *response.mutable_step_stats()->mutable_dev_stats())
+          metadata->mutable_step_stats()->add_dev_stats()->Swap(&stats);
+    }
+    if (options.output_partition_graphs()) {
+      for (const StepPlan::Partition& partition : params_.plan->partitions)
+        *metadata->add_partition_graphs() = partition.graph;
+    }
+  }
+  Done done = std::move(done_);
+  done(status);
+}
+
+Status MasterStep::CollectFetches() {
+  const StepPlan& plan = *params_.plan;
+  const tensorflow::RunStepRequest& request = *params_.request;
+  tensorflow::RunStepResponse* response = params_.response;
+  // Where each worker tensor went in the response, so a tensor fetched twice is moved once
+  // and then copied.
+  std::vector<int> placed_at(static_cast<size_t>(plan.num_fetches), -1);
+  for (int j = 0; j < request.fetch_size(); ++j) {
+    const std::string& name = request.fetch(j);
+    auto route_it = plan.fetch_routes.find(name);
+    if (route_it == plan.fetch_routes.end())
+      return errors::Internal("Fetch '", name, "' has no route in the step's plan");
+    const PlanRoute& route = route_it->second;
+    const size_t p = static_cast<size_t>(route.partition);
+    tensorflow::RunGraphResponse& from = responses_[p];
+    if (route.index >= from.recv_size())
+      return errors::Internal("From ", plan.partitions[p].task, ": the worker returned ", from.recv_size(),
+                              " fetched tensor(s), expected ", plan.partitions[p].fetches.size());
+    const size_t slot = static_cast<size_t>(plan.fetch_offset[p] + route.index);
+    tensorflow::NamedTensorProto* out = response->add_tensor();
+    out->set_name(name);
+    if (placed_at[slot] < 0) {
+      out->mutable_tensor()->Swap(from.mutable_recv(route.index)->mutable_tensor());
+      placed_at[slot] = j;
+    } else {
+      *out->mutable_tensor() = response->tensor(placed_at[slot]).tensor();
+    }
+  }
+  return OkStatus();
+}
+
+// Per-step state on a worker (a rendezvous with tensors nobody received) is dropped at once
+// rather than left to time out. Nothing waits for the answers.
+void MasterStep::CleanupOnWorkers() {
+  struct Cleanup {
+    tensorflow::CleanupGraphRequest request;
+    tensorflow::CleanupGraphResponse response;
+  };
+  for (const StepPlan::Partition& partition : params_.plan->partitions) {
+    auto call = std::make_shared<Cleanup>();
+    call->request.set_step_id(step_id_);
+    partition.worker->CleanupGraphAsync(call->request, &call->response, [call](const Status&) {});
+  }
+}
+
+}  // namespace clab

@@ -1,0 +1,68 @@
+// One step of a master session: every partition of the plan runs at once on its task, the
+// first failure cancels the others, and the fetched tensors come back in the client's
+// order. Afterwards every task is told to drop the step's leftovers, without waiting.
+#pragma once
+
+#include "clab/core/Status.h"
+#include "distributed/StepPlan.h"
+#include "distributed/WorkerInterface.h"
+#include "tensorflow/master.pb.h"
+#include "tensorflow/worker.pb.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace clab {
+
+class MasterStep : public std::enable_shared_from_this<MasterStep> {
+ public:
+  using Done = std::function<void(const Status&)>;
+
+  struct Params {
+    std::shared_ptr<const StepPlan> plan;
+    std::string session_handle;
+    // Both stay alive until `done` runs. When `movable_request` is set (it is `request`),
+    // fed tensors are moved out of it rather than copied.
+    const tensorflow::RunStepRequest* request = nullptr;
+    tensorflow::RunStepRequest* movable_request = nullptr;
+    tensorflow::RunStepResponse* response = nullptr;
+    // <= 0: no limit.
+    int64_t timeout_ms = 0;
+  };
+
+  // `done` runs exactly once, on whichever thread finishes the step.
+  static void Start(Params params, Done done);
+
+  // Ends the step early with `status` (its deadline passed, the session is closing).
+  void Abort(const Status& status);
+
+ private:
+  MasterStep(Params params, Done done);
+  void IssuePartitions();
+  void PartitionDone(size_t partition, Status status);
+  void Finish();
+  Status StepStatus();
+  Status CollectFetches();
+  void CleanupOnWorkers();
+
+  Params params_;
+  Done done_;
+  int64_t step_id_ = 0;
+  bool trace_ = false;
+  std::vector<tensorflow::RunGraphRequest> requests_;
+  std::vector<tensorflow::RunGraphResponse> responses_;
+  CallCancellation cancellation_;
+  std::atomic<int> pending_{0};
+  int64_t timer_id_ = 0;
+
+  std::mutex mu_;
+  Status abort_status_;
+  // Partition errors in the order they arrived.
+  std::vector<std::pair<size_t, Status>> errors_;
+};
+
+}  // namespace clab

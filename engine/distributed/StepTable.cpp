@@ -1,0 +1,126 @@
+#include "distributed/StepTable.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace clab {
+
+StepTable::StepTable(std::string task_name, std::chrono::milliseconds abandoned_after)
+    : task_name_(std::move(task_name)), abandoned_after_(abandoned_after) {
+  reaper_ = std::thread([this] { ReapLoop(); });
+}
+
+StepTable::~StepTable() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  wake_reaper_.notify_all();
+  reaper_.join();
+  AbortAll(errors::Aborted("The worker of ", task_name_, " is shutting down"));
+}
+
+StatusOr<std::shared_ptr<StepRendezvous>> StepTable::Acquire(int64_t step_id, bool starts_run) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (cleaned_up_.count(step_id))
+    return errors::Aborted("Step ", step_id, " has already been cleaned up on ", task_name_,
+                           "; its tensors are gone");
+  Entry& entry = steps_[step_id];
+  if (!entry.rendezvous) entry.rendezvous = std::make_shared<StepRendezvous>(step_id);
+  if (starts_run) ++entry.runs_in_flight;
+  entry.last_activity = Clock::now();
+  return entry.rendezvous;
+}
+
+void StepTable::RunFinished(int64_t step_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = steps_.find(step_id);
+  if (it == steps_.end()) return;
+  it->second.runs_in_flight = std::max(0, it->second.runs_in_flight - 1);
+  it->second.last_activity = Clock::now();
+}
+
+void StepTable::Cleanup(int64_t step_id) {
+  std::shared_ptr<StepRendezvous> rendezvous;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    cleaned_up_[step_id] = Clock::now();
+    auto it = steps_.find(step_id);
+    if (it == steps_.end()) return;
+    rendezvous = std::move(it->second.rendezvous);
+    steps_.erase(it);
+  }
+  // A RunGraph still in flight keeps its own reference and ends with this error.
+  rendezvous->StartAbort(errors::Cancelled("Step ", step_id, " was cleaned up on ", task_name_));
+}
+
+void StepTable::Abort(int64_t step_id, const Status& status) {
+  std::shared_ptr<StepRendezvous> rendezvous;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = steps_.find(step_id);
+    if (it == steps_.end()) return;
+    rendezvous = it->second.rendezvous;
+  }
+  rendezvous->StartAbort(status);
+}
+
+void StepTable::AbortAll(const Status& status) {
+  std::vector<std::shared_ptr<StepRendezvous>> all;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& [id, entry] : steps_) all.push_back(entry.rendezvous);
+  }
+  for (auto& rendezvous : all) rendezvous->StartAbort(status);
+}
+
+void StepTable::SetAbandonedTimeout(std::chrono::milliseconds timeout) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    abandoned_after_ = timeout;
+  }
+  wake_reaper_.notify_all();
+}
+
+size_t StepTable::size() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return steps_.size();
+}
+
+void StepTable::ReapLoop() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stopping_) {
+    // Checking a few times per timeout keeps the overshoot small without busy waking.
+    const auto period = std::clamp<std::chrono::milliseconds>(abandoned_after_ / 4, std::chrono::milliseconds(10),
+                                                              std::chrono::milliseconds(1000));
+    wake_reaper_.wait_for(lock, period, [this] { return stopping_; });
+    if (stopping_) break;
+    lock.unlock();
+    ReapOnce(Clock::now());
+    lock.lock();
+  }
+}
+
+void StepTable::ReapOnce(Clock::time_point now) {
+  std::vector<std::pair<int64_t, std::shared_ptr<StepRendezvous>>> abandoned;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto it = steps_.begin(); it != steps_.end();) {
+      if (it->second.runs_in_flight == 0 && now - it->second.last_activity >= abandoned_after_) {
+        abandoned.emplace_back(it->first, std::move(it->second.rendezvous));
+        it = steps_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    for (auto it = cleaned_up_.begin(); it != cleaned_up_.end();) {
+      it = now - it->second >= abandoned_after_ ? cleaned_up_.erase(it) : std::next(it);
+    }
+  }
+  for (auto& [id, rendezvous] : abandoned) {
+    rendezvous->StartAbort(errors::Aborted("Step ", id, " on ", task_name_, " was abandoned: no CleanupGraph came within ",
+                                           abandoned_after_.count(), " ms of its last activity"));
+  }
+}
+
+}  // namespace clab

@@ -1,0 +1,68 @@
+// The steps a worker holds state for, by step id. A step's rendezvous is made by whichever
+// comes first, the master's RunGraph or a peer's RecvTensor, and dropped by CleanupGraph.
+// Steps nobody cleans up (the master died, or a peer asked for a step that never ran here)
+// are aborted and dropped some time after their last activity, so they neither leak nor
+// keep a peer's RecvTensor waiting forever.
+#pragma once
+
+#include "clab/core/Status.h"
+#include "distributed/StepRendezvous.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+
+namespace clab {
+
+class StepTable {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  explicit StepTable(std::string task_name, std::chrono::milliseconds abandoned_after = std::chrono::seconds(60));
+  ~StepTable();
+  StepTable(const StepTable&) = delete;
+  StepTable& operator=(const StepTable&) = delete;
+
+  // The step's rendezvous, made on first use. With `starts_run`, the step counts as running
+  // (never dropped) until RunFinished. ABORTED for a step already cleaned up: its tensors
+  // are gone and a late caller must not wait for them.
+  StatusOr<std::shared_ptr<StepRendezvous>> Acquire(int64_t step_id, bool starts_run);
+  void RunFinished(int64_t step_id);
+
+  // Drops the step's state; anything still waiting on it fails.
+  void Cleanup(int64_t step_id);
+  // Aborts the step (a peer cancelled its RecvTensor, so the step failed there).
+  void Abort(int64_t step_id, const Status& status);
+  void AbortAll(const Status& status);
+
+  void SetAbandonedTimeout(std::chrono::milliseconds timeout);
+  size_t size() const;
+
+ private:
+  struct Entry {
+    std::shared_ptr<StepRendezvous> rendezvous;
+    int runs_in_flight = 0;
+    Clock::time_point last_activity;
+  };
+
+  void ReapLoop();
+  void ReapOnce(Clock::time_point now);
+
+  const std::string task_name_;
+  mutable std::mutex mu_;
+  std::condition_variable wake_reaper_;
+  bool stopping_ = false;
+  std::chrono::milliseconds abandoned_after_;
+  std::unordered_map<int64_t, Entry> steps_;
+  // Steps cleaned up recently, so that a straggling RecvTensor fails instead of making the
+  // step anew and waiting.
+  std::unordered_map<int64_t, Clock::time_point> cleaned_up_;
+  std::thread reaper_;
+};
+
+}  // namespace clab

@@ -1,0 +1,121 @@
+// Neural-network activations: Relu, Sigmoid, Tanh, and Softmax over the last axis.
+#include "ops/MathOpsInternal.h"
+
+#include "ops/RegisterOps.h"
+
+namespace clab {
+namespace math_internal {
+namespace {
+
+template <typename T>
+struct ReluFunctor {
+  static constexpr bool kIntegers = true;
+  static constexpr double kCyclesPerElement = 1;
+  static void Apply(const T* x, T* y, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) y[i] = x[i] > T(0) ? x[i] : T(0);
+  }
+};
+
+template <typename T>
+struct SigmoidFunctor {
+  static constexpr bool kIntegers = false;
+  static constexpr double kCyclesPerElement = 12;
+  // Eigen's logistic saturates cleanly at both ends instead of overflowing exp(-x).
+  static void Apply(const T* x, T* y, int64_t n) { ArrayMap<T>(y, n) = ConstArrayMap<T>(x, n).logistic(); }
+};
+
+template <typename T>
+struct TanhFunctor {
+  static constexpr bool kIntegers = false;
+  static constexpr double kCyclesPerElement = 12;
+  static void Apply(const T* x, T* y, int64_t n) { ArrayMap<T>(y, n) = ConstArrayMap<T>(x, n).tanh(); }
+};
+
+// softmax(x)_i = exp(x_i - max x) / sum_j exp(x_j - max x): subtracting the row maximum
+// keeps exp from overflowing for large logits without changing the result.
+template <typename T>
+class SoftmaxKernel : public OpKernel {
+ public:
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& logits = ctx->input(0);
+    if (logits.shape().rank() < 1) {
+      ctx->SetStatus(KernelInvalidArgument(ctx, "logits must have >= 1 dimension, got ", logits.shape().DebugString()));
+      return;
+    }
+    Tensor* output = ctx->allocate_output(0, logits.dtype(), logits.shape());
+    if (output == nullptr) return;
+    const int64_t depth = logits.shape().dim(logits.shape().rank() - 1);
+    if (depth == 0) return;
+    const int64_t rows = logits.NumElements() / depth;
+    const T* in = logits.data<T>();
+    T* out = output->data<T>();
+    ParallelForRange(ctx, rows, 15.0 * static_cast<double>(depth), [=](int64_t begin, int64_t end) {
+      for (int64_t r = begin; r < end; ++r) {
+        ConstArrayMap<T> x(in + r * depth, depth);
+        ArrayMap<T> y(out + r * depth, depth);
+        y = (x - x.maxCoeff()).exp();
+        y /= y.sum();
+      }
+    });
+  }
+};
+
+StatusOr<std::unique_ptr<OpKernel>> MakeSoftmaxKernel(OpKernelConstruction& construction) {
+  switch (construction.input_type(0)) {
+    case DT_FLOAT: return std::unique_ptr<OpKernel>(new SoftmaxKernel<float>());
+    case DT_DOUBLE: return std::unique_ptr<OpKernel>(new SoftmaxKernel<double>());
+    default:
+      return errors::InvalidArgument("Node '", construction.name(), "' (op Softmax) has no CPU kernel for type ",
+                                     DataTypeName(construction.input_type(0)));
+  }
+}
+
+Status SoftmaxShape(ShapeContext& ctx) {
+  const PartialShape& logits = ctx.input_shape(0);
+  if (logits.known_rank() && logits.rank() < 1)
+    return ctx.MakeError(absl::StrCat("Shape must be at least rank 1 but is rank ", logits.rank()));
+  ctx.set_output(0, logits);
+  return OkStatus();
+}
+
+}  // namespace
+}  // namespace math_internal
+
+void RegisterNnOps(OpRegistry& registry) {
+  using namespace math_internal;
+  // Input and output names follow TensorFlow's op definitions.
+  registry.Register("Relu")
+      .Input("features: T")
+      .Output("activations: T")
+      .Attr("T: {float, double, int32, int64}")
+      .SetShapeFn(UnchangedShape)
+      .Kernel("CPU", UnaryKernelFactory<ReluFunctor>())
+      .Summary("max(x, 0), element-wise.")
+      .Group("nn");
+  registry.Register("Sigmoid")
+      .Input("x: T")
+      .Output("y: T")
+      .Attr("T: {float, double}")
+      .SetShapeFn(UnchangedShape)
+      .Kernel("CPU", UnaryKernelFactory<SigmoidFunctor>())
+      .Summary("1 / (1 + exp(-x)), element-wise.")
+      .Group("nn");
+  registry.Register("Tanh")
+      .Input("x: T")
+      .Output("y: T")
+      .Attr("T: {float, double}")
+      .SetShapeFn(UnchangedShape)
+      .Kernel("CPU", UnaryKernelFactory<TanhFunctor>())
+      .Summary("Hyperbolic tangent, element-wise.")
+      .Group("nn");
+  registry.Register("Softmax")
+      .Input("logits: T")
+      .Output("softmax: T")
+      .Attr("T: {float, double}")
+      .SetShapeFn(SoftmaxShape)
+      .Kernel("CPU", MakeSoftmaxKernel)
+      .Summary("exp(logits) / sum(exp(logits)) over the last axis, computed stably.")
+      .Group("nn");
+}
+
+}  // namespace clab

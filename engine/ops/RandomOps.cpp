@@ -1,0 +1,229 @@
+// Random tensors: RandomUniform in [0, 1), RandomStandardNormal, and TruncatedNormal (a
+// standard normal with values beyond two standard deviations drawn again).
+//
+// The numbers come from Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as
+// 1, 2, 3", SC 2011), a counter-based generator: the value at a counter is a pure function
+// of (key, counter), so any thread can produce any part of the output and the result does
+// not depend on how the work is split. The key comes from the seed attrs; each run of a
+// kernel takes the next range of counters, so repeated runs differ while the whole
+// sequence repeats across processes for the same seeds. With seed = seed2 = 0 the key is
+// drawn at random when the kernel is built, as TensorFlow does.
+#include "ops/MathOpsInternal.h"
+
+#include "ops/RegisterOps.h"
+
+#include <array>
+#include <atomic>
+#include <cmath>
+#include <numbers>
+#include <random>
+
+namespace clab {
+namespace math_internal {
+namespace {
+
+using PhiloxBlock = std::array<uint32_t, 4>;
+
+// Philox4x32-10 of `counter` under the 64-bit `key`.
+PhiloxBlock Philox4x32(PhiloxBlock counter, uint64_t key) {
+  constexpr uint32_t kMultiplier0 = 0xD2511F53u, kMultiplier1 = 0xCD9E8D57u;
+  constexpr uint32_t kKeyBump0 = 0x9E3779B9u, kKeyBump1 = 0xBB67AE85u;
+  uint32_t k0 = static_cast<uint32_t>(key), k1 = static_cast<uint32_t>(key >> 32);
+  for (int round = 0; round < 10; ++round) {
+    const uint64_t p0 = uint64_t{kMultiplier0} * counter[0];
+    const uint64_t p1 = uint64_t{kMultiplier1} * counter[2];
+    counter = {static_cast<uint32_t>(p1 >> 32) ^ counter[1] ^ k0, static_cast<uint32_t>(p1),
+               static_cast<uint32_t>(p0 >> 32) ^ counter[3] ^ k1, static_cast<uint32_t>(p0)};
+    k0 += kKeyBump0;
+    k1 += kKeyBump1;
+  }
+  return counter;
+}
+
+// A bijective 64-bit mix (splitmix64's finaliser): nearby seeds give unrelated keys.
+uint64_t Mix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+enum class Distribution { kUniform, kNormal, kTruncatedNormal };
+
+// Uniform in [0, 1) from 24 (float) or 53 (double) random bits.
+inline float UniformFloat(uint32_t bits) { return static_cast<float>(bits >> 8) * 0x1.0p-24f; }
+inline double UniformDouble(uint32_t hi, uint32_t lo) {
+  return static_cast<double>(((uint64_t{hi} << 32) | lo) >> 11) * 0x1.0p-53;
+}
+
+// Box-Muller: two uniforms to two independent standard normals. u1 is moved to (0, 1] so
+// the logarithm stays finite.
+template <typename T>
+inline void BoxMuller(T u1, T u2, T* n1, T* n2) {
+  const T radius = std::sqrt(T(-2) * std::log(T(1) - u1));
+  const T angle = T(2) * std::numbers::pi_v<T> * u2;
+  *n1 = radius * std::cos(angle);
+  *n2 = radius * std::sin(angle);
+}
+
+// Values one Philox block yields: four floats or two doubles.
+template <typename T>
+constexpr int kValuesPerBlock = std::is_same_v<T, float> ? 4 : 2;
+
+template <typename T, Distribution kDist>
+void FillFromBlock(const PhiloxBlock& bits, T* values) {
+  if constexpr (std::is_same_v<T, float>) {
+    for (int i = 0; i < 4; ++i) values[i] = UniformFloat(bits[static_cast<size_t>(i)]);
+    if constexpr (kDist != Distribution::kUniform) {
+      BoxMuller(values[0], values[1], &values[0], &values[1]);
+      BoxMuller(values[2], values[3], &values[2], &values[3]);
+    }
+  } else {
+    values[0] = UniformDouble(bits[0], bits[1]);
+    values[1] = UniformDouble(bits[2], bits[3]);
+    if constexpr (kDist != Distribution::kUniform) BoxMuller(values[0], values[1], &values[0], &values[1]);
+  }
+}
+
+// Beyond this many standard deviations TruncatedNormal draws again (TensorFlow's bound).
+constexpr double kTruncationBound = 2.0;
+
+// Output values [first, first + count) of group `group`, where a group is what one counter
+// yields. TruncatedNormal redraws rejected values from further counters of the same group
+// (the third counter word numbers the attempts), so groups stay independent of each other.
+template <typename T, Distribution kDist>
+void GenerateGroup(uint64_t key, uint64_t group, T* out, int count) {
+  constexpr int kPerBlock = kValuesPerBlock<T>;
+  T values[kPerBlock];
+  PhiloxBlock counter = {static_cast<uint32_t>(group), static_cast<uint32_t>(group >> 32), 0u, 0u};
+  if constexpr (kDist != Distribution::kTruncatedNormal) {
+    FillFromBlock<T, kDist>(Philox4x32(counter, key), values);
+    for (int i = 0; i < count; ++i) out[i] = values[i];
+  } else {
+    int filled = 0;
+    // Each attempt keeps about 95% of its values; 2^32 attempts cannot all fail in practice.
+    for (uint32_t attempt = 0; filled < count; ++attempt) {
+      counter[2] = attempt;
+      FillFromBlock<T, kDist>(Philox4x32(counter, key), values);
+      for (int i = 0; i < kPerBlock && filled < count; ++i)
+        if (std::abs(values[i]) < T(kTruncationBound)) out[filled++] = values[i];
+    }
+  }
+}
+
+template <typename T, Distribution kDist>
+class RandomKernel : public OpKernel {
+ public:
+  explicit RandomKernel(uint64_t key) : key_(key) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& shape_tensor = ctx->input(0);
+    if (shape_tensor.shape().rank() != 1) {
+      ctx->SetStatus(KernelInvalidArgument(ctx, "shape must be a vector of int32 or int64, got shape ",
+                                           shape_tensor.shape().DebugString()));
+      return;
+    }
+    std::vector<int64_t> dims(static_cast<size_t>(shape_tensor.NumElements()));
+    for (size_t i = 0; i < dims.size(); ++i)
+      dims[i] = shape_tensor.dtype() == DT_INT64 ? shape_tensor.data<int64_t>()[i] : shape_tensor.data<int32_t>()[i];
+    StatusOr<TensorShape> shape = TensorShape::FromDims(dims);
+    if (!shape.ok()) {
+      ctx->SetStatus(KernelInvalidArgument(ctx, "Invalid shape for a random tensor: ", shape.status().message()));
+      return;
+    }
+    Tensor* output = ctx->allocate_output(0, DataTypeOf<T>::value, *shape);
+    if (output == nullptr) return;
+    const int64_t n = output->NumElements();
+    constexpr int kPerBlock = kValuesPerBlock<T>;
+    const int64_t groups = (n + kPerBlock - 1) / kPerBlock;
+    // Later runs continue the sequence where this one stops.
+    const uint64_t first_group = next_group_.fetch_add(static_cast<uint64_t>(groups), std::memory_order_relaxed);
+    T* out = output->data<T>();
+    const uint64_t key = key_;
+    ParallelForRange(ctx, groups, kDist == Distribution::kUniform ? 20.0 : 60.0, [=](int64_t begin, int64_t end) {
+      for (int64_t g = begin; g < end; ++g) {
+        const int count = static_cast<int>(std::min<int64_t>(kPerBlock, n - g * kPerBlock));
+        GenerateGroup<T, kDist>(key, first_group + static_cast<uint64_t>(g), out + g * kPerBlock, count);
+      }
+    });
+  }
+
+ private:
+  const uint64_t key_;
+  std::atomic<uint64_t> next_group_{0};
+};
+
+template <Distribution kDist>
+StatusOr<std::unique_ptr<OpKernel>> MakeRandomKernel(OpKernelConstruction& construction) {
+  int64_t seed = 0, seed2 = 0;
+  CLAB_RETURN_IF_ERROR(construction.GetAttr("seed", &seed));
+  CLAB_RETURN_IF_ERROR(construction.GetAttr("seed2", &seed2));
+  uint64_t key;
+  if (seed == 0 && seed2 == 0) {
+    std::random_device entropy;
+    key = (uint64_t{entropy()} << 32) ^ entropy();
+  } else {
+    key = Mix64(Mix64(static_cast<uint64_t>(seed)) ^ static_cast<uint64_t>(seed2));
+  }
+  switch (construction.output_type(0)) {
+    case DT_FLOAT: return std::unique_ptr<OpKernel>(new RandomKernel<float, kDist>(key));
+    case DT_DOUBLE: return std::unique_ptr<OpKernel>(new RandomKernel<double, kDist>(key));
+    default:
+      return errors::InvalidArgument("Node '", construction.name(), "' (op ", construction.op().name,
+                                     ") has no CPU kernel for dtype ", DataTypeName(construction.output_type(0)));
+  }
+}
+
+// The output shape is the value of the shape input when it is a constant; otherwise its
+// length, when known, gives the rank.
+Status RandomShape(ShapeContext& ctx) {
+  const PartialShape& shape_of_shape = ctx.input_shape(0);
+  if (shape_of_shape.known_rank() && shape_of_shape.rank() != 1)
+    return ctx.MakeError(absl::StrCat("Shape must be rank 1 but is rank ", shape_of_shape.rank()));
+  if (const Tensor* value = ctx.input_constant(0); value != nullptr) {
+    std::vector<int64_t> dims;
+    for (int64_t i = 0; i < value->NumElements(); ++i) {
+      const int64_t dim = value->dtype() == DT_INT64 ? value->data<int64_t>()[i] : value->data<int32_t>()[i];
+      if (dim < 0) return ctx.MakeError(absl::StrCat("Dimension ", i, " of the shape is negative: ", dim));
+      dims.push_back(dim);
+    }
+    ctx.set_output(0, PartialShape(std::move(dims)));
+    return OkStatus();
+  }
+  if (shape_of_shape.known_rank() && shape_of_shape.dim(0) >= 0) {
+    ctx.set_output(0, PartialShape::UnknownOfRank(static_cast<int>(shape_of_shape.dim(0))));
+  } else {
+    ctx.set_output(0, PartialShape::Unknown());
+  }
+  return OkStatus();
+}
+
+void RegisterRandom(OpRegistry& registry, const char* name, KernelFactory factory, const char* summary) {
+  registry.Register(name)
+      .Input("shape: T")
+      .Output("output: dtype")
+      .Attr("seed: int = 0")
+      .Attr("seed2: int = 0")
+      .Attr("dtype: {float, double}")
+      .Attr("T: {int32, int64}")
+      .SetShapeFn(RandomShape)
+      .Kernel("CPU", std::move(factory))
+      .Stateful()
+      .Summary(summary)
+      .Group("random");
+}
+
+}  // namespace
+}  // namespace math_internal
+
+void RegisterRandomOps(OpRegistry& registry) {
+  using namespace math_internal;
+  RegisterRandom(registry, "RandomUniform", MakeRandomKernel<Distribution::kUniform>,
+                 "Uniform values in [0, 1); seed = seed2 = 0 draws a new sequence each run of the program.");
+  RegisterRandom(registry, "RandomStandardNormal", MakeRandomKernel<Distribution::kNormal>,
+                 "Normal values with mean 0 and standard deviation 1.");
+  RegisterRandom(registry, "TruncatedNormal", MakeRandomKernel<Distribution::kTruncatedNormal>,
+                 "Standard normal values, redrawn where they fall beyond 2 standard deviations.");
+}
+
+}  // namespace clab

@@ -1,0 +1,83 @@
+#include "clab/runtime/Device.h"
+
+#include <cstring>
+#include <mutex>
+#include <random>
+
+namespace clab {
+namespace {
+
+// A fresh random 64-bit value per device; never 0, which peers read as "unknown".
+uint64_t NewIncarnation() {
+  static std::mutex mu;
+  static std::mt19937_64 engine{[] {
+    std::random_device seed;
+    return (static_cast<uint64_t>(seed()) << 32) ^ seed();
+  }()};
+  std::lock_guard<std::mutex> lock(mu);
+  uint64_t value = 0;
+  while (value == 0) value = engine();
+  return value;
+}
+
+Status CheckSameLayout(const Tensor& from, const Tensor& to) {
+  if (from.dtype() != to.dtype() || from.shape() != to.shape())
+    return errors::InvalidArgument("Cannot copy a ", DataTypeName(from.dtype()), " tensor of shape ",
+                                   from.shape().DebugString(), " into a ", DataTypeName(to.dtype()),
+                                   " tensor of shape ", to.shape().DebugString());
+  return OkStatus();
+}
+
+// Host-to-host copy; strings are objects, not bytes.
+void CopyHostBytes(const Tensor& from, Tensor* to) {
+  if (from.dtype() == DT_STRING) {
+    const std::string* src = from.data<std::string>();
+    std::string* dst = to->data<std::string>();
+    for (int64_t i = 0; i < from.NumElements(); ++i) dst[i] = src[i];
+    return;
+  }
+  if (from.TotalBytes() > 0) std::memcpy(to->raw_data(), from.raw_data(), from.TotalBytes());
+}
+
+}  // namespace
+
+Device::Device(std::string full_name, std::string type, std::string description)
+    : name_(std::move(full_name)),
+      type_(std::move(type)),
+      description_(std::move(description)),
+      incarnation_(NewIncarnation()) {
+  // A device is only ever built from a canonical name; a bad one leaves the parsed form
+  // empty, which no spec but the empty one matches.
+  if (auto parsed = DeviceName::Parse(name_); parsed.ok()) parsed_ = *std::move(parsed);
+}
+
+Device::~Device() = default;
+
+tensorflow::DeviceAttributes Device::attributes() const {
+  tensorflow::DeviceAttributes attrs;
+  attrs.set_name(name_);
+  attrs.set_device_type(type_);
+  // TensorFlow reports 256 MiB for host devices; GPUs override through their description.
+  if (type_ == "CPU") attrs.set_memory_limit(int64_t{256} << 20);
+  attrs.set_incarnation(incarnation_);
+  attrs.set_physical_device_desc(description_);
+  return attrs;
+}
+
+Status Device::CopyHostToDevice(const Tensor& host, Tensor* device_tensor) {
+  CLAB_RETURN_IF_ERROR(CheckSameLayout(host, *device_tensor));
+  if (!device_tensor->OnHost())
+    return errors::Unimplemented("Device ", name_, " cannot copy into non-host memory");
+  CopyHostBytes(host, device_tensor);
+  return OkStatus();
+}
+
+Status Device::CopyDeviceToHost(const Tensor& device_tensor, Tensor* host) {
+  CLAB_RETURN_IF_ERROR(CheckSameLayout(device_tensor, *host));
+  if (!device_tensor.OnHost())
+    return errors::Unimplemented("Device ", name_, " cannot copy from non-host memory");
+  CopyHostBytes(device_tensor, host);
+  return OkStatus();
+}
+
+}  // namespace clab

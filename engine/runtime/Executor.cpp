@@ -1,0 +1,366 @@
+// Each step counts down, per node, the inputs still missing; a node whose count reaches
+// zero is ready. Cheap ready nodes run at once on the thread that readied them; expensive
+// ones go to the pool, except one that a pool thread keeps for itself when it has nothing
+// else to do, which saves a hand-off per step on chains of expensive ops.
+#include "clab/runtime/Executor.h"
+
+#include "clab/runtime/Rendezvous.h"
+#include "clab/runtime/ThreadPool.h"
+#include "runtime/ExecutorPlan.h"
+
+#include <absl/container/inlined_vector.h>
+#include <absl/strings/match.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+
+namespace clab {
+namespace {
+
+using ReadyList = absl::InlinedVector<int, 8>;
+
+int64_t NowMicros() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// Small, stable numbers for the timeline's lanes.
+uint32_t CurrentThreadNumber() {
+  static std::atomic<uint32_t> next{1};
+  thread_local const uint32_t number = next.fetch_add(1);
+  return number;
+}
+
+// Kernel errors name their node the way TensorFlow 1.13+ does, once.
+Status WithNodeName(const Status& status, const std::string& node) {
+  if (absl::StrContains(status.message(), "[[{{node ")) return status;
+  return Status(status.code(), absl::StrCat(status.message(), "\n\t [[{{node ", node, "}}]]"));
+}
+
+Status UninitializedValue(const std::string* variable, const std::string& fallback) {
+  return errors::FailedPrecondition("Attempting to use uninitialized value ",
+                                    variable && !variable->empty() ? *variable : fallback);
+}
+
+// The value a reference points at, shared with the variable (taken under its lock so a
+// concurrent Assign never hands out a half-replaced tensor).
+Status ReadVariable(Variable& var, const std::string* name, const std::string& fallback, Tensor* value) {
+  std::lock_guard<std::mutex> lock(var.mu());
+  if (!var.initialized()) return UninitializedValue(name, fallback);
+  *value = var.value();
+  return OkStatus();
+}
+
+class Step {
+ public:
+  Step(const ExecutorPlan& plan, Executor::RunArgs args, Executor::DoneCallback done)
+      : plan_(plan),
+        feeds_(std::move(args.feeds)),
+        collect_stats_(args.collect_stats),
+        done_(std::move(done)),
+        pending_(new std::atomic<int>[plan.nodes.size()]),
+        inputs_(static_cast<size_t>(plan.num_input_slots)),
+        fetches_(plan.num_fetches) {
+    info_.step_id = args.step_id;
+    info_.rendezvous = args.rendezvous;
+    info_.thread_pool = plan.thread_pool;
+    for (size_t i = 0; i < plan.nodes.size(); ++i) pending_[i].store(plan.nodes[i].initial_pending, std::memory_order_relaxed);
+    if (collect_stats_) stats_.set_device(plan.device->name());
+  }
+
+  // Runs cheap roots on the calling thread; expensive ones start on the pool so that the
+  // caller can go on to start the step's other partitions.
+  void Start() {
+    // The plan outlives the step, which may finish (and delete itself) on a pool thread
+    // while this loop is still scheduling.
+    const ExecutorPlan& plan = plan_;
+    if (plan.roots.empty()) return Finish();
+    outstanding_.store(static_cast<int>(plan.roots.size()));
+    ReadyList ready;
+    for (int root : plan.roots) {
+      if (plan.nodes[static_cast<size_t>(root)].is_expensive) {
+        ScheduleOnPool(root);
+      } else {
+        ready.push_back(root);
+      }
+    }
+    if (!ready.empty()) Process(std::move(ready), /*on_pool_thread=*/false);
+  }
+
+ private:
+  struct NodeTiming {
+    int64_t start_micros = 0;
+    int64_t op_start_micros = 0;
+  };
+
+  void ScheduleOnPool(int node) {
+    plan_.thread_pool->Schedule([this, node] { Process(ReadyList{node}, /*on_pool_thread=*/true); });
+  }
+
+  // `ready` is local on purpose: once the last node is done the step deletes itself, and
+  // no member may be touched after that.
+  void Process(ReadyList ready, bool on_pool_thread) {
+    while (!ready.empty()) {
+      const int id = ready.back();
+      ready.pop_back();
+      RunNode(id, ready, on_pool_thread);
+    }
+  }
+
+  void RunNode(int id, ReadyList& ready, bool on_pool_thread) {
+    const ExecutorNode& item = plan_.nodes[static_cast<size_t>(id)];
+    if (aborted_.load(std::memory_order_acquire)) return NodeDone(0);
+
+    NodeTiming timing;
+    if (collect_stats_) timing.start_micros = timing.op_start_micros = NowMicros();
+
+    if (item.fed_only) {
+      std::vector<EdgeValue> outputs(static_cast<size_t>(item.node->num_outputs()));
+      for (size_t out = 0; out < outputs.size(); ++out) {
+        if (item.feed_of_output[out] >= 0) outputs[out].tensor = feeds_[static_cast<size_t>(item.feed_of_output[out])];
+      }
+      return Complete(id, OkStatus(), outputs, timing, ready, on_pool_thread);
+    }
+
+    std::vector<EdgeValue> inputs;
+    Status gathered = GatherInputs(item, &inputs);
+    if (!gathered.ok()) {
+      std::vector<EdgeValue> none;
+      return Complete(id, gathered, none, timing, ready, on_pool_thread);
+    }
+
+    if (!item.is_async) {
+      OpKernelContext ctx(item.node->def(), plan_.device, info_, std::move(inputs), item.node->num_outputs());
+      item.kernel->Compute(&ctx);
+      return Complete(id, ctx.status(), ctx.outputs(), timing, ready, on_pool_thread);
+    }
+
+    // The context must outlive this call: the kernel finishes it later, maybe elsewhere.
+    auto* ctx = new OpKernelContext(item.node->def(), plan_.device, info_, std::move(inputs),
+                                    item.node->num_outputs());
+    item.kernel->ComputeAsync(ctx, [this, id, ctx, timing] {
+      ReadyList next;
+      Complete(id, ctx->status(), ctx->outputs(), timing, next, /*on_pool_thread=*/false);
+      delete ctx;
+      // An empty list may mean the step just finished and is gone.
+      if (!next.empty()) Process(std::move(next), /*on_pool_thread=*/false);
+    });
+  }
+
+  Status GatherInputs(const ExecutorNode& item, std::vector<EdgeValue>* inputs) {
+    inputs->resize(static_cast<size_t>(item.num_inputs));
+    for (int in = 0; in < item.num_inputs; ++in) {
+      EdgeValue& slot = inputs_[static_cast<size_t>(item.input_start + in)];
+      EdgeValue& value = (*inputs)[static_cast<size_t>(in)];
+      if (!slot.ref) {
+        value.tensor = std::move(slot.tensor);
+        continue;
+      }
+      const std::string* variable = item.input_variable[static_cast<size_t>(in)];
+      if (item.input_is_ref[static_cast<size_t>(in)]) {
+        // Writers (Assign) get the variable; its current value rides along when it has one.
+        std::lock_guard<std::mutex> lock(slot.ref->mu());
+        if (slot.ref->initialized()) value.tensor = slot.ref->value();
+        value.ref = std::move(slot.ref);
+        continue;
+      }
+      CLAB_RETURN_IF_ERROR(ReadVariable(*slot.ref, variable, item.node->name(), &value.tensor));
+      slot.ref.reset();
+    }
+    return OkStatus();
+  }
+
+  // Checks the outputs, hands them to consumers and fetches, and readies the consumers.
+  void Complete(int id, Status status, std::vector<EdgeValue>& outputs, const NodeTiming& timing,
+                ReadyList& ready, bool on_pool_thread) {
+    const ExecutorNode& item = plan_.nodes[static_cast<size_t>(id)];
+    const int64_t op_end_micros = collect_stats_ ? NowMicros() : 0;
+    if (status.ok() && !item.fed_only) status = OverrideFedAndCheck(item, outputs);
+    if (status.ok()) status = CollectFetches(item, outputs);
+    if (!status.ok()) {
+      Fail(WithNodeName(status, item.node->name()));
+      if (collect_stats_) RecordStats(item, timing, op_end_micros);
+      return NodeDone(0);
+    }
+
+    for (const ExecutorNode::DataOut& out : item.data_out)
+      inputs_[static_cast<size_t>(out.dst_slot)] = outputs[static_cast<size_t>(out.src_output)];
+
+    int readied_here = 0;
+    bool kept_expensive = false;
+    auto wake = [&](int dst) {
+      if (pending_[static_cast<size_t>(dst)].fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+      if (!plan_.nodes[static_cast<size_t>(dst)].is_expensive) {
+        ready.push_back(dst);
+        ++readied_here;
+      } else if (on_pool_thread && !kept_expensive && ready.empty()) {
+        kept_expensive = true;
+        ready.push_back(dst);
+        ++readied_here;
+      } else {
+        // Counted before it can run, so the step cannot be seen as finished meanwhile.
+        outstanding_.fetch_add(1, std::memory_order_relaxed);
+        ScheduleOnPool(dst);
+      }
+    };
+    for (const ExecutorNode::DataOut& out : item.data_out) wake(out.dst_node);
+    for (int dst : item.control_out) wake(dst);
+
+    if (collect_stats_) RecordStats(item, timing, op_end_micros);
+    NodeDone(readied_here);
+  }
+
+  Status OverrideFedAndCheck(const ExecutorNode& item, std::vector<EdgeValue>& outputs) {
+    for (size_t out = 0; out < outputs.size(); ++out) {
+      if (item.feed_of_output[out] >= 0) {
+        outputs[out].tensor = feeds_[static_cast<size_t>(item.feed_of_output[out])];
+        outputs[out].ref.reset();
+        continue;
+      }
+      if (!item.output_needed[out] || outputs[out].ref) continue;
+      const Tensor& value = outputs[out].tensor;
+      const DataType expected = BaseType(item.node->output_types()[out]);
+      if (!value.IsInitialized())
+        return errors::Internal("Node '", item.node->name(), "' (", item.node->type_string(),
+                                ") did not produce its output ", out);
+      if (value.dtype() != expected)
+        return errors::Internal("Node '", item.node->name(), "' (", item.node->type_string(), ") produced ",
+                                DataTypeName(value.dtype()), " for output ", out, ", which is declared ",
+                                DataTypeName(expected));
+    }
+    return OkStatus();
+  }
+
+  Status CollectFetches(const ExecutorNode& item, const std::vector<EdgeValue>& outputs) {
+    for (const ExecutorNode::FetchOut& fetch : item.fetch_out) {
+      const EdgeValue& value = outputs[static_cast<size_t>(fetch.src_output)];
+      Tensor& result = fetches_[static_cast<size_t>(fetch.fetch_index)];
+      if (!value.ref) {
+        result = value.tensor;
+        continue;
+      }
+      CLAB_RETURN_IF_ERROR(ReadVariable(*value.ref, &item.output_variable[static_cast<size_t>(fetch.src_output)],
+                                        item.node->name(), &result));
+    }
+    return OkStatus();
+  }
+
+  void Fail(const Status& status) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!status_.ok()) return;
+      status_ = status;
+      aborted_.store(true, std::memory_order_release);
+    }
+    // Partitions waiting on this one's tensors stop too.
+    if (info_.rendezvous) info_.rendezvous->StartAbort(status);
+  }
+
+  void RecordStats(const ExecutorNode& item, const NodeTiming& timing, int64_t op_end_micros) {
+    const int64_t end = NowMicros();
+    std::lock_guard<std::mutex> lock(stats_mu_);
+    tensorflow::NodeExecStats* node = stats_.add_node_stats();
+    node->set_node_name(item.node->name());
+    node->set_all_start_micros(timing.start_micros);
+    node->set_op_start_rel_micros(timing.op_start_micros - timing.start_micros);
+    node->set_op_end_rel_micros(op_end_micros - timing.start_micros);
+    node->set_all_end_rel_micros(end - timing.start_micros);
+    node->set_timeline_label(item.timeline_label);
+    node->set_thread_id(CurrentThreadNumber());
+  }
+
+  // One node finished and `readied` more are now on a ready list of this thread.
+  void NodeDone(int readied) {
+    if (readied > 0) outstanding_.fetch_add(readied, std::memory_order_relaxed);
+    if (outstanding_.fetch_sub(1, std::memory_order_acq_rel) == 1) Finish();
+  }
+
+  void Finish() {
+    Executor::Result result;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      result.status = status_;
+    }
+    if (result.status.ok()) result.fetches = std::move(fetches_);
+    if (collect_stats_) result.stats = std::move(stats_);
+    Executor::DoneCallback done = std::move(done_);
+    delete this;
+    done(std::move(result));
+  }
+
+  const ExecutorPlan& plan_;
+  std::vector<Tensor> feeds_;
+  const bool collect_stats_;
+  Executor::DoneCallback done_;
+  StepInfo info_;
+
+  std::unique_ptr<std::atomic<int>[]> pending_;
+  std::vector<EdgeValue> inputs_;  // every node's input slots, flat
+  std::vector<Tensor> fetches_;
+  std::atomic<int> outstanding_{0};
+
+  std::mutex mu_;
+  Status status_;
+  std::atomic<bool> aborted_{false};
+
+  std::mutex stats_mu_;
+  tensorflow::DeviceStepStats stats_;
+};
+
+class LocalExecutor : public Executor {
+ public:
+  explicit LocalExecutor(std::unique_ptr<ExecutorPlan> plan) : plan_(std::move(plan)) {}
+
+  void RunAsync(RunArgs args, DoneCallback done) override {
+    Status checked = CheckFeeds(args);
+    if (!checked.ok()) {
+      Result result;
+      result.status = checked;
+      return done(std::move(result));
+    }
+    (new Step(*plan_, std::move(args), std::move(done)))->Start();
+  }
+
+ private:
+  Status CheckFeeds(const RunArgs& args) const {
+    if (args.feeds.size() != plan_->feed_names.size())
+      return errors::InvalidArgument("Expected ", plan_->feed_names.size(), " fed tensor(s), got ", args.feeds.size());
+    for (size_t i = 0; i < args.feeds.size(); ++i) {
+      if (args.feeds[i].dtype() != plan_->feed_types[i])
+        return errors::InvalidArgument("Cannot feed a ", DataTypeName(args.feeds[i].dtype()), " tensor to '",
+                                       plan_->feed_names[i], "', which has type ",
+                                       DataTypeName(plan_->feed_types[i]));
+    }
+    return OkStatus();
+  }
+
+  std::unique_ptr<ExecutorPlan> plan_;
+};
+
+}  // namespace
+
+StatusOr<std::unique_ptr<Executor>> Executor::Create(Params params) {
+  CLAB_ASSIGN_OR_RETURN(std::unique_ptr<ExecutorPlan> plan, ExecutorPlan::Build(std::move(params)));
+  return std::unique_ptr<Executor>(std::make_unique<LocalExecutor>(std::move(plan)));
+}
+
+Executor::Result Executor::Run(RunArgs args) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool finished = false;
+  Result result;
+  RunAsync(std::move(args), [&](Result r) {
+    std::lock_guard<std::mutex> lock(mu);
+    result = std::move(r);
+    finished = true;
+    cv.notify_one();
+  });
+  std::unique_lock<std::mutex> lock(mu);
+  cv.wait(lock, [&] { return finished; });
+  return result;
+}
+
+}  // namespace clab

@@ -1,0 +1,65 @@
+// What an executor works out once per partition, so that each step only moves values:
+// the kernels, where each node's inputs wait, whom each node wakes, which outputs are fed
+// or fetched.
+#pragma once
+
+#include "clab/graph/Graph.h"
+#include "clab/runtime/Executor.h"
+#include "clab/runtime/OpKernel.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clab {
+
+struct ExecutorNode {
+  const Node* node = nullptr;
+  std::unique_ptr<OpKernel> kernel;  // null when the node is not run (its outputs are fed)
+  bool is_async = false;
+  bool is_expensive = false;
+  // Every output the step needs is fed: the node does not run, its feeds stand in.
+  bool fed_only = false;
+
+  int input_start = 0;  // first of this node's slots in the step's flat input array
+  int num_inputs = 0;
+  std::vector<bool> input_is_ref;
+  // For each input fed by a reference: the variable behind it, named in errors.
+  std::vector<const std::string*> input_variable;
+
+  struct DataOut {
+    int src_output;
+    int dst_node;
+    int dst_slot;  // index into the flat input array
+  };
+  std::vector<DataOut> data_out;
+  std::vector<int> control_out;
+  int initial_pending = 0;
+
+  std::vector<int> feed_of_output;  // per output: index into the feeds, or -1
+  struct FetchOut {
+    int src_output;
+    int fetch_index;
+  };
+  std::vector<FetchOut> fetch_out;
+  std::vector<bool> output_needed;           // consumed or fetched: must be produced
+  std::vector<std::string> output_variable;  // per ref output: the variable it refers to
+
+  std::string timeline_label;
+};
+
+struct ExecutorPlan {
+  static StatusOr<std::unique_ptr<ExecutorPlan>> Build(Executor::Params params);
+
+  std::unique_ptr<Graph> graph;  // owns the nodes the kernels and contexts refer to
+  Device* device = nullptr;
+  ThreadPool* thread_pool = nullptr;
+  std::vector<ExecutorNode> nodes;
+  std::vector<int> roots;
+  int num_input_slots = 0;
+  std::vector<std::string> feed_names;
+  std::vector<DataType> feed_types;
+  size_t num_fetches = 0;
+};
+
+}  // namespace clab

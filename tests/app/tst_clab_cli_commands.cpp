@@ -1,0 +1,186 @@
+// What `clab` prints when things go right: versions, help, the node table of the seed graph
+// (from text and binary files, whichever their names say), runs that print [[20]], the op
+// list and the local demo.
+#include "ClabProcess.h"
+
+#include "tensorflow/graph.pb.h"
+
+#include <google/protobuf/text_format.h>
+
+#include <QFile>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+class ClabCliCommandsTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    QVERIFY2(QFile::exists(ClabProcess::programPath("clab")), qPrintable(ClabProcess::programPath("clab")));
+    QVERIFY(tmp_.isValid());
+    QFile seedFile(seedPath());
+    QVERIFY2(seedFile.open(QIODevice::ReadOnly), qPrintable(seedPath()));
+    const QByteArray text = seedFile.readAll();
+
+    // The same graph in binary form, and each form under the other's file extension: the
+    // format must be told from the bytes.
+    tensorflow::GraphDef graph;
+    QVERIFY(google::protobuf::TextFormat::ParseFromString(text.toStdString(), &graph));
+    std::string binary;
+    QVERIFY(graph.SerializeToString(&binary));
+    writeFile("seed.pb", QByteArray::fromStdString(binary));
+    writeFile("binary_named.pbtxt", QByteArray::fromStdString(binary));
+    writeFile("text_named.pb", text);
+  }
+
+  void version() {
+    const ProgramResult result = ClabProcess::clab({"--version"});
+    QCOMPARE(result.exitCode, 0);
+    QVERIFY(result.err.isEmpty());
+    const QStringList lines = result.outLines();
+    QCOMPARE(lines.value(0), QString("ClusterLab " CLAB_EXPECTED_VERSION));
+    QVERIFY2(lines.value(1).contains(QRegularExpression("^protobuf \\d+\\.\\d+\\.\\d+$")), qPrintable(result.out));
+    QVERIFY2(lines.value(2).contains(QRegularExpression("^gRPC \\d+\\.\\d+\\.\\d+$")), qPrintable(result.out));
+    QVERIFY2(lines.value(3).contains(QRegularExpression("^Eigen \\d+\\.\\d+\\.\\d+$")), qPrintable(result.out));
+    QCOMPARE(ClabProcess::clab({"version"}).out, result.out);
+  }
+
+  void helpListsEveryCommand() {
+    const ProgramResult result = ClabProcess::clab({"--help"});
+    QCOMPARE(result.exitCode, 0);
+    for (const char* command : {"graph show", "run", "ops", "demo", "version", "help"})
+      QVERIFY2(result.out.contains(QRegularExpression(QString("\\n  %1 +\\S").arg(command))),
+               qPrintable(QString("'%1' missing from:\n%2").arg(command, result.out)));
+    QCOMPARE(ClabProcess::clab({"help"}).out, result.out);
+  }
+
+  void helpForOneCommand_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("help run") << QStringList{"help", "run"} << "Usage: clab run --graph FILE [flags]";
+    QTest::newRow("run --help") << QStringList{"run", "--help"} << "Usage: clab run --graph FILE [flags]";
+    QTest::newRow("run -h after flags") << QStringList{"run", "--steps", "2", "-h"} << "--fetch NAME";
+    QTest::newRow("help graph show") << QStringList{"help", "graph", "show"} << "Usage: clab graph show FILE";
+    QTest::newRow("demo --help") << QStringList{"demo", "--help"} << "--steps N";
+  }
+  void helpForOneCommand() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, expected);
+    const ProgramResult result = ClabProcess::clab(args);
+    QCOMPARE(result.exitCode, 0);
+    QVERIFY2(result.out.contains(expected), qPrintable(result.out));
+  }
+
+  void graphShowListsNodes_data() {
+    QTest::addColumn<QString>("file");
+    QTest::newRow("text") << seedPath();
+    QTest::newRow("binary") << tmp_.filePath("seed.pb");
+    QTest::newRow("binary named .pbtxt") << tmp_.filePath("binary_named.pbtxt");
+    QTest::newRow("text named .pb") << tmp_.filePath("text_named.pb");
+  }
+  void graphShowListsNodes() {
+    QFETCH(QString, file);
+    const ProgramResult result = ClabProcess::clab({"graph", "show", file});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    const QStringList lines = result.outLines();
+    QVERIFY(lines.value(0).startsWith("NODE"));
+    // node -> op, output type, inferred shape
+    const QList<QStringList> expectedRows = {
+        {"x", "Const", "int32", "[1,4]"},
+        {"w/initial_value", "Const", "int32", "[4,1]"},
+        {"w", "VariableV2", "int32_ref", "[4,1]"},
+        {"w/Assign", "Assign", "int32_ref", "[4,1]"},
+        {"w/read", "Identity", "int32", "[4,1]"},
+        {"MatMul", "MatMul", "int32", "[1,1]"},
+        {"init", "NoOp", "-", "-"},
+    };
+    for (const QStringList& expected : expectedRows) {
+      const QString pattern = QString("^%1 +%2 +- +%3 +%4( |$)")
+                                  .arg(QRegularExpression::escape(expected[0]), expected[1],
+                                       QRegularExpression::escape(expected[2]), QRegularExpression::escape(expected[3]));
+      QVERIFY2(lines.indexOf(QRegularExpression(pattern)) >= 0,
+               qPrintable(QString("no row matching %1 in:\n%2").arg(pattern, result.out)));
+    }
+    QVERIFY2(lines.last().startsWith("7 nodes: 2 Const, 1 VariableV2, 1 Assign, 1 Identity, 1 MatMul, 1 NoOp; 1 variable"),
+             qPrintable(lines.last()));
+  }
+
+  void runPrintsEachStep_data() {
+    QTest::addColumn<QStringList>("extraArgs");
+    QTest::addColumn<QStringList>("expectedLines");
+    QTest::newRow("one step") << QStringList{} << QStringList{"[[20]]"};
+    QTest::newRow("three steps") << QStringList{"--steps", "3"} << QStringList{"[[20]]", "[[20]]", "[[20]]"};
+    QTest::newRow("feed x") << QStringList{"--feed", "x=[[1, 1, 1, 1]]"} << QStringList{"[[8]]"};
+    QTest::newRow("feed x:0") << QStringList{"--feed=x:0=[[0, 0, 0, 5]]"} << QStringList{"[[10]]"};
+    QTest::newRow("two fetches") << QStringList{"--fetch", "x"} << QStringList{"MatMul: [[20]]", "x: [[1 2 3 4]]"};
+    QTest::newRow("fetch with target") << QStringList{"--target", "w/Assign"} << QStringList{"[[20]]"};
+  }
+  void runPrintsEachStep() {
+    QFETCH(QStringList, extraArgs);
+    QFETCH(QStringList, expectedLines);
+    const ProgramResult result =
+        ClabProcess::clab(QStringList{"run", "--graph", seedPath(), "--init", "init", "--fetch", "MatMul"} + extraArgs);
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QCOMPARE(result.outLines(), expectedLines);
+  }
+
+  void runFromBinaryGraph() {
+    const ProgramResult result =
+        ClabProcess::clab({"run", "--graph", tmp_.filePath("seed.pb"), "--init", "init", "--fetch", "MatMul:0"});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QCOMPARE(result.outLines(), QStringList{"[[20]]"});
+  }
+
+  void runLogsDevicePlacement() {
+    const ProgramResult result = ClabProcess::clab(
+        {"run", "--graph", seedPath(), "--init", "init", "--fetch", "MatMul", "--log_device_placement"});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QVERIFY2(result.out.contains("MatMul: (MatMul): /job:localhost/replica:0/task:0/device:CPU:0\n"),
+             qPrintable(result.out));
+    QVERIFY2(result.out.contains("w: (VariableV2): /job:localhost/replica:0/task:0/device:CPU:0\n"),
+             qPrintable(result.out));
+    QCOMPARE(result.outLines().last(), QString("[[20]]"));
+  }
+
+  void opsListsGroups() {
+    const ProgramResult result = ClabProcess::clab({"ops"});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    for (const char* op : {"Const", "MatMul", "VariableV2", "Assign", "Identity", "NoOp"})
+      QVERIFY2(result.out.contains(QRegularExpression(QString("\\n  %1 +CPU").arg(op))),
+               qPrintable(QString("%1 missing from:\n%2").arg(op, result.out)));
+    QVERIFY(result.out.contains(QRegularExpression("^math \\(\\d+ ops\\)$", QRegularExpression::MultilineOption)));
+    QVERIFY(result.outLines().last().contains(QRegularExpression("^\\d+ ops in \\d+ groups$")));
+
+    const ProgramResult math = ClabProcess::clab({"ops", "--group", "math"});
+    QCOMPARE(math.exitCode, 0);
+    QVERIFY(math.out.contains("MatMul"));
+    QVERIFY(!math.out.contains("VariableV2"));
+  }
+
+  void demoShowsPlacementAndResult() {
+    const ProgramResult result = ClabProcess::clab({"demo", "--steps", "2"});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    const QStringList lines = result.outLines();
+    for (const char* placement : {"x: (Const)", "w: (VariableV2)", "w/Assign: (Assign)", "w/read: (Identity)",
+                                  "MatMul: (MatMul)"})
+      QVERIFY2(lines.contains(QString("%1: /job:localhost/replica:0/task:0/device:CPU:0").arg(placement)),
+               qPrintable(QString("%1 not placed in:\n%2").arg(placement, result.out)));
+    QCOMPARE(lines.count("[[20]]"), 2);
+    QVERIFY(result.out.contains("distributed"));
+  }
+
+ private:
+  static QString seedPath() { return ClabProcess::sourceDir() + "/examples/graphs/seed.pbtxt"; }
+
+  void writeFile(const QString& name, const QByteArray& bytes) {
+    QFile file(tmp_.filePath(name));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    QCOMPARE(file.write(bytes), qint64(bytes.size()));
+  }
+
+  QTemporaryDir tmp_;
+};
+
+QTEST_GUILESS_MAIN(ClabCliCommandsTest)
+#include "tst_clab_cli_commands.moc"
