@@ -2,7 +2,7 @@
 
 namespace clab::gpu {
 
-Status FromCuda(cudaError_t error, std::string_view what) {
+Status FromCuda(cudaError_t error, const std::string& what) {
   if (error == cudaSuccess) return OkStatus();
   cudaGetLastError();
   const std::string message =
@@ -11,7 +11,7 @@ Status FromCuda(cudaError_t error, std::string_view what) {
   return errors::Internal(message);
 }
 
-Status FromCublas(cublasStatus_t status, std::string_view what) {
+Status FromCublas(cublasStatus_t status, const std::string& what) {
   if (status == CUBLAS_STATUS_SUCCESS) return OkStatus();
   const std::string message =
       absl::StrCat(what, ": ", cublasGetStatusString(status), " (", cublasGetStatusName(status), ")");

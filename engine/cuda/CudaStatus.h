@@ -8,13 +8,13 @@
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
-#include <string_view>
+#include <string>
 
 namespace clab::gpu {
 
 // OK for cudaSuccess; RESOURCE_EXHAUSTED for allocation failures; INTERNAL otherwise.
 // Also clears CUDA's sticky "last error" so a later, unrelated check does not see it.
-Status FromCuda(cudaError_t error, std::string_view what);
-Status FromCublas(cublasStatus_t status, std::string_view what);
+Status FromCuda(cudaError_t error, const std::string& what);
+Status FromCublas(cublasStatus_t status, const std::string& what);
 
 }  // namespace clab::gpu

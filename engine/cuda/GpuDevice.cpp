@@ -62,7 +62,7 @@ bool SameShapeAndType(const Tensor& a, const Tensor& b) {
   return a.IsInitialized() && a.dtype() == b.dtype() && a.shape() == b.shape();
 }
 
-Status CheckCopyable(const Tensor& t, std::string_view what) {
+Status CheckCopyable(const Tensor& t, const std::string& what) {
   if (!t.IsInitialized()) return errors::InvalidArgument(what, ": the tensor has no value");
   if (DataTypeSize(t.dtype()) == 0)
     return errors::Unimplemented(what, ": tensors of type ", DataTypeName(t.dtype()),

@@ -38,7 +38,7 @@ StatusOr<std::vector<int>> VisibleOrdinals(const tensorflow::ConfigProto& config
     for (int i = 0; i < count; ++i) ordinals.push_back(i);
     return ordinals;
   }
-  for (std::string_view part : absl::StrSplit(list, ',')) {
+  for (absl::string_view part : absl::StrSplit(list, ',')) {
     int ordinal = -1;
     if (!absl::SimpleAtoi(part, &ordinal) || ordinal < 0 || ordinal >= count)
       return errors::InvalidArgument("'visible_device_list' listed an invalid GPU id '", part,

@@ -9,7 +9,7 @@ namespace clab::gpu {
 StatusOr<GpuDevice*> GpuDeviceFor(const OpKernelConstruction& construction) {
   auto* device = dynamic_cast<GpuDevice*>(construction.device());
   if (device == nullptr)
-    return errors::Internal("The GPU kernel of '", construction.name(), "' (", construction.op().name(),
+    return errors::Internal("The GPU kernel of '", construction.name(), "' (", construction.op().name,
                             ") was built for ",
                             construction.device() ? construction.device()->name() : "no device",
                             ", which is not a GPU of this plugin");
@@ -44,7 +44,7 @@ StatusOr<Tensor*> AllocateDeviceOutput(OpKernelContext* ctx, int i, DataType dty
   return out;
 }
 
-Status CheckFloatingType(std::string_view op, DataType dtype) {
+Status CheckFloatingType(const std::string& op, DataType dtype) {
   if (dtype == DT_FLOAT || dtype == DT_DOUBLE) return OkStatus();
   return errors::Unimplemented("The GPU kernel of ", op, " supports float and double, not ",
                                DataTypeName(dtype), "; place the op on a CPU (for example with ",

@@ -4,7 +4,7 @@
 
 #include "clab/runtime/OpKernel.h"
 
-#include <string_view>
+#include <string>
 
 namespace clab::gpu {
 
@@ -25,6 +25,6 @@ StatusOr<Tensor*> AllocateDeviceOutput(OpKernelContext* ctx, int i, DataType dty
 
 // The element-wise and MatMul kernels support float and double; other types stay on the
 // CPU. The error is UNIMPLEMENTED so a caller can tell it from a bad graph.
-Status CheckFloatingType(std::string_view op, DataType dtype);
+Status CheckFloatingType(const std::string& op, DataType dtype);
 
 }  // namespace clab::gpu

@@ -2,6 +2,7 @@
 
 #include "distributed/RecvTensorCodec.h"
 
+#include <grpcpp/channel.h>
 #include <grpcpp/client_context.h>
 #include <grpcpp/support/slice.h>
 

@@ -3,7 +3,6 @@
 #include "distributed/GrpcChannels.h"
 #include "distributed/Master.h"
 
-#include <absl/strings/match.h>
 #include <grpcpp/grpcpp.h>
 
 #include <chrono>
@@ -21,7 +20,7 @@ bool IsTransportError(std::string_view message) {
   for (std::string_view words : {"failed to connect", "Socket closed", "Connection reset", "Broken pipe",
                                  "Connection refused", "connections to all backends failing", "Endpoint",
                                  "Deadline Exceeded", "GOAWAY"}) {
-    if (absl::StrContains(message, words)) return true;
+    if (message.find(words) != std::string_view::npos) return true;
   }
   return false;
 }

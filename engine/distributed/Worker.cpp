@@ -252,6 +252,9 @@ void Worker::RunGraphAsync(const tensorflow::RunGraphRequest& request, tensorflo
           }
         }
         if (collect_stats) *response->mutable_step_stats() = std::move(result.stats);
+        // The graph may be deregistered once this run ends; its executors are done with
+        // the sources, and nothing else pulls through this step's rendezvous.
+        rendezvous->SetRemoteSources(nullptr);
         // Let go of the step before answering: the master may clean it up right away.
         rendezvous.reset();
         graph.reset();

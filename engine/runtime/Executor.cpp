@@ -128,23 +128,32 @@ class Step {
     std::vector<EdgeValue> inputs;
     Status gathered = GatherInputs(item, &inputs);
     if (!gathered.ok()) {
-      std::vector<EdgeValue> none;
-      return Complete(id, gathered, none, timing, ready, on_pool_thread);
+      inputs.clear();
+      return Complete(id, gathered, inputs, timing, ready, on_pool_thread);
     }
 
     if (!item.is_async) {
-      OpKernelContext ctx(item.node->def(), plan_.device, info_, std::move(inputs), item.node->num_outputs());
-      item.kernel->Compute(&ctx);
-      return Complete(id, ctx.status(), ctx.outputs(), timing, ready, on_pool_thread);
+      Status status;
+      std::vector<EdgeValue> outputs;
+      {
+        // Inputs are released with the context, before the step can be seen to finish.
+        OpKernelContext ctx(item.node->def(), plan_.device, info_, std::move(inputs), item.node->num_outputs());
+        item.kernel->Compute(&ctx);
+        status = ctx.status();
+        outputs = std::move(ctx.outputs());
+      }
+      return Complete(id, std::move(status), outputs, timing, ready, on_pool_thread);
     }
 
     // The context must outlive this call: the kernel finishes it later, maybe elsewhere.
     auto* ctx = new OpKernelContext(item.node->def(), plan_.device, info_, std::move(inputs),
                                     item.node->num_outputs());
     item.kernel->ComputeAsync(ctx, [this, id, ctx, timing] {
-      ReadyList next;
-      Complete(id, ctx->status(), ctx->outputs(), timing, next, /*on_pool_thread=*/false);
+      Status status = ctx->status();
+      std::vector<EdgeValue> outputs = std::move(ctx->outputs());
       delete ctx;
+      ReadyList next;
+      Complete(id, std::move(status), outputs, timing, next, /*on_pool_thread=*/false);
       // An empty list may mean the step just finished and is gone.
       if (!next.empty()) Process(std::move(next), /*on_pool_thread=*/false);
     });
@@ -174,6 +183,8 @@ class Step {
   }
 
   // Checks the outputs, hands them to consumers and fetches, and readies the consumers.
+  // Drops `outputs` before reporting the node done: nothing of the step may outlive it, as
+  // a device's allocator may go away once the step's caller has its result.
   void Complete(int id, Status status, std::vector<EdgeValue>& outputs, const NodeTiming& timing,
                 ReadyList& ready, bool on_pool_thread) {
     const ExecutorNode& item = plan_.nodes[static_cast<size_t>(id)];
@@ -183,6 +194,7 @@ class Step {
     if (!status.ok()) {
       Fail(WithNodeName(status, item.node->name()));
       if (collect_stats_) RecordStats(item, timing, op_end_micros);
+      outputs.clear();
       return NodeDone(0);
     }
 
@@ -210,6 +222,7 @@ class Step {
     for (int dst : item.control_out) wake(dst);
 
     if (collect_stats_) RecordStats(item, timing, op_end_micros);
+    outputs.clear();
     NodeDone(readied_here);
   }
 

@@ -13,7 +13,7 @@ namespace clab::cli {
 namespace {
 
 // Scripts and tests read the first stderr line; engine messages may span several lines.
-std::string OnOneLine(std::string_view message) {
+std::string OnOneLine(absl::string_view message) {
   std::string line;
   line.reserve(message.size());
   for (char c : message) {

@@ -4,10 +4,10 @@
 
 namespace clab::cli {
 namespace {
-constexpr std::string_view kUsagePayloadUrl = "type.clusterlab/clab.cli.UsageError";
+constexpr absl::string_view kUsagePayloadUrl = "type.clusterlab/clab.cli.UsageError";
 }  // namespace
 
-Status UsageError(std::string_view message) {
+Status UsageError(absl::string_view message) {
   Status status = errors::InvalidArgument(message);
   status.SetPayload(kUsagePayloadUrl, absl::Cord("usage"));
   return status;
@@ -22,10 +22,10 @@ int ExitCodeFor(const Status& status) {
   return IsUsageError(status) ? kExitUsageError : kExitRunError;
 }
 
-Status WithPrefix(const Status& status, std::string_view prefix) {
+Status WithPrefix(const Status& status, absl::string_view prefix) {
   if (status.ok()) return status;
   Status prefixed(status.code(), absl::StrCat(prefix, status.message()));
-  status.ForEachPayload([&](std::string_view url, const absl::Cord& payload) { prefixed.SetPayload(url, payload); });
+  status.ForEachPayload([&](absl::string_view url, const absl::Cord& payload) { prefixed.SetPayload(url, payload); });
   return prefixed;
 }
 

@@ -7,7 +7,8 @@
 
 #include "clab/core/Status.h"
 
-#include <string_view>
+#include <absl/strings/string_view.h>
+
 
 namespace clab::cli {
 
@@ -15,13 +16,13 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitRunError = 1;
 inline constexpr int kExitUsageError = 2;
 
-Status UsageError(std::string_view message);
+Status UsageError(absl::string_view message);
 bool IsUsageError(const Status& status);
 
 // The exit code a finished command reports for `status`.
 int ExitCodeFor(const Status& status);
 
 // `status` with `prefix` put before its message; code and payloads are kept.
-Status WithPrefix(const Status& status, std::string_view prefix);
+Status WithPrefix(const Status& status, absl::string_view prefix);
 
 }  // namespace clab::cli

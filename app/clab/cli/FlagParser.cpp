@@ -12,16 +12,16 @@ namespace clab::cli {
 namespace {
 
 // "log-device-placement" and "log_device_placement" name the same flag.
-std::string NormalizeName(std::string_view name) {
+std::string NormalizeName(absl::string_view name) {
   std::string normalized(name);
   std::replace(normalized.begin(), normalized.end(), '-', '_');
   return normalized;
 }
 
-bool LooksLikeFlag(std::string_view arg) { return arg.size() > 2 && arg.substr(0, 2) == "--"; }
+bool LooksLikeFlag(absl::string_view arg) { return arg.size() > 2 && arg.substr(0, 2) == "--"; }
 
 // A lone "-5" is a value (a negative number), "-x" is a flag.
-bool LooksLikeShortFlag(std::string_view arg) {
+bool LooksLikeShortFlag(absl::string_view arg) {
   return arg.size() > 1 && arg[0] == '-' && !(arg[1] >= '0' && arg[1] <= '9');
 }
 
@@ -29,47 +29,49 @@ bool LooksLikeShortFlag(std::string_view arg) {
 
 FlagParser::FlagParser(std::string command) : command_(std::move(command)) {}
 
-void FlagParser::AddString(std::string_view name, std::string_view value_name, std::string_view help,
+FlagParser::Flag& FlagParser::NewFlag(absl::string_view name, absl::string_view value_name, absl::string_view help,
+                                      Kind kind) {
+  Flag& flag = flags_.emplace_back();
+  flag.name = NormalizeName(name);
+  flag.value_name = std::string(value_name);
+  flag.help = std::string(help);
+  flag.kind = kind;
+  return flag;
+}
+
+void FlagParser::AddString(absl::string_view name, absl::string_view value_name, absl::string_view help,
                            std::string* value, Presence presence) {
-  Flag flag{.name = NormalizeName(name), .value_name = std::string(value_name), .help = std::string(help)};
-  flag.kind = Kind::kString;
+  Flag& flag = NewFlag(name, value_name, help, Kind::kString);
   flag.presence = presence;
   flag.default_text = *value;
   flag.string_value = value;
-  flags_.push_back(std::move(flag));
 }
 
-void FlagParser::AddStringList(std::string_view name, std::string_view value_name, std::string_view help,
+void FlagParser::AddStringList(absl::string_view name, absl::string_view value_name, absl::string_view help,
                                std::vector<std::string>* values, Presence presence) {
-  Flag flag{.name = NormalizeName(name), .value_name = std::string(value_name), .help = std::string(help)};
-  flag.kind = Kind::kStringList;
+  Flag& flag = NewFlag(name, value_name, help, Kind::kStringList);
   flag.presence = presence;
   flag.list_value = values;
-  flags_.push_back(std::move(flag));
 }
 
-void FlagParser::AddInt(std::string_view name, std::string_view value_name, std::string_view help,
+void FlagParser::AddInt(absl::string_view name, absl::string_view value_name, absl::string_view help,
                         int64_t* value, int64_t minimum) {
-  Flag flag{.name = NormalizeName(name), .value_name = std::string(value_name), .help = std::string(help)};
-  flag.kind = Kind::kInt;
+  Flag& flag = NewFlag(name, value_name, help, Kind::kInt);
   flag.default_text = std::to_string(*value);
   flag.int_value = value;
   flag.minimum = minimum;
-  flags_.push_back(std::move(flag));
 }
 
-void FlagParser::AddBool(std::string_view name, std::string_view help, bool* value) {
-  Flag flag{.name = NormalizeName(name), .value_name = "", .help = std::string(help)};
-  flag.kind = Kind::kBool;
+void FlagParser::AddBool(absl::string_view name, absl::string_view help, bool* value) {
+  Flag& flag = NewFlag(name, "", help, Kind::kBool);
   flag.bool_value = value;
-  flags_.push_back(std::move(flag));
 }
 
-void FlagParser::AddPositional(std::string_view value_name, std::string_view help, std::string* value) {
+void FlagParser::AddPositional(absl::string_view value_name, absl::string_view help, std::string* value) {
   positionals_.push_back({std::string(value_name), std::string(help), value});
 }
 
-void FlagParser::AddRemainingPositionals(std::string_view value_name, std::string_view help,
+void FlagParser::AddRemainingPositionals(absl::string_view value_name, absl::string_view help,
                                          std::vector<std::string>* values) {
   remaining_ = {std::string(value_name), std::string(help), nullptr, values};
 }
@@ -112,7 +114,7 @@ Status FlagParser::Parse(const std::vector<std::string>& args) {
 
 Status FlagParser::ParseFlag(const std::vector<std::string>& args, size_t* index) {
   const std::string& arg = args[*index];
-  std::string_view body(arg);
+  absl::string_view body(arg);
   body.remove_prefix(body.substr(0, 2) == "--" ? 2 : 1);
   const size_t equals = body.find('=');
   const std::string name = NormalizeName(body.substr(0, equals));
@@ -123,7 +125,7 @@ Status FlagParser::ParseFlag(const std::vector<std::string>& args, size_t* index
   }
 
   if (flag->kind == Kind::kBool) {
-    if (equals == std::string_view::npos) {
+    if (equals == absl::string_view::npos) {
       *flag->bool_value = true;
       flag->seen = true;
       return OkStatus();
@@ -132,7 +134,7 @@ Status FlagParser::ParseFlag(const std::vector<std::string>& args, size_t* index
   }
 
   std::string value;
-  if (equals != std::string_view::npos) {
+  if (equals != absl::string_view::npos) {
     value = std::string(body.substr(equals + 1));
   } else if (*index + 1 < args.size() && !LooksLikeFlag(args[*index + 1])) {
     value = args[++*index];
@@ -184,13 +186,13 @@ Status FlagParser::CheckRequired() const {
   return OkStatus();
 }
 
-FlagParser::Flag* FlagParser::FindFlag(std::string_view name) {
+FlagParser::Flag* FlagParser::FindFlag(absl::string_view name) {
   for (Flag& flag : flags_)
     if (flag.name == name) return &flag;
   return nullptr;
 }
 
-Status FlagParser::Error(std::string_view message) const {
+Status FlagParser::Error(absl::string_view message) const {
   return UsageError(absl::StrCat(message, " ", HelpHint()));
 }
 

@@ -8,9 +8,10 @@
 
 #include "clab/core/Status.h"
 
+#include <absl/strings/string_view.h>
+
 #include <cstdint>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace clab::cli {
@@ -23,18 +24,18 @@ class FlagParser {
   explicit FlagParser(std::string command);
 
   // The target's value before Parse is the default (shown in help when not empty).
-  void AddString(std::string_view name, std::string_view value_name, std::string_view help,
+  void AddString(absl::string_view name, absl::string_view value_name, absl::string_view help,
                  std::string* value, Presence presence = Presence::kOptional);
   // A flag that may be given several times; values keep their order.
-  void AddStringList(std::string_view name, std::string_view value_name, std::string_view help,
+  void AddStringList(absl::string_view name, absl::string_view value_name, absl::string_view help,
                      std::vector<std::string>* values, Presence presence = Presence::kOptional);
-  void AddInt(std::string_view name, std::string_view value_name, std::string_view help,
+  void AddInt(absl::string_view name, absl::string_view value_name, absl::string_view help,
               int64_t* value, int64_t minimum);
-  void AddBool(std::string_view name, std::string_view help, bool* value);
+  void AddBool(absl::string_view name, absl::string_view help, bool* value);
   // Positionals are required and filled in declaration order.
-  void AddPositional(std::string_view value_name, std::string_view help, std::string* value);
+  void AddPositional(absl::string_view value_name, absl::string_view help, std::string* value);
   // Takes every positional left after the required ones (none is fine).
-  void AddRemainingPositionals(std::string_view value_name, std::string_view help,
+  void AddRemainingPositionals(absl::string_view value_name, absl::string_view help,
                                std::vector<std::string>* values);
 
   Status Parse(const std::vector<std::string>& args);
@@ -72,11 +73,12 @@ class FlagParser {
     std::vector<std::string>* values = nullptr;
   };
 
-  Flag* FindFlag(std::string_view name);
+  Flag& NewFlag(absl::string_view name, absl::string_view value_name, absl::string_view help, Kind kind);
+  Flag* FindFlag(absl::string_view name);
   Status ParseFlag(const std::vector<std::string>& args, size_t* index);
   Status AssignValue(Flag& flag, const std::string& text);
   Status CheckRequired() const;
-  Status Error(std::string_view message) const;
+  Status Error(absl::string_view message) const;
   static std::string Spelling(const Flag& flag);
 
   std::string command_;

@@ -54,7 +54,7 @@ StatusOr<std::string> ReadBytes(const std::string& path) {
 
 }  // namespace
 
-GraphFileReader::Format GraphFileReader::DetectFormat(std::string_view bytes) {
+GraphFileReader::Format GraphFileReader::DetectFormat(absl::string_view bytes) {
   for (unsigned char c : bytes) {
     const bool whitespace = c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
     if ((c < 0x20 && !whitespace) || c == 0x7f) return Format::kBinary;

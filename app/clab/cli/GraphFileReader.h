@@ -20,7 +20,7 @@ class GraphFileReader {
   static StatusOr<tensorflow::GraphDef> ReadSupported(const std::string& path);
   // Text when the bytes contain no control characters other than whitespace: a binary
   // GraphDef always has them (every NodeDef's op field starts with the byte 0x12).
-  static Format DetectFormat(std::string_view bytes);
+  static Format DetectFormat(absl::string_view bytes);
 };
 
 }  // namespace clab::cli

@@ -104,8 +104,8 @@ Status FillTensor(const std::vector<const json*>& leaves, Tensor* tensor) {
 
 }  // namespace
 
-StatusOr<Tensor> JsonTensorParser::Parse(std::string_view json_text, DataType dtype) {
-  const json value = json::parse(json_text, /*cb=*/nullptr, /*allow_exceptions=*/false);
+StatusOr<Tensor> JsonTensorParser::Parse(absl::string_view json_text, DataType dtype) {
+  const json value = json::parse(std::string(json_text), /*cb=*/nullptr, /*allow_exceptions=*/false);
   if (value.is_discarded()) return errors::InvalidArgument("'", json_text, "' is not JSON");
   if (value.is_object() || value.is_null())
     return errors::InvalidArgument("'", json_text, "' is not a value or a list of values");

@@ -4,9 +4,10 @@
 
 #include "clab/core/DataType.h"
 #include "clab/core/Status.h"
+
+#include <absl/strings/string_view.h>
 #include "clab/core/Tensor.h"
 
-#include <string_view>
 
 namespace clab::cli {
 
@@ -16,7 +17,7 @@ class JsonTensorParser {
   // integers -> int32, any fraction -> float, booleans -> bool, strings -> string.
   // Errors (INVALID_ARGUMENT) say what is wrong: not JSON, ragged lists, 1.5 for an int32,
   // a number out of the type's range.
-  static StatusOr<Tensor> Parse(std::string_view json_text, DataType dtype = DT_INVALID);
+  static StatusOr<Tensor> Parse(absl::string_view json_text, DataType dtype = DT_INVALID);
 };
 
 }  // namespace clab::cli

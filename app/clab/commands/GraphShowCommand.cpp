@@ -17,7 +17,7 @@
 namespace clab::cli {
 namespace {
 
-bool IsVariableOp(std::string_view op) {
+bool IsVariableOp(absl::string_view op) {
   return op == "VariableV2" || op == "Variable" || op == "VarHandleOp";
 }
 

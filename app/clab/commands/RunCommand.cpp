@@ -84,7 +84,7 @@ Status RunCommand::Run(std::ostream& out) {
 }
 
 Status RunCommand::CheckNamesExist(const Graph& graph) const {
-  auto check = [&](std::string_view flag, const std::string& name) -> Status {
+  auto check = [&](absl::string_view flag, const std::string& name) -> Status {
     auto id = TensorId::Parse(name);
     if (!id.ok()) return UsageError(absl::StrCat("--", flag, " '", name, "': ", id.status().message()));
     const Node* node = graph.FindNode(id->node);
@@ -121,7 +121,7 @@ StatusOr<FeedList> RunCommand::ParseFeeds(const Graph& graph) const {
       return errors::NotFound("--feed '", name, "': node '", node->name(), "' has no output ", id->index);
     // The JSON is converted to the fed output's type, so "[[1, 1]]" feeds a float tensor too.
     const DataType dtype = BaseType(node->output_types()[static_cast<size_t>(id->index)]);
-    auto tensor = JsonTensorParser::Parse(std::string_view(spec).substr(equals + 1), dtype);
+    auto tensor = JsonTensorParser::Parse(absl::string_view(spec).substr(equals + 1), dtype);
     if (!tensor.ok()) return UsageError(absl::StrCat("--feed '", name, "': ", tensor.status().message()));
     feeds.emplace_back(name, std::move(tensor).value());
   }

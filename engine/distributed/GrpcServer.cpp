@@ -1,0 +1,254 @@
+#include "distributed/GrpcServer.h"
+
+#include "clab/core/DeviceName.h"
+#include "distributed/GrpcChannels.h"
+#include "distributed/GrpcMasterService.h"
+#include "distributed/GrpcWorkerCache.h"
+#include "distributed/GrpcWorkerService.h"
+#include "distributed/Master.h"
+#include "distributed/Worker.h"
+
+#include <absl/strings/str_join.h>
+#include <arpa/inet.h>
+#include <grpcpp/grpcpp.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+
+namespace clab {
+namespace {
+
+// Calls still running when the server stops get this long to finish before gRPC cancels
+// them; steps were already aborted, so they finish at once.
+constexpr int kShutdownGraceMs = 500;
+
+// A loopback task is reachable only from this host, so it listens there only; any other
+// address may reach this host through any interface.
+std::string ListenHost(const HostPort& address) {
+  if (!address.IsLoopback()) return "0.0.0.0";
+  if (address.host == "localhost") return "127.0.0.1";
+  return address.host;
+}
+
+std::string JoinHostPort(const std::string& host, int port) {
+  return host.find(':') != std::string::npos ? StrCat("[", host, "]:", port) : StrCat(host, ":", port);
+}
+
+// Whether something already listens on host:port, asked the way gRPC binds (with
+// SO_REUSEADDR, so a port in TIME_WAIT is not mistaken for one in use).
+bool PortInUse(const std::string& host, int port) {
+  const bool v6 = host.find(':') != std::string::npos;
+  const int fd = ::socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return false;
+  const int one = 1;
+  ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+  int rc;
+  if (v6) {
+    sockaddr_in6 addr{};
+    addr.sin6_family = AF_INET6;
+    addr.sin6_port = htons(static_cast<uint16_t>(port));
+    ::inet_pton(AF_INET6, host.c_str(), &addr.sin6_addr);
+    rc = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
+  } else {
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<uint16_t>(port));
+    ::inet_pton(AF_INET, host.c_str(), &addr.sin_addr);
+    rc = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
+  }
+  const int error = errno;
+  ::close(fd);
+  return rc != 0 && error == EADDRINUSE;
+}
+
+Status CheckProtocol(const std::string& protocol) {
+  if (protocol == "grpc") return OkStatus();
+  if (protocol == "grpc+verbs" || protocol == "grpc+mpi" || protocol == "grpc+gdr")
+    return errors::Unimplemented("Protocol '", protocol,
+                                 "' is not supported: ClusterLab moves tensors over gRPC only (TensorFlow's "
+                                 "contrib RDMA/MPI/GPUDirect transports are not implemented). Use protocol 'grpc'.");
+  return errors::NotFound("No server for protocol '", protocol, "'. Supported protocols: [ grpc ]");
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<Server>> Server::Create(const ServerOptions& options) {
+  CLAB_ASSIGN_OR_RETURN(std::unique_ptr<GrpcServer> server, GrpcServer::Create(options));
+  return std::unique_ptr<Server>(std::move(server));
+}
+
+StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Create(const ServerOptions& options,
+                                                         std::function<void(const std::string&)> log) {
+  CLAB_RETURN_IF_ERROR(CheckProtocol(options.protocol));
+  const ClusterSpec& cluster = options.cluster;
+  const std::string jobs = absl::StrJoin(cluster.jobs(), ", ");
+  if (cluster.empty())
+    return errors::InvalidArgument("The cluster has no jobs: a server needs a cluster that contains its own task");
+  ServerOptions effective = options;
+  if (effective.job_name.empty()) {
+    // As TensorFlow: a cluster of one job needs no job name.
+    if (cluster.jobs().size() != 1)
+      return errors::InvalidArgument("Must specify an explicit job_name: the cluster has jobs ", jobs);
+    effective.job_name = cluster.jobs().front();
+  }
+  if (!cluster.HasJob(effective.job_name))
+    return errors::InvalidArgument("Job \"", effective.job_name, "\" was not defined in cluster (its jobs: ", jobs,
+                                   ")");
+  StatusOr<std::string> address_text = cluster.TaskAddress(effective.job_name, effective.task_index);
+  if (!address_text.ok()) {
+    std::vector<std::string> indices;
+    for (int task : cluster.task_indices(effective.job_name)) indices.push_back(std::to_string(task));
+    return errors::InvalidArgument("Task ", effective.task_index, " was not defined in job \"", effective.job_name,
+                                   "\" (its tasks: ", absl::StrJoin(indices, ", "), ")");
+  }
+  CLAB_ASSIGN_OR_RETURN(HostPort address, HostPort::Parse(*address_text));
+  const std::string task_name = DeviceName::TaskPrefix(effective.job_name, effective.task_index);
+
+  std::unique_ptr<GrpcServer> server(new GrpcServer(effective, task_name, address, std::move(log)));
+  CLAB_RETURN_IF_ERROR(server->Init());
+  if (effective.start) CLAB_RETURN_IF_ERROR(server->Start());
+  return server;
+}
+
+GrpcServer::GrpcServer(ServerOptions options, std::string task_name, HostPort address,
+                       std::function<void(const std::string&)> log)
+    : options_(std::move(options)), task_name_(std::move(task_name)), address_(std::move(address)),
+      log_(std::move(log)) {}
+
+Status GrpcServer::Init() {
+  CLAB_ASSIGN_OR_RETURN(devices_, DeviceMgr::CreateLocal(task_name_, options_.config));
+  worker_ = std::make_unique<Worker>(
+      task_name_, devices_.get(),
+      GrpcWorkerCacheFactory(options_.cluster, task_name_, [this] { return worker_.get(); }));
+  worker_cache_ = std::make_unique<GrpcWorkerCache>(options_.cluster, task_name_, worker_.get());
+
+  MasterOptions master;
+  master.task_name = task_name_;
+  master.cluster = options_.cluster;
+  master.workers = worker_cache_.get();
+  master.default_config = options_.config;
+  master.local_devices = devices_.get();
+  if (log_) master.log = log_;
+  master_ = std::make_unique<Master>(std::move(master));
+
+  worker_service_ = std::make_unique<GrpcWorkerService>(worker_.get());
+  master_service_ = std::make_unique<GrpcMasterService>(master_.get());
+  return OkStatus();
+}
+
+GrpcServer::~GrpcServer() {
+  Stop().IgnoreError();
+  // Services before what they call; the gRPC server before its services.
+  server_.reset();
+  master_service_.reset();
+  worker_service_.reset();
+  master_.reset();
+  worker_cache_.reset();
+  worker_.reset();
+  devices_.reset();
+}
+
+void GrpcServer::Log(const std::string& line) const {
+  if (log_) {
+    log_(line);
+  } else {
+    std::fputs((line + "\n").c_str(), stdout);
+    std::fflush(stdout);
+  }
+}
+
+Status GrpcServer::BindError() const {
+  const std::string listen = JoinHostPort(ListenHost(address_), address_.port);
+  if (PortInUse(ListenHost(address_), address_.port))
+    return errors::Unavailable("Could not start gRPC server for ", task_name_, " on ", listen,
+                               ": the port is already in use (another server, or another program, listens "
+                               "there). Stop it, or give this task another port in the cluster spec.");
+  return errors::Unknown("Could not start gRPC server for ", task_name_, " on ", listen,
+                         ": gRPC could not listen there (see its log above); check that the address belongs "
+                         "to this host.");
+}
+
+Status GrpcServer::Start() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (state_ == State::kStopped) return errors::FailedPrecondition("Server has stopped.");
+  if (state_ == State::kStarted) {
+    Log(StrCat("Server already started (target: ", target_, ")"));
+    return OkStatus();
+  }
+
+  grpc::ServerBuilder builder;
+  ConfigureServerBuilder(builder);
+  // Two servers on one port would split the calls between them at random.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  int port = 0;
+  builder.AddListeningPort(JoinHostPort(ListenHost(address_), address_.port), grpc::InsecureServerCredentials(),
+                           &port);
+  builder.RegisterService(worker_service_.get());
+  builder.RegisterService(master_service_.get());
+  server_ = builder.BuildAndStart();
+  if (!server_ || port == 0) {
+    server_.reset();
+    return BindError();
+  }
+  bound_port_ = port;
+  target_ = StrCat("grpc://", JoinHostPort(address_.host, bound_port_));
+  state_ = State::kStarted;
+
+  for (const auto& [job, tasks] : options_.cluster.all_jobs()) {
+    std::vector<std::string> entries;
+    for (const auto& [index, address] : tasks) {
+      const bool own = DeviceName::TaskPrefix(job, index) == task_name_;
+      entries.push_back(StrCat(index, " -> ", own ? JoinHostPort(address_.host, bound_port_) : address));
+    }
+    Log(StrCat("Initialize GrpcChannelCache for job ", job, " -> {", absl::StrJoin(entries, ", "), "}"));
+  }
+  RegisterLocalMaster(target_, master_.get());
+  Log(StrCat("Started server with target: ", target_));
+  return OkStatus();
+}
+
+Status GrpcServer::Join() {
+  std::unique_lock<std::mutex> lock(mu_);
+  stopped_cv_.wait(lock, [this] { return shut_down_; });
+  return OkStatus();
+}
+
+Status GrpcServer::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (state_ == State::kStopped) return OkStatus();
+    const bool started = state_ == State::kStarted;
+    state_ = State::kStopped;
+    if (started) UnregisterLocalMaster(target_);
+  }
+  // Steps first, so the sessions' graphs can be dropped and the calls of those steps end.
+  worker_->AbortAllSteps(errors::Cancelled("The server of ", task_name_, " is stopping"));
+  master_->CloseAll();
+  if (server_) {
+    server_->Shutdown(std::chrono::system_clock::now() + std::chrono::milliseconds(kShutdownGraceMs));
+    server_->Wait();
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    shut_down_ = true;
+  }
+  stopped_cv_.notify_all();
+  return OkStatus();
+}
+
+std::string GrpcServer::target() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return target_.empty() ? StrCat("grpc://", JoinHostPort(address_.host, address_.port)) : target_;
+}
+
+int GrpcServer::bound_port() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return bound_port_ != 0 ? bound_port_ : address_.port;
+}
+
+}  // namespace clab
