@@ -178,9 +178,9 @@ int main(int argc, char** argv) {
 
     const size_t bytes = static_cast<size_t>(n) * n * sizeof(float);
     float *a = nullptr, *b = nullptr, *c = nullptr;
-    Check(cudaMalloc(&a, bytes), "cudaMalloc A");
-    Check(cudaMalloc(&b, bytes), "cudaMalloc B");
-    Check(cudaMalloc(&c, bytes), "cudaMalloc C");
+    Check(cudaMalloc(reinterpret_cast<void**>(&a), bytes), "cudaMalloc A");
+    Check(cudaMalloc(reinterpret_cast<void**>(&b), bytes), "cudaMalloc B");
+    Check(cudaMalloc(reinterpret_cast<void**>(&c), bytes), "cudaMalloc C");
     Check(cudaMemcpy(a, host_a.raw_data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy A");
     Check(cudaMemcpy(b, host_b.raw_data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy B");
 

@@ -297,6 +297,7 @@ OpRegistry& OpRegistry::Global() {
     RegisterNnOps(*r);
     RegisterRandomOps(*r);
     RegisterSendRecvOps(*r);
+    RegisterVariableStatusOps(*r);
     for (const auto& [name, op] : r->ops_) {
       Status valid = ValidateOpDef(*op);
       if (!valid.ok()) DieOnBadRegistration(name, std::string(valid.message()));

@@ -13,7 +13,7 @@ void RegisterVariableStatusOps(OpRegistry& registry) {
       .Output("is_initialized: bool")
       .Attr("dtype: type")
       .SetShapeFn([](ShapeContext& c) {
-        c.set_output(0, PartialShape({}));
+        c.set_output(0, PartialShape::Scalar());
         return OkStatus();
       })
       .Kernel("CPU", LambdaKernel(

@@ -44,9 +44,9 @@ StatusOr<std::unique_ptr<Session>> NewSession(const SessionOptions& options) {
     if (auto it = f.by_scheme.find(scheme); it != f.by_scheme.end()) factory = it->second;
   }
   if (!factory)
-    return errors::Unimplemented("No session factory for target '", target, "': nothing registered for '",
-                                 scheme, "' sessions (a grpc:// target needs the distributed runtime, "
-                                 "clab::Server's library, linked into this program)");
+    return errors::Unimplemented("No session factory for target '", target, "': nothing handles '", scheme,
+                                 "' targets here (use \"\" for an in-process session or grpc://host:port "
+                                 "for a ClusterLab server)");
   return factory(options);
 }
 

@@ -15,6 +15,7 @@
 #include "distributed/LocalWorker.h"
 
 #include <QtTest>
+#include <absl/strings/match.h>
 
 #include <atomic>
 #include <chrono>

@@ -12,6 +12,7 @@
 #include "tensorflow/worker.pb.h"
 
 #include <QtTest>
+#include <absl/strings/match.h>
 
 #include <atomic>
 #include <chrono>

@@ -30,7 +30,7 @@ QString FloatConst(const QString& name) {
     attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 1 } dim { size: 1 } } float_val: 1 } } } })")
       .arg(name);
 }
-QString Node(const QString& name, const QString& op, const QStringList& inputs, const QString& type = "DT_INT32") {
+QString OpNode(const QString& name, const QString& op, const QStringList& inputs, const QString& type = "DT_INT32") {
   QString text = QString(R"(node { name: "%1" op: "%2" )").arg(name, op);
   for (const auto& input : inputs) text += QString(R"(input: "%1" )").arg(input);
   if (!type.isEmpty()) text += QString(R"(attr { key: "T" value { type: %1 } } )").arg(type);
@@ -85,29 +85,29 @@ void TestGraph::rejectsInvalidGraphs_data() {
   QTest::newRow("duplicate node") << IntConst("x") + IntConst("x") << invalid
                                   << "Node 'x' is defined twice in the GraphDef (nodes 0 and 1)";
   QTest::newRow("invalid node name") << IntConst("bad name") << invalid << "Node name 'bad name'";
-  QTest::newRow("unknown input node") << IntConst("x") + Node("y", "Identity", {"missing:0"}) << invalid
+  QTest::newRow("unknown input node") << IntConst("x") + OpNode("y", "Identity", {"missing:0"}) << invalid
                                       << "Node 'y': Unknown input node 'missing:0'";
-  QTest::newRow("unknown control input") << IntConst("x") + Node("y", "Identity", {"x", "^ghost"}) << invalid
+  QTest::newRow("unknown control input") << IntConst("x") + OpNode("y", "Identity", {"x", "^ghost"}) << invalid
                                          << "Node 'y': Unknown input node '^ghost'";
-  QTest::newRow("invalid output slot") << IntConst("x") + Node("y", "Identity", {"x:2"}) << invalid
+  QTest::newRow("invalid output slot") << IntConst("x") + OpNode("y", "Identity", {"x:2"}) << invalid
                                        << "Node 'y': Connecting to invalid output 2 of source node x which has 1 outputs";
-  QTest::newRow("malformed input") << IntConst("x") + Node("y", "Identity", {"x:one"}) << invalid
+  QTest::newRow("malformed input") << IntConst("x") + OpNode("y", "Identity", {"x:one"}) << invalid
                                    << "Malformed tensor name 'x:one'";
   QTest::newRow("type mismatch")
-      << IntConst("x") + FloatConst("f") + Node("m", "MatMul", {"x", "f"}) << invalid
+      << IntConst("x") + FloatConst("f") + OpNode("m", "MatMul", {"x", "f"}) << invalid
       << "Input 1 of node m was passed float from f incompatible with expected int32.";
-  QTest::newRow("ref required") << IntConst("x") + Node("a", "Assign", {"x", "x"}) << invalid
+  QTest::newRow("ref required") << IntConst("x") + OpNode("a", "Assign", {"x", "x"}) << invalid
                                 << "Input 0 of node a was passed int32 from x incompatible with expected int32_ref.";
-  QTest::newRow("wrong input count") << IntConst("x") + Node("m", "MatMul", {"x"}) << invalid
+  QTest::newRow("wrong input count") << IntConst("x") + OpNode("m", "MatMul", {"x"}) << invalid
                                      << "Node 'm' (op 'MatMul') has 1 data input(s), but the op expects 2";
   QTest::newRow("missing attr") << R"(node { name: "c" op: "Const" attr { key: "dtype" value { type: DT_INT32 } } })"
                                 << invalid << "Attr 'value' (tensor) of node 'c' (op 'Const') is missing";
-  QTest::newRow("two-node cycle") << Node("a", "Identity", {"b"}) + Node("b", "Identity", {"a"}) << invalid
+  QTest::newRow("two-node cycle") << OpNode("a", "Identity", {"b"}) + OpNode("b", "Identity", {"a"}) << invalid
                                   << "Graph contains a cycle: a -> b -> a";
   QTest::newRow("cycle through a control edge")
-      << IntConst("x", R"(input: "^c")") + Node("b", "Identity", {"x"}) + Node("c", "Identity", {"b"}) << invalid
+      << IntConst("x", R"(input: "^c")") + OpNode("b", "Identity", {"x"}) + OpNode("c", "Identity", {"b"}) << invalid
       << "Graph contains a cycle: x -> b -> c -> x";
-  QTest::newRow("self loop") << Node("a", "Identity", {"a"}) << invalid << "Graph contains a cycle: a -> a";
+  QTest::newRow("self loop") << OpNode("a", "Identity", {"a"}) << invalid << "Graph contains a cycle: a -> a";
 }
 
 void TestGraph::rejectsInvalidGraphs() {
@@ -123,8 +123,8 @@ void TestGraph::rejectsInvalidGraphs() {
 
 void TestGraph::buildsEdgesAndTypes() {
   auto built = Graph::FromGraphDef(
-      ParseGraph(IntConst("init") + Variable("w") + Node("w/Assign", "Assign", {"w", "init"}) +
-                 Node("w/read", "Identity", {"w"}) + Node("y", "MatMul", {"init", "w/read", "^w/Assign"})));
+      ParseGraph(IntConst("init") + Variable("w") + OpNode("w/Assign", "Assign", {"w", "init"}) +
+                 OpNode("w/read", "Identity", {"w"}) + OpNode("y", "MatMul", {"init", "w/read", "^w/Assign"})));
   QVERIFY2(built.ok(), built.status().ToString().c_str());
   const Graph& graph = **built;
   QCOMPARE(graph.num_nodes(), 5);
@@ -149,8 +149,8 @@ void TestGraph::buildsEdgesAndTypes() {
 
 void TestGraph::topologicalOrder() {
   // Listed consumers first: the order must still put producers first.
-  auto built = Graph::FromGraphDef(ParseGraph(Node("d", "MatMul", {"b", "c"}) + Node("c", "Identity", {"a"}) +
-                                              Node("b", "Identity", {"a", "^e"}) + IntConst("a") + IntConst("e")));
+  auto built = Graph::FromGraphDef(ParseGraph(OpNode("d", "MatMul", {"b", "c"}) + OpNode("c", "Identity", {"a"}) +
+                                              OpNode("b", "Identity", {"a", "^e"}) + IntConst("a") + IntConst("e")));
   QVERIFY2(built.ok(), built.status().ToString().c_str());
   auto order = Names((*built)->TopologicalOrder());
   QCOMPARE(order.size(), size_t{5});
@@ -160,14 +160,14 @@ void TestGraph::topologicalOrder() {
   QCOMPARE(order.back(), std::string("d"));
 
   // A graph already in order comes back in the same order.
-  auto ordered = Graph::FromGraphDef(ParseGraph(IntConst("a") + IntConst("e") + Node("b", "Identity", {"a", "^e"}) +
-                                                Node("c", "Identity", {"a"}) + Node("d", "MatMul", {"b", "c"})));
+  auto ordered = Graph::FromGraphDef(ParseGraph(IntConst("a") + IntConst("e") + OpNode("b", "Identity", {"a", "^e"}) +
+                                                OpNode("c", "Identity", {"a"}) + OpNode("d", "MatMul", {"b", "c"})));
   QVERIFY(ordered.ok());
   QCOMPARE(Names((*ordered)->TopologicalOrder()), (std::vector<std::string>{"a", "e", "b", "c", "d"}));
 }
 
 void TestGraph::toGraphDefKeepsDefaultsAndDevices() {
-  auto def = ParseGraph(IntConst("a") + Node("m", "MatMul", {"a", "a"}));
+  auto def = ParseGraph(IntConst("a") + OpNode("m", "MatMul", {"a", "a"}));
   def.mutable_node(1)->set_device("/job:worker/task:0");
   def.mutable_versions()->set_producer(27);
   auto built = Graph::FromGraphDef(def);
@@ -270,9 +270,9 @@ void TestGraph::prunes_data() {
 
 namespace {
 tensorflow::GraphDef PruneTestGraph() {
-  return ParseGraph(IntConst("a") + IntConst("b") + Node("m", "MatMul", {"a", "b"}) + Node("i", "Identity", {"m"}) +
-                    IntConst("u") + Variable("v") + Node("init", "Assign", {"v", "a"}) +
-                    Node("c", "Identity", {"u", "^init"}));
+  return ParseGraph(IntConst("a") + IntConst("b") + OpNode("m", "MatMul", {"a", "b"}) + OpNode("i", "Identity", {"m"}) +
+                    IntConst("u") + Variable("v") + OpNode("init", "Assign", {"v", "a"}) +
+                    OpNode("c", "Identity", {"u", "^init"}));
 }
 std::vector<std::string> ToStd(const QStringList& list) {
   std::vector<std::string> out;

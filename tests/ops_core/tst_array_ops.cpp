@@ -14,6 +14,9 @@ Q_DECLARE_METATYPE(clab::DataType)
 
 namespace {
 
+// PartialShape{} is the unknown shape (its default constructor); a scalar needs dims.
+PartialShape ScalarShape() { return PartialShape(std::vector<int64_t>{}); }
+
 QString Q(const absl::Status& s) { return QString::fromStdString(FormatStatus(s)); }
 QString Q(const Tensor& t) { return QString::fromStdString(t.SummarizeValue(32)); }
 
@@ -62,7 +65,7 @@ class ArrayOpsTest : public QObject {
     QTest::addColumn<QString>("message");
     QTest::newRow("partial shape") << PartialShape{-1, 3}
                                    << "You must feed a value for placeholder tensor 'x' with dtype float and shape [?,3]";
-    QTest::newRow("scalar") << PartialShape{} << "You must feed a value for placeholder tensor 'x' with dtype float and shape []";
+    QTest::newRow("scalar") << ScalarShape() << "You must feed a value for placeholder tensor 'x' with dtype float and shape []";
     QTest::newRow("unknown rank") << PartialShape() << "You must feed a value for placeholder tensor 'x' with dtype float\n";
   }
   void placeholderMustBeFed() {
@@ -128,7 +131,7 @@ class ArrayOpsTest : public QObject {
     QTest::newRow("flatten") << six << Tensor::Vector<int32_t>({-1}) << PartialShape{6} << "";
     QTest::newRow("infer one") << six << Tensor::Vector<int32_t>({3, -1}) << PartialShape{3, 2} << "";
     QTest::newRow("int64 sizes") << six << Tensor::Vector<int64_t>({1, 6, 1}) << PartialShape{1, 6, 1} << "";
-    QTest::newRow("to scalar") << Tensor::Vector<float>({7}) << Tensor::Vector<int32_t>({}) << PartialShape{} << "";
+    QTest::newRow("to scalar") << Tensor::Vector<float>({7}) << Tensor::Vector<int32_t>(std::vector<int32_t>{}) << ScalarShape() << "";
     QTest::newRow("wrong count") << six << Tensor::Vector<int32_t>({4}) << PartialShape()
                                  << "Input to reshape is a tensor with 6 values, but the requested shape has 4";
     QTest::newRow("two unknowns") << six << Tensor::Vector<int32_t>({-1, -1}) << PartialShape()
@@ -327,10 +330,10 @@ class ArrayOpsTest : public QObject {
   void fillShapeFunction() {
     auto node = Node2("Fill", {{"T", AttrOf(DT_FLOAT)}});
     const Tensor dims = Tensor::Vector<int32_t>({2, 3});
-    auto shapes = InferShapes(node, {PartialShape{2}, PartialShape{}}, {&dims});
+    auto shapes = InferShapes(node, {PartialShape{2}, ScalarShape()}, {&dims});
     QVERIFY(shapes.ok());
     QCOMPARE((*shapes)[0], (PartialShape{2, 3}));
-    shapes = InferShapes(node, {PartialShape{2}, PartialShape{}});
+    shapes = InferShapes(node, {PartialShape{2}, ScalarShape()});
     QCOMPARE((*shapes)[0], (PartialShape{-1, -1}));
     shapes = InferShapes(node, {PartialShape{2}, PartialShape{2}});
     QVERIFY2(Q(shapes.status()).contains("Shape must be rank 0 but is rank 1 for 'node' (op: 'Fill') with input shapes: "

@@ -18,7 +18,7 @@ Q_DECLARE_METATYPE(clab::DataType)
 
 namespace {
 
-QString Q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+QString Q(absl::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 QString Q(const absl::Status& s) { return QString::fromStdString(FormatStatus(s)); }
 
 tensorflow::NodeDef ParseNode(const QString& text) {

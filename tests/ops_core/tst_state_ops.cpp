@@ -13,6 +13,9 @@ Q_DECLARE_METATYPE(clab::PartialShape)
 
 namespace {
 
+// PartialShape{} is the unknown shape (its default constructor); a scalar needs dims.
+PartialShape ScalarShape() { return PartialShape(std::vector<int64_t>{}); }
+
 QString Q(const absl::Status& s) { return QString::fromStdString(FormatStatus(s)); }
 QString Q(const Tensor& t) { return QString::fromStdString(t.SummarizeValue(32)); }
 
@@ -75,7 +78,7 @@ class StateOpsTest : public QObject {
 
   void sharedNameAndContainer() {
     auto out = RunKernelOnEdges(
-        VariableNode("local_name", DT_INT32, PartialShape{}, {{"shared_name", AttrOf("global")}, {"container", AttrOf("c")}}),
+        VariableNode("local_name", DT_INT32, ScalarShape(), {{"shared_name", AttrOf("global")}, {"container", AttrOf("c")}}),
         {});
     QVERIFY2(out.ok(), qPrintable(Q(out.status())));
     QCOMPARE(Resources()->Names("c"), (std::vector<std::string>{"global"}));
@@ -141,7 +144,7 @@ class StateOpsTest : public QObject {
   }
 
   void assignTypeMustMatchVariable() {
-    auto var = MakeVariable("w", DT_FLOAT, PartialShape{});
+    auto var = MakeVariable("w", DT_FLOAT, ScalarShape());
     auto out = Write("Assign", var, Tensor::Scalar<int32_t>(1));
     QCOMPARE(out.status().code(), absl::StatusCode::kInvalidArgument);
     QVERIFY2(Q(out.status()).contains("Cannot assign a int32 value to variable 'w' of type float"),
@@ -220,7 +223,7 @@ class StateOpsTest : public QObject {
   }
   void updatesNeedAnInitialisedVariable() {
     QFETCH(QString, op);
-    auto var = MakeVariable("w", DT_FLOAT, PartialShape{});
+    auto var = MakeVariable("w", DT_FLOAT, ScalarShape());
     auto out = Write(op.toStdString(), var, Tensor::Scalar<float>(1));
     QCOMPARE(out.status().code(), absl::StatusCode::kFailedPrecondition);
     QVERIFY2(Q(out.status()).contains("Attempting to use uninitialized value w\n"), qPrintable(Q(out.status())));
@@ -280,8 +283,8 @@ class StateOpsTest : public QObject {
   }
 
   void clearDropsEverything() {
-    MakeVariable("a", DT_FLOAT, PartialShape{});
-    MakeVariable("b", DT_FLOAT, PartialShape{});
+    MakeVariable("a", DT_FLOAT, ScalarShape());
+    MakeVariable("b", DT_FLOAT, ScalarShape());
     QCOMPARE(Resources()->Names(), (std::vector<std::string>{"a", "b"}));
     Resources()->Clear();
     QVERIFY(Resources()->Names().empty());

@@ -75,7 +75,7 @@ void RegisterTestOps() {
       }));
 }
 
-tensorflow::NodeDef Node(const std::string& name, const std::string& op, const std::vector<std::string>& inputs = {},
+tensorflow::NodeDef NodeDefOf(const std::string& name, const std::string& op, const std::vector<std::string>& inputs = {},
                          const std::map<std::string, tensorflow::AttrValue>& attrs = {}) {
   tensorflow::NodeDef node;
   node.set_name(name);
@@ -132,9 +132,9 @@ void TestExecutor::initTestCase() {
 
 void TestExecutor::runsChainAndFetches() {
   Executor::Params params;
-  params.graph = GraphOf({Node("x", "Const", {}, {{"dtype", AttrOf(DT_FLOAT)}, {"value", AttrOf(Tensor::Scalar<float>(4))}}),
-                          Node("y", "Identity", {"x"}, {{"T", AttrOf(DT_FLOAT)}}),
-                          Node("z", "TestCount", {"y"})});
+  params.graph = GraphOf({NodeDefOf("x", "Const", {}, {{"dtype", AttrOf(DT_FLOAT)}, {"value", AttrOf(Tensor::Scalar<float>(4))}}),
+                          NodeDefOf("y", "Identity", {"x"}, {{"T", AttrOf(DT_FLOAT)}}),
+                          NodeDefOf("z", "TestCount", {"y"})});
   params.device = cpu_;
   params.fetches = {"z:0", "x"};
   auto executor = Executor::Create(params);
@@ -155,9 +155,9 @@ void TestExecutor::independentOpsOverlap() {
     g_sleeps.clear();
   }
   Executor::Params params;
-  params.graph = GraphOf({Node("s1", "TestSleep", {}, {{"millis", AttrOf(int64_t{200})}}),
-                          Node("s2", "TestSleep", {}, {{"millis", AttrOf(int64_t{200})}}),
-                          Node("s3", "TestSleep", {}, {{"millis", AttrOf(int64_t{200})}})});
+  params.graph = GraphOf({NodeDefOf("s1", "TestSleep", {}, {{"millis", AttrOf(int64_t{200})}}),
+                          NodeDefOf("s2", "TestSleep", {}, {{"millis", AttrOf(int64_t{200})}}),
+                          NodeDefOf("s3", "TestSleep", {}, {{"millis", AttrOf(int64_t{200})}})});
   params.device = cpu_;
   params.fetches = {"s1", "s2", "s3"};
   params.thread_pool = &pool;
@@ -180,7 +180,7 @@ void TestExecutor::independentOpsOverlap() {
 void TestExecutor::errorAbortsStepAndRendezvous() {
   g_count_runs = 0;
   Executor::Params params;
-  params.graph = GraphOf({Node("fail", "TestFail"), Node("after", "TestCount", {"fail"})});
+  params.graph = GraphOf({NodeDefOf("fail", "TestFail"), NodeDefOf("after", "TestCount", {"fail"})});
   params.device = cpu_;
   params.fetches = {"after"};
   auto executor = Executor::Create(params);
@@ -203,8 +203,8 @@ void TestExecutor::errorAbortsStepAndRendezvous() {
 
 void TestExecutor::feedStandsInForNode() {
   Executor::Params params;
-  params.graph = GraphOf({Node("x", "Placeholder", {}, {{"dtype", AttrOf(DT_FLOAT)}}),
-                          Node("y", "Identity", {"x"}, {{"T", AttrOf(DT_FLOAT)}})});
+  params.graph = GraphOf({NodeDefOf("x", "Placeholder", {}, {{"dtype", AttrOf(DT_FLOAT)}}),
+                          NodeDefOf("y", "Identity", {"x"}, {{"T", AttrOf(DT_FLOAT)}})});
   params.device = cpu_;
   params.feeds = {"x:0"};
   params.fetches = {"y:0"};
@@ -224,9 +224,9 @@ void TestExecutor::feedStandsInForNode() {
 
 void TestExecutor::uninitializedVariableIsNamed() {
   Executor::Params params;
-  params.graph = GraphOf({Node("weights", "VariableV2", {},
+  params.graph = GraphOf({NodeDefOf("weights", "VariableV2", {},
                                {{"dtype", AttrOf(DT_FLOAT)}, {"shape", AttrOf(PartialShape{2})}}),
-                          Node("read", "Identity", {"weights"}, {{"T", AttrOf(DT_FLOAT)}})});
+                          NodeDefOf("read", "Identity", {"weights"}, {{"T", AttrOf(DT_FLOAT)}})});
   params.device = cpu_;
   params.fetches = {"read"};
   auto executor = Executor::Create(params);
@@ -240,12 +240,12 @@ void TestExecutor::uninitializedVariableIsNamed() {
 
 void TestExecutor::sendAndRecvMeetAcrossExecutors() {
   Executor::Params sender;
-  sender.graph = GraphOf({Node("c", "Const", {}, {{"dtype", AttrOf(DT_FLOAT)}, {"value", AttrOf(Tensor::Scalar<float>(5))}}),
-                          Node("send", "_Send", {"c"}, SendRecvAttrs("edge_1_c:0"))});
+  sender.graph = GraphOf({NodeDefOf("c", "Const", {}, {{"dtype", AttrOf(DT_FLOAT)}, {"value", AttrOf(Tensor::Scalar<float>(5))}}),
+                          NodeDefOf("send", "_Send", {"c"}, SendRecvAttrs("edge_1_c:0"))});
   sender.device = cpu_;
   Executor::Params receiver;
-  receiver.graph = GraphOf({Node("recv", "_Recv", {}, SendRecvAttrs("edge_1_c:0")),
-                            Node("out", "Identity", {"recv"}, {{"T", AttrOf(DT_FLOAT)}})});
+  receiver.graph = GraphOf({NodeDefOf("recv", "_Recv", {}, SendRecvAttrs("edge_1_c:0")),
+                            NodeDefOf("out", "Identity", {"recv"}, {{"T", AttrOf(DT_FLOAT)}})});
   receiver.device = cpu_;
   receiver.fetches = {"out"};
   auto send_exec = Executor::Create(sender);
@@ -272,7 +272,7 @@ void TestExecutor::sendAndRecvMeetAcrossExecutors() {
 
 void TestExecutor::unknownFetchIsRejectedAtCreate() {
   Executor::Params params;
-  params.graph = GraphOf({Node("x", "Const", {}, {{"dtype", AttrOf(DT_FLOAT)}, {"value", AttrOf(Tensor::Scalar<float>(1))}})});
+  params.graph = GraphOf({NodeDefOf("x", "Const", {}, {{"dtype", AttrOf(DT_FLOAT)}, {"value", AttrOf(Tensor::Scalar<float>(1))}})});
   params.device = cpu_;
   params.fetches = {"nope:0"};
   auto executor = Executor::Create(params);
@@ -283,8 +283,8 @@ void TestExecutor::unknownFetchIsRejectedAtCreate() {
 
 void TestExecutor::collectsStepStats() {
   Executor::Params params;
-  params.graph = GraphOf({Node("x", "Const", {}, {{"dtype", AttrOf(DT_FLOAT)}, {"value", AttrOf(Tensor::Scalar<float>(1))}}),
-                          Node("y", "Identity", {"x"}, {{"T", AttrOf(DT_FLOAT)}})});
+  params.graph = GraphOf({NodeDefOf("x", "Const", {}, {{"dtype", AttrOf(DT_FLOAT)}, {"value", AttrOf(Tensor::Scalar<float>(1))}}),
+                          NodeDefOf("y", "Identity", {"x"}, {{"T", AttrOf(DT_FLOAT)}})});
   params.device = cpu_;
   params.fetches = {"y"};
   auto executor = Executor::Create(params);

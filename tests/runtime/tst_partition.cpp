@@ -17,7 +17,7 @@ const std::string kDev0 = "/job:localhost/replica:0/task:0/device:CPU:0";
 const std::string kDev1 = "/job:localhost/replica:0/task:0/device:CPU:1";
 const std::string kDev2 = "/job:localhost/replica:0/task:0/device:CPU:2";
 
-tensorflow::NodeDef Node(const std::string& name, const std::string& op, const std::vector<std::string>& inputs,
+tensorflow::NodeDef NodeDefOf(const std::string& name, const std::string& op, const std::vector<std::string>& inputs,
                          const std::map<std::string, tensorflow::AttrValue>& attrs) {
   tensorflow::NodeDef node;
   node.set_name(name);
@@ -28,11 +28,11 @@ tensorflow::NodeDef Node(const std::string& name, const std::string& op, const s
 }
 
 tensorflow::NodeDef ConstNode(const std::string& name) {
-  return Node(name, "Const", {}, {{"dtype", AttrOf(DT_FLOAT)}, {"value", AttrOf(Tensor::Scalar<float>(1))}});
+  return NodeDefOf(name, "Const", {}, {{"dtype", AttrOf(DT_FLOAT)}, {"value", AttrOf(Tensor::Scalar<float>(1))}});
 }
 
 tensorflow::NodeDef IdentityNode(const std::string& name, const std::string& input) {
-  return Node(name, "Identity", {input}, {{"T", AttrOf(DT_FLOAT)}});
+  return NodeDefOf(name, "Identity", {input}, {{"T", AttrOf(DT_FLOAT)}});
 }
 
 // Builds the graph and assigns each node the device in `placement`.
@@ -164,7 +164,7 @@ void TestPartition::oneTransferPerTensorPerDestination() {
 }
 
 void TestPartition::controlEdgeBecomesDummyTransfer() {
-  auto graph = Placed({ConstNode("a"), Node("after", "NoOp", {"^a"}, {})}, {{"a", kDev0}, {"after", kDev1}});
+  auto graph = Placed({ConstNode("a"), NodeDefOf("after", "NoOp", {"^a"}, {})}, {{"a", kDev0}, {"after", kDev1}});
   std::map<std::string, tensorflow::GraphDef> partitions;
   QVERIFY(PartitionGraph(*graph, ByDevice(), &partitions).ok());
   const auto& source = partitions[kDev0];

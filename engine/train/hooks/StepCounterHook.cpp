@@ -13,7 +13,9 @@ Status StepCounterHook::Begin(HookEnvironment& env) {
   if (env.global_step_tensor.empty())
     return errors::FailedPrecondition("Global step should be created to use StepCounterHook.");
   env_ = env;
-  if (!output_dir_.empty()) CLAB_ASSIGN_OR_RETURN(writer_, SummaryWriterFor(output_dir_));
+  if (!output_dir_.empty()) {
+    CLAB_ASSIGN_OR_RETURN(writer_, SummaryWriterFor(output_dir_));
+  }
   return OkStatus();
 }
 

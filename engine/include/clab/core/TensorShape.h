@@ -52,6 +52,8 @@ class PartialShape {
   PartialShape(const TensorShape& shape) : known_rank_(true), dims_(shape.dims()) {}  // NOLINT
 
   static PartialShape Unknown() { return PartialShape(); }
+  // A known rank-0 shape. (PartialShape{} is the unknown shape, not a scalar.)
+  static PartialShape Scalar() { return PartialShape(std::vector<int64_t>{}); }
   static PartialShape UnknownOfRank(int rank) { return PartialShape(std::vector<int64_t>(rank, -1)); }
   static PartialShape FromProto(const tensorflow::TensorShapeProto& proto);
   void AsProto(tensorflow::TensorShapeProto* proto) const;
