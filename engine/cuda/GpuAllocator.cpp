@@ -36,9 +36,10 @@ void* GpuAllocator::Allocate(size_t bytes) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = free_blocks_.lower_bound(size);
   if (it != free_blocks_.end() && FitsWithoutMuchWaste(it->first, size)) {
-    void* block = it->second;
     const size_t block_size = it->first;
-    free_blocks_.erase(it);
+    void* block = it->second.back();
+    it->second.pop_back();
+    if (it->second.empty()) free_blocks_.erase(it);
     bytes_cached_ -= block_size;
     live_.emplace(block, block_size);
     bytes_in_use_ += block_size;
@@ -75,7 +76,7 @@ void GpuAllocator::Deallocate(void* ptr, size_t /*bytes*/) {
   }
   // Never cudaFree here: Deallocate runs when the last Tensor reference drops, possibly
   // while the stream still uses the block. Reuse is ordered by that same stream.
-  free_blocks_.emplace(it->second, ptr);
+  free_blocks_[it->second].push_back(ptr);
   bytes_cached_ += it->second;
   bytes_in_use_ -= it->second;
   live_.erase(it);
@@ -100,7 +101,8 @@ void GpuAllocator::ReleaseCacheLocked() {
   if (free_blocks_.empty()) return;
   cudaSetDevice(ordinal_);
   // cudaFree waits for the device, so work still reading a cached block finishes first.
-  for (const auto& [size, block] : free_blocks_) cudaFree(block);
+  for (const auto& [size, blocks] : free_blocks_)
+    for (void* block : blocks) cudaFree(block);
   free_blocks_.clear();
   bytes_cached_ = 0;
 }

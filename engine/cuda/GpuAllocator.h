@@ -11,6 +11,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace clab::gpu {
 
@@ -40,7 +41,9 @@ class GpuAllocator : public Allocator {
 
   int ordinal_;
   mutable std::mutex mu_;
-  std::multimap<size_t, void*> free_blocks_;   // size -> block
+  // size -> blocks of that size, most recently freed last: reusing it first keeps the
+  // working set small and hot in the GPU's L2.
+  std::map<size_t, std::vector<void*>> free_blocks_;
   std::unordered_map<void*, size_t> live_;     // block -> size
   size_t bytes_in_use_ = 0;
   size_t bytes_cached_ = 0;

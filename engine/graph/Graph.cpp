@@ -193,7 +193,8 @@ StatusOr<std::unique_ptr<Graph>> Graph::FromGraphDef(const tensorflow::GraphDef&
 
 tensorflow::GraphDef Graph::ToGraphDef(bool with_assigned_devices) const {
   tensorflow::GraphDef out;
-  *out.mutable_versions() = versions_;
+  // An empty VersionDef stays absent, so a GraphDef without one round-trips unchanged.
+  if (versions_.ByteSizeLong() > 0) *out.mutable_versions() = versions_;
   for (const Node* node : node_ptrs_) {
     tensorflow::NodeDef* def = out.add_node();
     *def = node->def_;

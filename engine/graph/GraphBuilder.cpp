@@ -14,7 +14,7 @@
 
 namespace clab {
 
-std::string Output::name() const { return StrCat(node_, ":", index_ == kControl ? 0 : index_); }
+std::string Output::name() const { return index_ == kControl ? node_ : StrCat(node_, ":", index_); }
 
 std::string Output::input_string() const {
   if (index_ == kControl) return "^" + node_;

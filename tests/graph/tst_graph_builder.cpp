@@ -85,6 +85,7 @@ void TestGraphBuilder::uniqueNamesFollowTensorFlow() {
   QCOMPARE(m1.name(), std::string("MatMul:0"));
   QCOMPARE(Output("split", 1).input_string(), std::string("split:1"));
   QCOMPARE(m1.control().input_string(), std::string("^MatMul"));
+  QCOMPARE(m1.control().name(), std::string("MatMul"));
 }
 
 void TestGraphBuilder::nameScopes() {
