@@ -417,8 +417,8 @@ void GraphBuilder::Impl::ApplyDeviceScopes(GraphBuilder& builder, tensorflow::No
     const std::string chosen = scope.function(*def);
     auto parsed = DeviceName::Parse(chosen);
     if (!parsed.ok()) {
-      builder.RecordError(errors::InvalidArgument("Device function for node '", def->name(), "' returned '", chosen,
-                                          "': ", parsed.status().message()));
+      builder.RecordError(errors::InvalidArgument("Device function for node '", def->name(), "' returned '",
+                                                  chosen, "': ", parsed.status().message()));
       def->set_device(chosen);
       return;
     }

@@ -176,11 +176,11 @@ class WorkerGrpcTest : public QObject {
     ops::Variable w;
     {
       auto scope = g.WithDevice(Cpu(kPs));
-      w = ops::MakeVariable(g, ops::Const(g, Tensor::Matrix<float>({{2}, {2}, {2}, {2}}), "w_init"), "w");
+      w = ops::MakeVariable(g, ops::Const(g, Tensor::Matrix<int32_t>({{2}, {2}, {2}, {2}}), "w_init"), "w");
     }
     {
       auto scope = g.WithDevice(Cpu(kWorker));
-      ops::MatMul(g, ops::Const(g, Tensor::Matrix<float>({{1, 2, 3, 4}}), "x"), w.read, false, false, "MatMul");
+      ops::MatMul(g, ops::Const(g, Tensor::Matrix<int32_t>({{1, 2, 3, 4}}), "x"), w.read, false, false, "MatMul");
     }
     if (!g.status().ok()) qFatal("%s", std::string(g.status().message()).c_str());
     return g.graph_def();

@@ -169,11 +169,11 @@ class WorkerInternalsTest : public QObject {
     Output w;
     {
       auto scope = g.WithDevice("/job:localhost/replica:0/task:0/device:CPU:1");
-      w = ops::Const(g, Tensor::Matrix<float>({{2}, {2}, {2}, {2}}), "w");
+      w = ops::Const(g, Tensor::Matrix<int32_t>({{2}, {2}, {2}, {2}}), "w");
     }
     {
       auto scope = g.WithDevice("/job:localhost/replica:0/task:0/device:CPU:0");
-      ops::MatMul(g, ops::Const(g, Tensor::Matrix<float>({{1, 2, 3, 4}}), "x"), w, false, false, "MatMul");
+      ops::MatMul(g, ops::Const(g, Tensor::Matrix<int32_t>({{1, 2, 3, 4}}), "x"), w, false, false, "MatMul");
     }
     QVERIFY(g.status().ok());
 

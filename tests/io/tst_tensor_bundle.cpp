@@ -31,7 +31,7 @@ class TensorBundleTest : public QObject {
       expected[key] = std::string(static_cast<size_t>(i % 50), static_cast<char>('a' + i % 26));
     }
     for (const auto& [k, v] : expected) QVERIFY(builder.Add(k, v).ok());
-    QVERIFY(!builder.Add("a", "out of order").ok());
+    if (count > 0) QVERIFY(!builder.Add("a", "out of order").ok());
     const std::string bytes = builder.Finish();
     std::map<std::string, std::string> read;
     QVERIFY(ReadSortedTable(bytes, "t", &read).ok());

@@ -17,11 +17,9 @@ std::string OnOneLine(absl::string_view message) {
   std::string line;
   line.reserve(message.size());
   for (char c : message) {
-    if (c == '\n') {
-      if (!line.empty() && line.back() != ' ') line += ' ';
-    } else if (c != '\r') {
-      line += c;
-    }
+    const bool blank = c == '\n' || c == '\t' || c == '\r' || c == ' ';
+    if (!blank) line += c;
+    else if (!line.empty() && line.back() != ' ') line += ' ';
   }
   while (!line.empty() && line.back() == ' ') line.pop_back();
   return line;

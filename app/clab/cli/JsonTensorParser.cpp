@@ -61,8 +61,7 @@ Status ToInteger(const json& leaf, Int* out) {
   if (leaf.is_number_float()) {
     const double value = leaf.get<double>();
     if (value != std::floor(value))
-      return errors::InvalidArgument(leaf.dump(), " is not a whole number, as ", DataTypeName(DataTypeOf<Int>::value),
-                                     " needs");
+      return errors::InvalidArgument(leaf.dump(), " is not a whole number");
   }
   const bool is_unsigned = leaf.is_number_unsigned();
   if (is_unsigned ? leaf.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<Int>::max())

@@ -19,8 +19,7 @@ Status SummarySaverHook::Begin(HookEnvironment& env) {
 StatusOr<SessionRunArgs> SummarySaverHook::BeforeRun(SessionRunContext&) {
   SessionRunArgs args;
   args.fetches = {env_.global_step_tensor};
-  const auto last = timer_.last_triggered_step();
-  requested_ = first_run_ || timer_.ShouldTriggerForStep(last ? *last + 1 : 0);
+  requested_ = first_run_ || timer_.ShouldTriggerForStep(next_step_);
   if (requested_)
     for (const auto& [tag, name] : scalars_) args.fetches.push_back(name);
   return args;
@@ -32,8 +31,8 @@ Status SummarySaverHook::AfterRun(SessionRunContext&, const SessionRunValues& va
     CLAB_RETURN_IF_ERROR(writer_->WriteSessionLog(step, tensorflow::SessionLog::START));
     first_run_ = false;
   }
+  next_step_ = step + 1;
   if (!requested_) return OkStatus();
-  if (!timer_.ShouldTriggerForStep(step) && timer_.last_triggered_step()) return OkStatus();
   timer_.UpdateLastTriggeredStep(step);
   std::map<std::string, float> scalars;
   size_t i = 1;

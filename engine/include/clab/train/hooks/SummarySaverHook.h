@@ -29,6 +29,7 @@ class SummarySaverHook : public SessionRunHook {
   std::shared_ptr<EventFileWriter> writer_;
   bool first_run_ = true;
   bool requested_ = false;
+  int64_t next_step_ = 0;  // the step the next run is expected to reach
 };
 
 }  // namespace clab
