@@ -128,6 +128,13 @@ class Placer {
 
     std::vector<Group> groups;
     for (auto& [root, group] : by_root) {
+      // Variables state their device first: a node writing through a reference follows the
+      // variable it writes, whatever device its own scope asked for.
+      std::stable_partition(group.members.begin(), group.members.end(), [](const Node* n) {
+        for (DataType t : n->output_types())
+          if (IsRefType(t)) return true;
+        return false;
+      });
       bool first_member = true;
       for (Node* node : group.members) {
         std::set<std::string> types;
@@ -148,6 +155,14 @@ class Placer {
           return errors::InvalidArgument("Cannot assign a device for operation '", node->name(),
                                          "': ", spec.status().message());
         Status merged = group.spec.MergeFrom(*spec, options_.allow_soft_placement);
+        bool writes_through_ref = false;
+        for (int i = 0; i < node->num_inputs(); ++i) writes_through_ref = writes_through_ref || node->IsRefInput(i);
+        if (!merged.ok() && writes_through_ref && group.first_requester != nullptr) {
+          notes_.push_back(StrCat("Note: '", node->name(), "' (", node->type_string(), ") asked for ", request,
+                                  " but writes variable '", group.first_requester->name(), "', so it runs on ",
+                                  group.spec.ToString(), " with it."));
+          continue;
+        }
         if (!merged.ok())
           return errors::InvalidArgument("Cannot colocate nodes '", group.first_requester->name(), "' and '",
                                          node->name(), "': ", merged.message());

@@ -96,7 +96,8 @@ class ClabCliCommandsTest : public QObject {
         {"init", "NoOp", "-", "-"},
     };
     for (const QStringList& expected : expectedRows) {
-      const QString pattern = QString("^%1 +%2 +- +%3 +%4( |$)")
+      // QStringList::indexOf wants the whole line to match.
+      const QString pattern = QString("%1 +%2 +- +%3 +%4( .*)?")
                                   .arg(QRegularExpression::escape(expected[0]), expected[1],
                                        QRegularExpression::escape(expected[2]), QRegularExpression::escape(expected[3]));
       QVERIFY2(lines.indexOf(QRegularExpression(pattern)) >= 0,

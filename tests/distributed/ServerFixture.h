@@ -19,7 +19,6 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace clab::testing {
@@ -116,22 +115,5 @@ inline StatusOr<SeedGraph> BuildSeedGraph(const std::map<std::string, std::vecto
   seed.graph = g.graph_def();
   return seed;
 }
-
-// Runs `fn` on a thread and tells whether it finished within `timeout_ms`.
-class Deadline {
- public:
-  static bool FinishesWithin(int timeout_ms, std::function<void()> fn) {
-    auto state = std::make_shared<std::pair<std::mutex, std::condition_variable>>();
-    auto done = std::make_shared<bool>(false);
-    std::thread([state, done, fn = std::move(fn)] {
-      fn();
-      std::lock_guard<std::mutex> lock(state->first);
-      *done = true;
-      state->second.notify_all();
-    }).detach();
-    std::unique_lock<std::mutex> lock(state->first);
-    return state->second.wait_for(lock, std::chrono::milliseconds(timeout_ms), [&] { return *done; });
-  }
-};
 
 }  // namespace clab::testing

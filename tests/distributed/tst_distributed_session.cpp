@@ -161,7 +161,11 @@ void DistributedSessionTest::betweenGraphReplicationSharesPsVariables() {
     CLAB_ASSIGN_OR_RETURN(DeviceFunction setter, ReplicaDeviceSetter(setter_options));
     auto scope = g.WithDevice(setter);
     ops::Variable counter = ops::MakeVariable(g, ops::Const(g, Tensor::Scalar<int32_t>(0)), "counter");
-    ops::AssignAdd(g, counter.var, ops::Const(g, Tensor::Scalar<int32_t>(1)), "increment");
+    {
+      // As optimizers build their updates: next to the variable they change.
+      auto colocated = g.ColocateWith(counter.var);
+      ops::AssignAdd(g, counter.var, ops::Const(g, Tensor::Scalar<int32_t>(1)), "increment");
+    }
     ops::GlobalVariablesInitializer(g);
     CLAB_RETURN_IF_ERROR(g.status());
     return g.graph_def();

@@ -49,7 +49,7 @@ StatusOr<CommandRegistry::Match> CommandRegistry::Resolve(const std::vector<std:
 
 std::string CommandRegistry::Overview() const {
   std::string text =
-      "clab: the ClusterLab command line. Inspects and runs TensorFlow-1.x-style graphs\n"
+      "The ClusterLab command line: inspects and runs TensorFlow-1.x-style graphs\n"
       "(GraphDef .pbtxt/.pb files) with the ClusterLab engine.\n\n"
       "Usage: clab COMMAND [flags]\n"
       "       clab --version | --help | help COMMAND\n\n"
