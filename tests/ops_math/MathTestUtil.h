@@ -21,8 +21,13 @@ namespace clab::testing {
 inline QString Q(const absl::Status& s) { return QString::fromStdString(FormatStatus(s)); }
 inline QString Q(const Tensor& t) { return QString::fromStdString(t.SummarizeValue(32)); }
 
-#define EXPECT_TENSOR(actual, expected)                                                  \
-  QVERIFY2((actual).Equals(expected), qPrintable(QString("got %1, want %2").arg(Q(actual), Q(expected))))
+// Evaluates each argument once: running a stateful kernel twice would change what is compared.
+#define EXPECT_TENSOR(actual, expected)                                                               \
+  do {                                                                                                \
+    const ::clab::Tensor actual_ = (actual);                                                          \
+    const ::clab::Tensor expected_ = (expected);                                                      \
+    QVERIFY2(actual_.Equals(expected_), qPrintable(QString("got %1, want %2").arg(Q(actual_), Q(expected_)))); \
+  } while (0)
 
 // A CPU device whose kernels see no Eigen pool: everything runs on the calling thread.
 class NoPoolCpuDevice : public Device {

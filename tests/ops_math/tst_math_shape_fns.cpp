@@ -91,7 +91,7 @@ class MathShapeFnsTest : public QObject {
     QTest::addColumn<PartialShape>("out");
     QTest::newRow("same") << PartialShape{2, 3} << PartialShape{2, 3} << PartialShape{2, 3};
     QTest::newRow("vector") << PartialShape{2, 3} << PartialShape{3} << PartialShape{2, 3};
-    QTest::newRow("scalar") << PartialShape{} << PartialShape{5, 1} << PartialShape{5, 1};
+    QTest::newRow("scalar") << PartialShape::Scalar() << PartialShape{5, 1} << PartialShape{5, 1};
     QTest::newRow("ones both ways") << PartialShape{4, 1} << PartialShape{1, 5} << PartialShape{4, 5};
     QTest::newRow("unknown vs known") << PartialShape{-1, 3} << PartialShape{7, 3} << PartialShape{7, 3};
     QTest::newRow("unknown vs one") << PartialShape{-1, 3} << PartialShape{1, 3} << PartialShape{-1, 3};
@@ -116,7 +116,7 @@ class MathShapeFnsTest : public QObject {
       QCOMPARE(OutputShape(UnaryNode(op, DT_FLOAT), {PartialShape{-1, 10}}), (PartialShape{-1, 10}));
       QCOMPARE(OutputShape(UnaryNode(op, DT_FLOAT), {PartialShape()}), PartialShape());
     }
-    auto scalar = InferShapes(UnaryNode("Softmax", DT_FLOAT), {PartialShape{}});
+    auto scalar = InferShapes(UnaryNode("Softmax", DT_FLOAT), {PartialShape::Scalar()});
     QCOMPARE(Q(scalar.status()), QString("INVALID_ARGUMENT: Shape must be at least rank 1 but is rank 0 for 'Softmax' "
                                          "(op: 'Softmax') with input shapes: []."));
   }
@@ -131,7 +131,7 @@ class MathShapeFnsTest : public QObject {
                                    << PartialShape{2, 4};
     QTest::newRow("negative, keep") << PartialShape{2, 3, 4} << Tensor::Vector<int32_t>({-1, 0}) << PartialShape{2}
                                     << true << PartialShape{1, 3, 1};
-    QTest::newRow("scalar axis") << PartialShape{-1, 5} << Tensor::Scalar<int32_t>(0) << PartialShape{} << false
+    QTest::newRow("scalar axis") << PartialShape{-1, 5} << Tensor::Scalar<int32_t>(0) << PartialShape::Scalar() << false
                                  << PartialShape{5};
     QTest::newRow("unknown axes") << PartialShape{2, 3} << Tensor() << PartialShape{1} << false << PartialShape();
     QTest::newRow("unknown axes, keep") << PartialShape{2, 3} << Tensor() << PartialShape{1} << true
