@@ -3,6 +3,7 @@
 #include "clab/core/DeviceName.h"
 #include "distributed/GrpcChannels.h"
 #include "distributed/GrpcMasterService.h"
+#include "distributed/GrpcProbeService.h"
 #include "distributed/GrpcWorkerCache.h"
 #include "distributed/GrpcWorkerService.h"
 #include "distributed/Master.h"
@@ -78,7 +79,7 @@ Status CheckProtocol(const std::string& protocol) {
 }  // namespace
 
 StatusOr<std::unique_ptr<Server>> Server::Create(const ServerOptions& options) {
-  CLAB_ASSIGN_OR_RETURN(std::unique_ptr<GrpcServer> server, GrpcServer::Create(options));
+  CLAB_ASSIGN_OR_RETURN(std::unique_ptr<GrpcServer> server, GrpcServer::Create(options, options.log));
   return std::unique_ptr<Server>(std::move(server));
 }
 
@@ -138,6 +139,7 @@ Status GrpcServer::Init() {
 
   worker_service_ = std::make_unique<GrpcWorkerService>(worker_.get());
   master_service_ = std::make_unique<GrpcMasterService>(master_.get());
+  probe_service_ = std::make_unique<GrpcProbeService>();
   return OkStatus();
 }
 
@@ -146,6 +148,7 @@ GrpcServer::~GrpcServer() {
   // Services before what they call; the gRPC server before its services.
   server_.reset();
   master_service_.reset();
+  probe_service_.reset();
   worker_service_.reset();
   master_.reset();
   worker_cache_.reset();
@@ -190,6 +193,7 @@ Status GrpcServer::Start() {
                            &port);
   builder.RegisterService(worker_service_.get());
   builder.RegisterService(master_service_.get());
+  builder.RegisterService(probe_service_.get());
   server_ = builder.BuildAndStart();
   if (!server_ || port == 0) {
     server_.reset();

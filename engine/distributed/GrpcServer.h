@@ -19,6 +19,7 @@ class Server;
 namespace clab {
 
 class GrpcMasterService;
+class GrpcProbeService;
 class GrpcWorkerCache;
 class GrpcWorkerService;
 class Master;
@@ -63,6 +64,7 @@ class GrpcServer final : public Server {
   std::unique_ptr<Master> master_;
   std::unique_ptr<GrpcWorkerService> worker_service_;
   std::unique_ptr<GrpcMasterService> master_service_;
+  std::unique_ptr<GrpcProbeService> probe_service_;
   std::unique_ptr<grpc::Server> server_;
 
   mutable std::mutex mu_;

@@ -1,5 +1,5 @@
 // The seed program in C++, in one process: what the tutorial's worker computes, without the
-// ps/worker cluster (the distributed version needs servers; `clab demo` will show it).
+// ps/worker cluster (seed_distributed.cpp is the distributed version; `clab demo` runs it).
 // Each block carries the Python line it stands for, so the two can be read side by side.
 //
 // Build and run:  ninja seed_local && ./bin/seed_local      prints [[20]] once per step.
@@ -33,8 +33,8 @@ int main() {
   clab::GraphBuilder g;
 
   // x = tf.Variable([[1, 2, 3, 4]])
-  // (a constant here: x is never updated, and a Const needs no initialisation)
-  clab::Output x = clab::ops::Const(g, clab::Tensor::Matrix<int32_t>({{1, 2, 3, 4}}), "x");
+  clab::Output x_initial = clab::ops::Const(g, clab::Tensor::Matrix<int32_t>({{1, 2, 3, 4}}), "x/initial_value");
+  clab::ops::Variable x = clab::ops::MakeVariable(g, x_initial, "x");
 
   // w = tf.Variable([[2], [2], [2], [2]])
   clab::Output w_initial = clab::ops::Const(g, clab::Tensor::Matrix<int32_t>({{2}, {2}, {2}, {2}}),
@@ -42,7 +42,7 @@ int main() {
   clab::ops::Variable w = clab::ops::MakeVariable(g, w_initial, "w");
 
   // mat = tf.matmul(x, w)
-  clab::Output mat = clab::ops::MatMul(g, x, w.read);
+  clab::Output mat = clab::ops::MatMul(g, x.read, w.read);
 
   // MonitoredTrainingSession's scaffold runs tf.global_variables_initializer() for the chief;
   // a plain session is given the initializer explicitly.

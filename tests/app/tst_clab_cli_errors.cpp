@@ -111,6 +111,22 @@ class ClabCliErrorsTest : public QObject {
     QTest::newRow("dangling input") << QStringList{"graph", "show", "@tmp@/dangling.pbtxt"} << 1
                                     << "clab: @tmp@/dangling.pbtxt: ";
 
+    // Cluster tasks (nothing here gets as far as listening).
+    QTest::newRow("server without cluster") << QStringList{"server", "--job_name", "ps"} << 2
+                                            << "clab: no cluster given: pass --cluster SPEC or set TF_CONFIG";
+    QTest::newRow("server bad address") << QStringList{"server", "--cluster", "ps=127.0.0.1:99999", "--job_name", "ps"}
+                                        << 2 << "clab: --cluster: ";
+    QTest::newRow("server unknown job") << QStringList{"server", "--cluster", "ps=127.0.0.1:0", "--job_name", "chief"}
+                                        << 1 << "clab: Job \"chief\" was not defined in cluster (its jobs: ps)";
+    QTest::newRow("server task out of range")
+        << QStringList{"server", "--cluster", "ps=127.0.0.1:0", "--job_name", "ps", "--task_index", "3"} << 1
+        << "clab: Task 3 was not defined in job \"ps\" (its tasks: 0)";
+    QTest::newRow("server verbs protocol")
+        << QStringList{"server", "--cluster", "ps=127.0.0.1:0", "--job_name", "ps", "--protocol", "grpc+verbs"} << 1
+        << "clab: Protocol 'grpc+verbs' is not supported";
+    QTest::newRow("seed with unknown job") << QStringList{"example", "seed", "--job_name", "chief"} << 2
+                                           << "clab: --job_name must be ps or worker";
+
     // Running.
     QTest::newRow("unknown fetch") << QStringList{"run", "--graph", "@seed@", "--fetch", "nosuch"} << 1
                                    << "clab: --fetch 'nosuch': no node 'nosuch' in '@seed@' (nodes: x, ";

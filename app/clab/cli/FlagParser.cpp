@@ -57,7 +57,8 @@ void FlagParser::AddStringList(absl::string_view name, absl::string_view value_n
 void FlagParser::AddInt(absl::string_view name, absl::string_view value_name, absl::string_view help,
                         int64_t* value, int64_t minimum) {
   Flag& flag = NewFlag(name, value_name, help, Kind::kInt);
-  flag.default_text = std::to_string(*value);
+  // A start value below the minimum means "not given": no default to show.
+  if (*value >= minimum) flag.default_text = std::to_string(*value);
   flag.int_value = value;
   flag.minimum = minimum;
 }

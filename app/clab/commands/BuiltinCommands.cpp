@@ -1,11 +1,16 @@
 #include "commands/BuiltinCommands.h"
 
 #include "cli/CommandRegistry.h"
+#include "commands/BenchStepCommand.h"
+#include "commands/CkptCommands.h"
 #include "commands/DemoCommand.h"
+#include "commands/EventsCommand.h"
+#include "commands/ExampleSeedCommand.h"
 #include "commands/GraphShowCommand.h"
 #include "commands/HelpCommand.h"
 #include "commands/OpsCommand.h"
 #include "commands/RunCommand.h"
+#include "commands/ServerCommand.h"
 #include "commands/VersionCommand.h"
 
 #include <memory>
@@ -14,6 +19,12 @@ namespace clab::cli {
 
 void RegisterBuiltinCommands(CommandRegistry& registry) {
   registry.Add(std::make_unique<DemoCommand>());
+  registry.Add(std::make_unique<BenchStepCommand>());
+  registry.Add(std::make_unique<CkptLsCommand>());
+  registry.Add(std::make_unique<CkptShowCommand>());
+  registry.Add(std::make_unique<EventsCommand>());
+  registry.Add(std::make_unique<ExampleSeedCommand>());
+  registry.Add(std::make_unique<ServerCommand>());
   registry.Add(std::make_unique<GraphShowCommand>());
   registry.Add(std::make_unique<RunCommand>());
   registry.Add(std::make_unique<OpsCommand>());

@@ -1,26 +1,30 @@
-// `clab demo`: the seed program's graph (x . w = [[20]]) built with the C++ API and run in
-// a local session with log_device_placement, so a newcomer sees placement lines and results
-// without writing anything. The distributed version (a ps and a worker talking gRPC) will
-// take its place.
+// `clab demo`: the seed program on a real cluster on this machine. A ps task and a worker
+// task run as two processes on free loopback ports, talking gRPC; the worker prints the
+// placement log (x and w on the ps, MatMul on the worker) and [[20]] per step. `--local`
+// runs the same graph in this process instead.
 #pragma once
 
 #include "cli/Command.h"
 
 #include <cstdint>
-#include <string>
 
 namespace clab::cli {
 
 class DemoCommand : public Command {
  public:
   std::string name() const override { return "demo"; }
-  std::string summary() const override { return "Run the seed example (x . w = [[20]]) and show where each op runs"; }
+  std::string summary() const override { return "Run the seed program on a ps and a worker on this machine"; }
   std::string description() const override;
   void DeclareFlags(FlagParser& flags) override;
   Status Run(std::ostream& out) override;
 
  private:
-  int64_t steps_ = 3;
+  Status RunLocal(std::ostream& out);
+  Status RunDistributed(std::ostream& out);
+
+  int64_t steps_ = 1;
+  int64_t timeout_s_ = 120;
+  bool local_ = false;
 };
 
 }  // namespace clab::cli

@@ -63,6 +63,7 @@ CLAB_DEFINE_ERROR(OutOfRange, OutOfRangeError)
 CLAB_DEFINE_ERROR(DataLoss, DataLossError)
 CLAB_DEFINE_ERROR(Cancelled, CancelledError)
 CLAB_DEFINE_ERROR(Unknown, UnknownError)
+CLAB_DEFINE_ERROR(PermissionDenied, PermissionDeniedError)
 #undef CLAB_DEFINE_ERROR
 
 // Returns `status` with `context` prepended to its message, keeping the code.

@@ -9,6 +9,7 @@
 #include "tensorflow/config.pb.h"
 #include "tensorflow/tensorflow_server.pb.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -21,6 +22,9 @@ struct ServerOptions {
   std::string protocol = "grpc";  // "grpc+verbs", "grpc+mpi": UNIMPLEMENTED
   tensorflow::ConfigProto config;  // default session config for sessions on this server
   bool start = true;
+  // Receives the server's and its master's log lines (start-up, placement, waiting for
+  // tasks); unset, they go to stdout.
+  std::function<void(const std::string&)> log;
 };
 
 class Server {
@@ -41,5 +45,13 @@ class Server {
   virtual int bound_port() const = 0;
   virtual std::string task_name() const = 0;  // "/job:ps/replica:0/task:0"
 };
+
+// server.join() that Ctrl-C (SIGINT) or SIGTERM ends cleanly: the signal stops the server
+// (running steps fail with CANCELLED, the port closes) and this returns. `on_signal` is
+// told which signal arrived, before the server stops ("SIGINT"/"SIGTERM"). `on_ready` runs
+// once the signals are being caught: announce "serving" there, so that whoever waits for
+// that line can never signal the process before it would stop cleanly.
+Status JoinUntilTerminationSignal(Server& server, const std::function<void(const char* signal_name)>& on_signal = {},
+                                  const std::function<void()>& on_ready = {});
 
 }  // namespace clab

@@ -1,0 +1,44 @@
+#include "cli/ClusterFlags.h"
+
+#include "cli/CliStatus.h"
+#include "cli/FlagParser.h"
+
+#include <absl/strings/str_cat.h>
+
+#include <cstdlib>
+
+namespace clab::cli {
+
+void ClusterFlags::Declare(FlagParser& flags) {
+  flags.AddString("cluster", "SPEC",
+                  "the cluster: 'ps=HOST:PORT;worker=HOST:PORT,...', JSON text or a JSON file "
+                  "(default: TF_CONFIG's cluster)",
+                  &cluster_);
+  flags.AddString("job_name", "JOB", "this task's job, e.g. ps or worker (default: TF_CONFIG's task type)",
+                  &job_name_);
+  flags.AddInt("task_index", "N", "this task's index in its job (default: TF_CONFIG's, else 0)", &task_index_, 0);
+}
+
+StatusOr<ClusterFlags::Task> ClusterFlags::Resolve(const std::string& default_cluster) const {
+  Task task;
+  const char* tf_config = std::getenv("TF_CONFIG");
+  const bool have_tf_config = tf_config != nullptr && *tf_config != '\0';
+  const std::string& spec = cluster_.empty() && !have_tf_config ? default_cluster : cluster_;
+  if (!spec.empty()) {
+    auto cluster = ClusterSpec::Parse(spec);
+    if (!cluster.ok()) return UsageError(absl::StrCat("--cluster: ", cluster.status().message()));
+    task.cluster = *std::move(cluster);
+    task.job_name = job_name_;
+    task.task_index = task_index_ < 0 ? 0 : static_cast<int>(task_index_);
+    return task;
+  }
+  if (!have_tf_config) return UsageError("no cluster given: pass --cluster SPEC or set TF_CONFIG");
+  auto config = TfConfig::Parse(tf_config);
+  if (!config.ok()) return UsageError(absl::StrCat("TF_CONFIG: ", config.status().message()));
+  task.cluster = config->cluster;
+  task.job_name = job_name_.empty() ? config->task_type : job_name_;
+  task.task_index = task_index_ >= 0 ? static_cast<int>(task_index_) : config->task_index;
+  return task;
+}
+
+}  // namespace clab::cli

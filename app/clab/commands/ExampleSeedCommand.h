@@ -1,0 +1,26 @@
+// `clab example seed --job_name ps|worker --task_index N`: the seed program, one task per
+// process, exactly as examples/seed/seed_distributed runs it. `clab demo` starts two.
+#pragma once
+
+#include "cli/ClusterFlags.h"
+#include "cli/Command.h"
+
+#include <cstdint>
+
+namespace clab::cli {
+
+class ExampleSeedCommand : public Command {
+ public:
+  std::string name() const override { return "example seed"; }
+  std::string summary() const override;
+  std::string description() const override;
+  void DeclareFlags(FlagParser& flags) override;
+  Status Run(std::ostream& out) override;
+
+ private:
+  ClusterFlags cluster_flags_;
+  int64_t steps_ = 3;
+  int64_t wait_for_ps_ms_ = 60000;
+};
+
+}  // namespace clab::cli

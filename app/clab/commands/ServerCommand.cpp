@@ -1,0 +1,51 @@
+#include "commands/ServerCommand.h"
+
+#include "cli/CliStatus.h"
+#include "cli/FlagParser.h"
+#include "clab/distributed/Server.h"
+
+#include <ostream>
+
+namespace clab::cli {
+
+std::string ServerCommand::summary() const { return "Run one task of a cluster (a ps or a worker) until Ctrl-C"; }
+
+std::string ServerCommand::description() const {
+  return "Starts the gRPC server of one task, as tf.train.Server(cluster, job_name, task_index)\n"
+         "followed by server.join(): the task's master and worker services listen on the port\n"
+         "the cluster gives it (loopback addresses listen on loopback only). Sessions of other\n"
+         "tasks then place variables and ops on it. Ctrl-C or SIGTERM stops it cleanly: running\n"
+         "steps fail with CANCELLED and the port is released.\n\n"
+         "Examples:\n"
+         "  clab server --cluster 'ps=127.0.0.1:2223;worker=127.0.0.1:2222' --job_name ps\n"
+         "  clab server --cluster cluster.json --job_name worker --task_index 1\n"
+         "  TF_CONFIG='{\"cluster\": {...}, \"task\": {\"type\": \"ps\", \"index\": 0}}' clab server";
+}
+
+void ServerCommand::DeclareFlags(FlagParser& flags) {
+  cluster_flags_.Declare(flags);
+  flags.AddString("protocol", "NAME", "the transport; only grpc is implemented", &protocol_);
+}
+
+Status ServerCommand::Run(std::ostream& out) {
+  CLAB_ASSIGN_OR_RETURN(const ClusterFlags::Task task, cluster_flags_.Resolve());
+  ServerOptions options;
+  options.cluster = task.cluster;
+  options.job_name = task.job_name;
+  options.task_index = task.task_index;
+  options.protocol = protocol_;
+  auto server_or = Server::Create(options);
+  if (!server_or.ok()) return server_or.status();
+  Server& server = **server_or;
+  CLAB_RETURN_IF_ERROR(JoinUntilTerminationSignal(
+      server,
+      [&](const char* signal) { out << "Received " << signal << ", stopping " << server.task_name() << std::endl; },
+      [&] {
+        out << "Serving " << server.task_name() << " at " << server.target() << "; Ctrl-C or SIGTERM stops it."
+            << std::endl;
+      }));
+  out << "Server " << server.task_name() << " stopped." << std::endl;
+  return OkStatus();
+}
+
+}  // namespace clab::cli

@@ -1,0 +1,24 @@
+// `clab server --cluster SPEC --job_name ps --task_index 0`: runs one task of a cluster in
+// the foreground (its master and worker services on the task's port) until Ctrl-C or
+// SIGTERM, which stop it cleanly.
+#pragma once
+
+#include "cli/ClusterFlags.h"
+#include "cli/Command.h"
+
+namespace clab::cli {
+
+class ServerCommand : public Command {
+ public:
+  std::string name() const override { return "server"; }
+  std::string summary() const override;
+  std::string description() const override;
+  void DeclareFlags(FlagParser& flags) override;
+  Status Run(std::ostream& out) override;
+
+ private:
+  ClusterFlags cluster_flags_;
+  std::string protocol_ = "grpc";
+};
+
+}  // namespace clab::cli

@@ -1,0 +1,77 @@
+// The seed program as the tutorial runs it: one process per task.
+//
+//   ./bin/seed_distributed --job_name=ps --task_index=0 &
+//   ./bin/seed_distributed --job_name=worker --task_index=0
+//
+// The worker prints the placement log (x and w on /job:ps/replica:0/task:0, MatMul on the
+// worker) and [[20]] per step; the ps serves until Ctrl-C. Flags:
+//   --job_name=ps|worker   --task_index=N   --steps=N
+//   --cluster=SPEC         (default "ps=127.0.0.1:2223;worker=127.0.0.1:2222"; also a JSON
+//                           file or JSON text; TF_CONFIG's cluster when --cluster is absent
+//                           and TF_CONFIG is set)
+// The program itself is examples/seed/SeedProgram.cpp.
+
+#include "seed/SeedProgram.h"
+
+#include <charconv>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <string_view>
+
+namespace {
+
+int Usage(const std::string& problem) {
+  std::cerr << "seed_distributed: " << problem << "\n"
+            << "usage: seed_distributed --job_name=ps|worker [--task_index=N] [--steps=N] [--cluster=SPEC]\n";
+  return 2;
+}
+
+bool ParseInt(std::string_view text, int64_t* value) {
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), *value);
+  return error == std::errc() && end == text.data() + text.size() && *value >= 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  clab::examples::SeedProgramOptions options;
+  std::string cluster_text;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    const size_t eq = arg.find('=');
+    if (arg.substr(0, 2) != "--" || eq == std::string_view::npos)
+      return Usage("expected --name=value, got '" + std::string(arg) + "'");
+    const std::string_view name = arg.substr(2, eq - 2);
+    const std::string_view value = arg.substr(eq + 1);
+    int64_t number = 0;
+    if (name == "job_name") {
+      options.job_name = value;
+    } else if (name == "task_index" || name == "steps") {
+      if (!ParseInt(value, &number)) return Usage("--" + std::string(name) + " needs a number >= 0");
+      if (name == "steps") options.steps = number;
+      else options.task_index = static_cast<int>(number);
+    } else if (name == "cluster") {
+      cluster_text = value;
+    } else {
+      return Usage("unknown flag --" + std::string(name));
+    }
+  }
+  if (options.job_name != "ps" && options.job_name != "worker")
+    return Usage("--job_name must be ps or worker (as in the tutorial)");
+
+  const char* tf_config = std::getenv("TF_CONFIG");
+  clab::StatusOr<clab::ClusterSpec> cluster =
+      !cluster_text.empty() ? clab::ClusterSpec::Parse(cluster_text)
+      : (tf_config && *tf_config) ? clab::ClusterSpec::FromJson(tf_config)
+                                  : clab::ClusterSpec::Parse(clab::examples::kSeedDefaultCluster);
+  if (!cluster.ok()) return Usage(std::string(cluster.status().message()));
+  options.cluster = *cluster;
+
+  const clab::Status status = clab::examples::RunSeedProgram(options, std::cout);
+  if (!status.ok()) {
+    std::cerr << "seed_distributed: " << clab::FormatStatus(status) << "\n";
+    return 1;
+  }
+  return 0;
+}
