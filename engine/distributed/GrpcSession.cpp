@@ -161,7 +161,12 @@ Status GrpcSession::Run(const tensorflow::RunOptions& options, const FeedList& f
   tensorflow::RunStepResponse response;
   Status status;
   if (Master* master = InProcessMaster()) {
-    status = master->RunStepTakingFeeds(&request, &response);
+    // In process the tensors come back as they are, without a trip through TensorProto.
+    status = master->RunStepTakingFeeds(&request, &response, outputs);
+    if (status.ok() && response.status_code() != 0)
+      status = Status(static_cast<absl::StatusCode>(response.status_code()), response.status_error_message());
+    if (metadata != nullptr) metadata->Swap(response.mutable_metadata());
+    return status;
   } else {
     auto* stub = Stub();
     status = CallMaster(address_, 0, [&](grpc::ClientContext* context, std::function<void(grpc::Status)> done) {

@@ -33,6 +33,12 @@ void LocalWorker::RunGraphAsync(const tensorflow::RunGraphRequest& request, tens
   worker_->RunGraphAsync(request, response, cancellation, std::move(done));
 }
 
+void LocalWorker::RunGraphWithTensorsAsync(const tensorflow::RunGraphRequest& request,
+                                           tensorflow::RunGraphResponse* response, std::vector<Tensor>* fetched,
+                                           CallCancellation* cancellation, Done done) {
+  worker_->RunGraphAsync(request, response, cancellation, std::move(done), fetched);
+}
+
 void LocalWorker::CleanupGraphAsync(const tensorflow::CleanupGraphRequest& request,
                                     tensorflow::CleanupGraphResponse* response, Done done) {
   worker_->CleanupGraph(request);

@@ -23,6 +23,11 @@ class LocalWorker final : public WorkerInterface {
                             tensorflow::DeregisterGraphResponse* response, Done done) override;
   void RunGraphAsync(const tensorflow::RunGraphRequest& request, tensorflow::RunGraphResponse* response,
                      CallCancellation* cancellation, Done done) override;
+  void RunGraphWithTensorsAsync(const tensorflow::RunGraphRequest& request, tensorflow::RunGraphResponse* response,
+                                std::vector<Tensor>* fetched, CallCancellation* cancellation, Done done) override;
+  Status DeliverTensor(int64_t step_id, const std::string& key, const Tensor& value) override {
+    return worker_->DeliverTensor(step_id, key, value);
+  }
   void CleanupGraphAsync(const tensorflow::CleanupGraphRequest& request, tensorflow::CleanupGraphResponse* response,
                          Done done) override;
   void RecvTensorAsync(const tensorflow::RecvTensorRequest& request, tensorflow::RecvTensorResponse* response,

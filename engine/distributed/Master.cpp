@@ -148,7 +148,7 @@ void Master::RunStepAsync(const tensorflow::RunStepRequest& request, tensorflow:
   auto session = impl_->Find(request.session_handle());
   if (!session.ok()) return done(session.status());
   if (auto plan = (*session)->FindPlan(request)) {
-    (*session)->RunStep(std::move(plan), request, nullptr, response, std::move(done));
+    (*session)->RunStep(std::move(plan), request, nullptr, response, nullptr, std::move(done));
     return;
   }
   // Building a plan waits on every worker's RegisterGraph; the caller's thread (a gRPC
@@ -160,7 +160,7 @@ void Master::RunStepAsync(const tensorflow::RunStepRequest& request, tensorflow:
   std::thread([this, session = *std::move(session), &request, response, done = std::move(done)]() mutable {
     auto plan = session->GetOrBuildPlan(request);
     if (plan.ok()) {
-      session->RunStep(*std::move(plan), request, nullptr, response, std::move(done));
+      session->RunStep(*std::move(plan), request, nullptr, response, nullptr, std::move(done));
     } else {
       done(plan.status());
     }
@@ -171,10 +171,11 @@ void Master::RunStepAsync(const tensorflow::RunStepRequest& request, tensorflow:
 
 namespace {
 Status RunStepAndWait(const std::shared_ptr<MasterSession>& session, const tensorflow::RunStepRequest& request,
-                      tensorflow::RunStepRequest* movable, tensorflow::RunStepResponse* response) {
+                      tensorflow::RunStepRequest* movable, tensorflow::RunStepResponse* response,
+                      std::vector<Tensor>* outputs) {
   CLAB_ASSIGN_OR_RETURN(std::shared_ptr<const StepPlan> plan, session->GetOrBuildPlan(request));
   std::promise<Status> finished;
-  session->RunStep(std::move(plan), request, movable, response,
+  session->RunStep(std::move(plan), request, movable, response, outputs,
                    [&finished](const Status& status) { finished.set_value(status); });
   return finished.get_future().get();
 }
@@ -182,12 +183,13 @@ Status RunStepAndWait(const std::shared_ptr<MasterSession>& session, const tenso
 
 Status Master::RunStep(const tensorflow::RunStepRequest& request, tensorflow::RunStepResponse* response) {
   CLAB_ASSIGN_OR_RETURN(std::shared_ptr<MasterSession> session, impl_->Find(request.session_handle()));
-  return RunStepAndWait(session, request, nullptr, response);
+  return RunStepAndWait(session, request, nullptr, response, nullptr);
 }
 
-Status Master::RunStepTakingFeeds(tensorflow::RunStepRequest* request, tensorflow::RunStepResponse* response) {
+Status Master::RunStepTakingFeeds(tensorflow::RunStepRequest* request, tensorflow::RunStepResponse* response,
+                                  std::vector<Tensor>* outputs) {
   CLAB_ASSIGN_OR_RETURN(std::shared_ptr<MasterSession> session, impl_->Find(request->session_handle()));
-  return RunStepAndWait(session, *request, request, response);
+  return RunStepAndWait(session, *request, request, response, outputs);
 }
 
 Status Master::CloseSession(const tensorflow::CloseSessionRequest& request) {

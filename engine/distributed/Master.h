@@ -42,8 +42,10 @@ class Master {
                     std::function<void(const Status&)> done);
   Status RunStep(const tensorflow::RunStepRequest& request, tensorflow::RunStepResponse* response);
   // The in-process client's RunStep: the fed tensors are moved out of `request` into the
-  // workers' requests instead of being copied.
-  Status RunStepTakingFeeds(tensorflow::RunStepRequest* request, tensorflow::RunStepResponse* response);
+  // workers' requests instead of being copied, and with `outputs` the fetched tensors come
+  // back as tensors (in fetch order) rather than TensorProtos in `response`.
+  Status RunStepTakingFeeds(tensorflow::RunStepRequest* request, tensorflow::RunStepResponse* response,
+                            std::vector<Tensor>* outputs = nullptr);
   Status CloseSession(const tensorflow::CloseSessionRequest& request);
   Status ListDevices(const tensorflow::ListDevicesRequest& request, tensorflow::ListDevicesResponse* response);
   Status Reset(const tensorflow::ResetRequest& request);

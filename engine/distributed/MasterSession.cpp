@@ -10,6 +10,10 @@
 #include <cstdio>
 
 namespace clab {
+
+// Tensors up to this size that a partition sends to the master's own task ride back in
+// that partition's RunGraph reply (see InlineSends.h); bigger ones keep RecvTensor.
+constexpr int64_t kInlineSendBytes = 64 * 1024;
 namespace {
 
 constexpr int64_t kDefaultWaitForTasksMs = 120000;
@@ -308,6 +312,8 @@ StatusOr<std::shared_ptr<const StepPlan>> MasterSession::GetOrBuildPlan(const te
   inputs.placer = PlacerOptionsForSession();
   inputs.stateful_placement = &stateful_placement_;
   inputs.workers = context_->workers;
+  inputs.local_task = context_->task_name;
+  inputs.inline_send_bytes = kInlineSendBytes;
   CLAB_ASSIGN_OR_RETURN(std::shared_ptr<StepPlan> plan, BuildStepPlan(inputs));
   CLAB_RETURN_IF_ERROR(RegisterPlan(plan.get()));
 
@@ -364,13 +370,14 @@ void MasterSession::DeregisterPlan(const StepPlan& plan) {
 
 void MasterSession::RunStep(std::shared_ptr<const StepPlan> plan, const tensorflow::RunStepRequest& request,
                             tensorflow::RunStepRequest* movable_request, tensorflow::RunStepResponse* response,
-                            MasterStep::Done done) {
+                            std::vector<Tensor>* outputs, MasterStep::Done done) {
   MasterStep::Params params;
   params.plan = std::move(plan);
   params.session_handle = handle_;
   params.request = &request;
   params.movable_request = movable_request;
   params.response = response;
+  params.outputs = outputs;
   params.timeout_ms = request.options().timeout_in_ms() > 0 ? request.options().timeout_in_ms()
                                                             : config_.operation_timeout_in_ms();
   MasterStep::Start(std::move(params), std::move(done));

@@ -58,6 +58,7 @@ class MasterSession {
   // Runs one step of `plan`; see MasterStep::Params for the lifetime of the messages.
   void RunStep(std::shared_ptr<const StepPlan> plan, const tensorflow::RunStepRequest& request,
                tensorflow::RunStepRequest* movable_request, tensorflow::RunStepResponse* response,
+               std::vector<Tensor>* outputs,
                MasterStep::Done done);
 
   // Deregisters every graph and deletes every worker session; waits at most `timeout_ms`.

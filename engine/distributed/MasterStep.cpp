@@ -57,6 +57,7 @@ void MasterStep::IssuePartitions() {
       run.mutable_exec_opts()->set_record_costs(true);
     }
     for (size_t f = 0; f < plan.partitions[p].feeds.size(); ++f) run.add_send();
+    for (const std::string& key : plan.partitions[p].delivered_keys) run.add_delivered_key(key);
   }
   for (int i = 0; i < request.feed_size(); ++i) {
     const tensorflow::NamedTensorProto& feed = request.feed(i);
@@ -87,9 +88,15 @@ void MasterStep::IssuePartitions() {
                                              "or operation_timeout_in_ms is ", timeout_ms, " ms)"));
     });
   }
+  fetched_.resize(num_partitions);
   for (size_t p = 0; p < num_partitions; ++p) {
-    plan.partitions[p].worker->RunGraphAsync(requests_[p], &responses_[p], &cancellation_,
-                                             [self, p](const Status& status) { self->PartitionDone(p, status); });
+    auto done = [self, p](const Status& status) { self->PartitionDone(p, status); };
+    if (UsesTensors(p)) {
+      plan.partitions[p].worker->RunGraphWithTensorsAsync(requests_[p], &responses_[p], &fetched_[p], &cancellation_,
+                                                          std::move(done));
+    } else {
+      plan.partitions[p].worker->RunGraphAsync(requests_[p], &responses_[p], &cancellation_, std::move(done));
+    }
   }
 }
 
@@ -101,8 +108,27 @@ void MasterStep::Abort(const Status& status) {
   cancellation_.Cancel();
 }
 
+bool MasterStep::UsesTensors(size_t partition) const {
+  return params_.outputs != nullptr || !params_.plan->partitions[partition].inlined_sends.empty();
+}
+
+Status MasterStep::DeliverInlinedSends(size_t partition) {
+  const StepPlan& plan = *params_.plan;
+  for (const StepPlan::Partition::InlinedSend& send : plan.partitions[partition].inlined_sends) {
+    if (send.fetch_index >= static_cast<int>(fetched_[partition].size()))
+      return errors::Internal("the worker returned ", fetched_[partition].size(), " tensors, expected more");
+    for (const StepPlan::Partition& target : plan.partitions) {
+      if (target.delivered_keys.empty()) continue;
+      CLAB_RETURN_IF_ERROR(
+          target.worker->DeliverTensor(step_id_, send.key, fetched_[partition][static_cast<size_t>(send.fetch_index)]));
+    }
+  }
+  return OkStatus();
+}
+
 void MasterStep::PartitionDone(size_t partition, Status status) {
   if (status.ok()) status = BodyStatus(responses_[partition]);
+  if (status.ok()) status = DeliverInlinedSends(partition);
   if (!status.ok()) {
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -155,6 +181,23 @@ void MasterStep::Finish() {
 Status MasterStep::CollectFetches() {
   const StepPlan& plan = *params_.plan;
   const tensorflow::RunStepRequest& request = *params_.request;
+  if (params_.outputs != nullptr) {
+    std::vector<Tensor>& outputs = *params_.outputs;
+    outputs.clear();
+    outputs.reserve(static_cast<size_t>(request.fetch_size()));
+    for (int j = 0; j < request.fetch_size(); ++j) {
+      auto route_it = plan.fetch_routes.find(request.fetch(j));
+      if (route_it == plan.fetch_routes.end())
+        return errors::Internal("Fetch '", request.fetch(j), "' has no route in the step's plan");
+      const size_t p = static_cast<size_t>(route_it->second.partition);
+      if (route_it->second.index >= static_cast<int>(fetched_[p].size()))
+        return errors::Internal("From ", plan.partitions[p].task, ": the worker returned ", fetched_[p].size(),
+                                " fetched tensor(s), expected ", plan.partitions[p].fetches.size());
+      // Tensors share their buffers: a tensor fetched twice is not copied.
+      outputs.push_back(fetched_[p][static_cast<size_t>(route_it->second.index)]);
+    }
+    return OkStatus();
+  }
   tensorflow::RunStepResponse* response = params_.response;
   // Where each worker tensor went in the response, so a tensor fetched twice is moved once
   // and then copied.
@@ -167,13 +210,16 @@ Status MasterStep::CollectFetches() {
     const PlanRoute& route = route_it->second;
     const size_t p = static_cast<size_t>(route.partition);
     tensorflow::RunGraphResponse& from = responses_[p];
-    if (route.index >= from.recv_size())
-      return errors::Internal("From ", plan.partitions[p].task, ": the worker returned ", from.recv_size(),
+    const int returned = UsesTensors(p) ? static_cast<int>(fetched_[p].size()) : from.recv_size();
+    if (route.index >= returned)
+      return errors::Internal("From ", plan.partitions[p].task, ": the worker returned ", returned,
                               " fetched tensor(s), expected ", plan.partitions[p].fetches.size());
     const size_t slot = static_cast<size_t>(plan.fetch_offset[p] + route.index);
     tensorflow::NamedTensorProto* out = response->add_tensor();
     out->set_name(name);
-    if (placed_at[slot] < 0) {
+    if (UsesTensors(p)) {
+      fetched_[p][static_cast<size_t>(route.index)].AsProto(out->mutable_tensor());
+    } else if (placed_at[slot] < 0) {
       out->mutable_tensor()->Swap(from.mutable_recv(route.index)->mutable_tensor());
       placed_at[slot] = j;
     } else {

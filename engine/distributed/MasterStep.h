@@ -30,6 +30,9 @@ class MasterStep : public std::enable_shared_from_this<MasterStep> {
     const tensorflow::RunStepRequest* request = nullptr;
     tensorflow::RunStepRequest* movable_request = nullptr;
     tensorflow::RunStepResponse* response = nullptr;
+    // When set (an in-process client), the fetched tensors go here in the request's fetch
+    // order and `response` carries none: local partitions hand over their tensors uncopied.
+    std::vector<Tensor>* outputs = nullptr;
     // <= 0: no limit.
     int64_t timeout_ms = 0;
   };
@@ -44,6 +47,11 @@ class MasterStep : public std::enable_shared_from_this<MasterStep> {
   MasterStep(Params params, Done done);
   void IssuePartitions();
   void PartitionDone(size_t partition, Status status);
+  // Whether partition p's fetches come back as tensors (fetched_) rather than protos.
+  bool UsesTensors(size_t partition) const;
+  // Hands the tensors that partition p's reply carried for other partitions to the master's
+  // own worker (StepPlan::Partition::inlined_sends).
+  Status DeliverInlinedSends(size_t partition);
   void Finish();
   Status StepStatus();
   Status CollectFetches();
@@ -55,6 +63,7 @@ class MasterStep : public std::enable_shared_from_this<MasterStep> {
   bool trace_ = false;
   std::vector<tensorflow::RunGraphRequest> requests_;
   std::vector<tensorflow::RunGraphResponse> responses_;
+  std::vector<std::vector<Tensor>> fetched_;  // per partition, with Params::outputs
   CallCancellation cancellation_;
   std::atomic<int> pending_{0};
   int64_t timer_id_ = 0;

@@ -4,6 +4,7 @@
 #include "clab/graph/Graph.h"
 #include "clab/graph/Prune.h"
 #include "clab/runtime/Partition.h"
+#include "distributed/InlineSends.h"
 
 namespace clab {
 namespace {
@@ -105,6 +106,9 @@ StatusOr<std::shared_ptr<StepPlan>> BuildStepPlan(const StepPlanInputs& in) {
     const int partition = partition_of_node(node);
     if (partition >= 0) plan->partitions[static_cast<size_t>(partition)].targets.push_back(node);
   }
+
+  if (in.inline_send_bytes > 0 && !in.local_task.empty())
+    CLAB_RETURN_IF_ERROR(InlineSmallSends(plan.get(), in.local_task, in.inline_send_bytes));
 
   for (const StepPlan::Partition& partition : plan->partitions) {
     plan->fetch_offset.push_back(plan->num_fetches);

@@ -35,6 +35,16 @@ struct StepPlan {
     std::vector<std::string> fetches;
     std::vector<std::string> targets;
     std::string graph_handle;  // set once registered
+    // Sends to the master's own task that travel in this partition's RunGraph reply: the
+    // sent tensor is fetch `fetch_index`; the master hands it to its own worker under `key`.
+    struct InlinedSend {
+      int fetch_index = 0;
+      std::string key;
+    };
+    std::vector<InlinedSend> inlined_sends;
+    // On the master's own partition: the keys of every inlined send, which its _Recv nodes
+    // then wait for locally.
+    std::vector<std::string> delivered_keys;
   };
   std::vector<Partition> partitions;
   // Keyed by the names exactly as the client wrote them.
@@ -59,6 +69,10 @@ struct StepPlanInputs {
   // variable must stay where its state lives. Updated with this plan's placements.
   std::map<std::string, std::string>* stateful_placement = nullptr;
   WorkerCache* workers = nullptr;
+  // The master's own task; with `inline_send_bytes` > 0, small tensors that a partition which
+  // receives nothing sends to this task come back in that partition's RunGraph reply.
+  std::string local_task;
+  int64_t inline_send_bytes = 0;
 };
 
 // Prunes, places and partitions. Errors: NOT_FOUND for a name not in the graph, the

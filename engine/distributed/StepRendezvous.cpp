@@ -25,13 +25,20 @@ void StepRendezvous::SetRemoteSources(const RemoteTensorSources* sources) {
   remote_sources_ = sources;
 }
 
+void StepRendezvous::SetDeliveredKeys(std::vector<std::string> keys) {
+  std::lock_guard<std::mutex> lock(mu_);
+  delivered_keys_ = std::move(keys);
+}
+
 Status StepRendezvous::Send(const std::string& key, const Tensor& value) { return local_.Send(key, value); }
 
 void StepRendezvous::RecvAsync(const std::string& key, DoneCallback done) {
   const RemoteTensorSource* source = nullptr;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (remote_sources_) {
+    bool delivered = false;
+    for (const std::string& k : delivered_keys_) delivered |= k == key;
+    if (remote_sources_ && !delivered) {
       auto it = remote_sources_->find(key);
       if (it != remote_sources_->end()) source = &it->second;
     }

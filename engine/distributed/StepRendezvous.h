@@ -13,6 +13,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace clab {
 
@@ -33,6 +34,9 @@ class StepRendezvous final : public Rendezvous, public std::enable_shared_from_t
   // Keys this step's _Recv nodes pull from other tasks. Set by RunGraph before its executors
   // start; `sources` must outlive the run (the registered graph owns it).
   void SetRemoteSources(const RemoteTensorSources* sources);
+  // Keys the master delivers into this rendezvous itself (Worker::DeliverTensor): a _Recv
+  // for one of them waits here even though its sender is another task.
+  void SetDeliveredKeys(std::vector<std::string> keys);
 
   Status Send(const std::string& key, const Tensor& value) override;
   // A local _Recv: from memory, or pulled from the sending task.
@@ -58,6 +62,7 @@ class StepRendezvous final : public Rendezvous, public std::enable_shared_from_t
   mutable std::mutex mu_;
   Status abort_cause_;
   const RemoteTensorSources* remote_sources_ = nullptr;
+  std::vector<std::string> delivered_keys_;
   uint64_t next_pull_id_ = 0;
   std::unordered_map<uint64_t, std::shared_ptr<PendingPull>> pending_pulls_;
 };

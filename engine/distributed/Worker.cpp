@@ -183,7 +183,8 @@ Status Worker::DeregisterGraph(const tensorflow::DeregisterGraphRequest& request
 }
 
 void Worker::RunGraphAsync(const tensorflow::RunGraphRequest& request, tensorflow::RunGraphResponse* response,
-                           CallCancellation* cancellation, std::function<void(const Status&)> done) {
+                           CallCancellation* cancellation, std::function<void(const Status&)> done,
+                           std::vector<Tensor>* fetched) {
   auto finish = [response, in_body = request.store_errors_in_response_body(),
                  done = std::move(done)](const Status& status) {
     if (!status.ok() && in_body) {
@@ -225,6 +226,8 @@ void Worker::RunGraphAsync(const tensorflow::RunGraphRequest& request, tensorflo
   if (!acquired.ok()) return finish(acquired.status());
   std::shared_ptr<StepRendezvous> rendezvous = std::move(acquired).value();
   rendezvous->SetRemoteSources(&graph->remote_sources());
+  if (request.delivered_key_size() > 0)
+    rendezvous->SetDeliveredKeys({request.delivered_key().begin(), request.delivered_key().end()});
   impl_->RunStarted();
 
   int cancel_id = -1;
@@ -239,11 +242,13 @@ void Worker::RunGraphAsync(const tensorflow::RunGraphRequest& request, tensorflo
   graph_ptr->RunAsync(
       step_id, step_rendezvous, std::move(feeds), collect_stats,
       [impl = impl_.get(), session = std::move(session).value(), graph = std::move(graph),
-       rendezvous = std::move(rendezvous), cancellation, cancel_id, response, step_id, collect_stats,
+       rendezvous = std::move(rendezvous), cancellation, cancel_id, response, fetched, step_id, collect_stats,
        finish = std::move(finish)](RegisteredGraph::RunResult result) mutable {
         if (cancellation) cancellation->Deregister(cancel_id);
         impl->steps.RunFinished(step_id);
-        if (result.status.ok()) {
+        if (result.status.ok() && fetched != nullptr) {
+          *fetched = std::move(result.fetches);
+        } else if (result.status.ok()) {
           response->mutable_recv()->Reserve(static_cast<int>(result.fetches.size()));
           for (size_t i = 0; i < result.fetches.size(); ++i) {
             tensorflow::NamedTensorProto* out = response->add_recv();
@@ -262,6 +267,11 @@ void Worker::RunGraphAsync(const tensorflow::RunGraphRequest& request, tensorflo
         finish(result.status);
         impl->RunEnded();
       });
+}
+
+Status Worker::DeliverTensor(int64_t step_id, const std::string& key, const Tensor& value) {
+  CLAB_ASSIGN_OR_RETURN(std::shared_ptr<StepRendezvous> rendezvous, impl_->steps.Acquire(step_id, /*starts_run=*/false));
+  return rendezvous->Send(key, value);
 }
 
 void Worker::CleanupGraph(const tensorflow::CleanupGraphRequest& request) { impl_->steps.Cleanup(request.step_id()); }

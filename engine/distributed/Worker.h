@@ -38,9 +38,15 @@ class Worker {
   Status DeregisterGraph(const tensorflow::DeregisterGraphRequest& request);
   // Runs one step of a registered graph. An unknown session or graph handle is ABORTED
   // ("... this worker was probably restarted"), so the client's recovery takes over.
+  // With `fetched`, the fetched tensors are moved there (fetch order) and the response's
+  // recv list stays empty: the in-process master's path, without TensorProto copies.
   void RunGraphAsync(const tensorflow::RunGraphRequest& request, tensorflow::RunGraphResponse* response,
-                     CallCancellation* cancellation, std::function<void(const Status&)> done);
+                     CallCancellation* cancellation, std::function<void(const Status&)> done,
+                     std::vector<Tensor>* fetched = nullptr);
   void CleanupGraph(const tensorflow::CleanupGraphRequest& request);
+  // The in-process master hands over a tensor another task's RunGraph reply carried (see
+  // RunGraphRequest.delivered_key); ABORTED when the step was already cleaned up.
+  Status DeliverTensor(int64_t step_id, const std::string& key, const Tensor& value);
   // Waits for the step's _Send of the key; ABORTED when the key's incarnation is not this
   // task's (the sender restarted since the master placed the graph).
   void RecvTensorAsync(const tensorflow::RecvTensorRequest& request, tensorflow::RecvTensorResponse* response,

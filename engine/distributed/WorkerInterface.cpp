@@ -19,6 +19,27 @@ void WorkerInterface::RecvTensorValueAsync(const tensorflow::RecvTensorRequest& 
                   });
 }
 
+void WorkerInterface::RunGraphWithTensorsAsync(const tensorflow::RunGraphRequest& request,
+                                               tensorflow::RunGraphResponse* response, std::vector<Tensor>* fetched,
+                                               CallCancellation* cancellation, Done done) {
+  RunGraphAsync(request, response, cancellation, [response, fetched, done = std::move(done)](const Status& status) {
+    if (!status.ok() || response->status_code() != 0) return done(status);
+    fetched->clear();
+    fetched->reserve(static_cast<size_t>(response->recv_size()));
+    for (const tensorflow::NamedTensorProto& recv : response->recv()) {
+      StatusOr<Tensor> value = Tensor::FromProto(recv.tensor());
+      if (!value.ok()) return done(errors::Annotate(value.status(), StrCat("Fetched tensor '", recv.name(), "'")));
+      fetched->push_back(std::move(value).value());
+    }
+    done(OkStatus());
+  });
+}
+
+Status WorkerInterface::DeliverTensor(int64_t step_id, const std::string& key, const Tensor& value) {
+  return errors::Unimplemented("Tensors can only be delivered to a worker in the master's own process (key ", key,
+                               ")");
+}
+
 Status WorkerInterface::GetStatus(const tensorflow::GetStatusRequest& request, tensorflow::GetStatusResponse* response,
                                   int64_t deadline_ms) {
   // Shared with the callback, which may run after a spurious wake-up or on this thread.

@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 #include <memory>
+#include <vector>
 
 namespace clab {
 
@@ -57,6 +58,18 @@ class WorkerInterface {
   // the sent tensor itself. The default goes through RecvTensorAsync and Tensor::FromProto.
   virtual void RecvTensorValueAsync(const tensorflow::RecvTensorRequest& request, Tensor* tensor, bool* is_dead,
                                     CallCancellation* cancellation, Done done);
+
+  // RunGraph whose fetched tensors land in `fetched` (in the graph's fetch order) instead of
+  // the response's TensorProtos: a worker in this process hands over the tensors themselves,
+  // with no copy. The default runs RunGraphAsync and parses the protos.
+  virtual void RunGraphWithTensorsAsync(const tensorflow::RunGraphRequest& request,
+                                        tensorflow::RunGraphResponse* response, std::vector<Tensor>* fetched,
+                                        CallCancellation* cancellation, Done done);
+
+  // Puts `value` into this worker's rendezvous of step `step_id` under `key`: how the master
+  // of this task hands over tensors that arrived in another partition's RunGraph reply.
+  // Only a worker in the master's own process can take it (UNIMPLEMENTED otherwise).
+  virtual Status DeliverTensor(int64_t step_id, const std::string& key, const Tensor& value);
 
   // Blocking helper built on the async call.
   Status GetStatus(const tensorflow::GetStatusRequest& request, tensorflow::GetStatusResponse* response,

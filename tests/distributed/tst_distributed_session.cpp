@@ -57,6 +57,7 @@ class DistributedSessionTest : public QObject {
   void stoppedPsFailsTheNextStepQuickly();
   void sessionErrorsHaveClearCodes();
   void fullTraceReturnsStepStats();
+  void smallReadsRideBackInTheRunGraphReply();
 };
 
 void DistributedSessionTest::seedGraphOnPsAndWorker() {
@@ -377,6 +378,80 @@ void DistributedSessionTest::fullTraceReturnsStepStats() {
   QStringList devices;
   for (const auto& stats : metadata.step_stats().dev_stats()) devices << QString::fromStdString(stats.device());
   QVERIFY2(devices.size() >= 2, qPrintable(devices.join(", ")));
+}
+
+namespace {
+
+// The _Send nodes of the partition that runs on `job`.
+QStringList SendsOn(const tensorflow::RunMetadata& metadata, const std::string& job) {
+  QStringList sends;
+  for (const tensorflow::GraphDef& graph : metadata.partition_graphs()) {
+    if (graph.node_size() == 0 || graph.node(0).device().find("/job:" + job + "/") == std::string::npos) continue;
+    for (const tensorflow::NodeDef& node : graph.node())
+      if (node.op() == "_Send") sends << QString::fromStdString(node.name());
+  }
+  return sends;
+}
+
+}  // namespace
+
+// A ps partition that receives nothing returns its small reads in its RunGraph reply (no
+// _Send, no RecvTensor); a big variable keeps its _Send; a partition that receives from the
+// worker keeps every send. Values are right on the in-process and the remote client path.
+void DistributedSessionTest::smallReadsRideBackInTheRunGraphReply() {
+  TwoTaskCluster cluster;
+  auto ps = StartServer(cluster.spec(), "ps", 0);
+  auto worker = StartServer(cluster.spec(), "worker", 0);
+  QVERIFY(ps.ok() && worker.ok());
+  GraphBuilder g;
+  ReplicaDeviceSetterOptions setter_options;
+  setter_options.worker_device = "/job:worker/task:0";
+  setter_options.cluster = cluster.dict();
+  auto setter = ReplicaDeviceSetter(setter_options);
+  QVERIFY(setter.ok());
+  std::string small_sum, big_sum, bumped;
+  {
+    auto scope = g.WithDevice(*setter);
+    ops::Variable small = ops::MakeVariable(g, ops::Const(g, Tensor::Vector<float>({1, 2, 3, 4})), "small");
+    Tensor big_value(DT_FLOAT, TensorShape{100000});
+    std::fill_n(big_value.data<float>(), 100000, 0.5f);
+    ops::Variable big = ops::MakeVariable(g, ops::Const(g, big_value), "big");
+    Output axis = ops::Const(g, Tensor::Scalar<int32_t>(0));
+    small_sum = ops::Sum(g, small.read, axis, false, "small_sum").name();
+    big_sum = ops::Sum(g, big.read, axis, false, "big_sum").name();
+    // AssignAdd on the ps takes its increment from the worker: that partition receives.
+    Output add = ops::AssignAdd(g, small.var, ops::Const(g, Tensor::Vector<float>({1, 1, 1, 1})), "bump");
+    bumped = ops::Sum(g, add, axis, false, "bumped_sum").name();
+  }
+  ops::GlobalVariablesInitializer(g);
+  QVERIFY2(g.status().ok(), g.status().ToString().c_str());
+
+  for (bool in_process : {true, false}) {
+    SessionOptions options;
+    options.target = (*worker)->target();
+    auto opened = GrpcSession::Open(options, in_process);
+    QVERIFY2(opened.ok(), opened.status().ToString().c_str());
+    std::unique_ptr<Session> session = *std::move(opened);
+    QVERIFY(session->Create(g.graph_def()).ok());
+    std::vector<Tensor> out;
+    QVERIFY(session->Run({}, {}, {"init"}, &out).ok());
+    tensorflow::RunOptions run_options;
+    run_options.set_output_partition_graphs(true);
+    tensorflow::RunMetadata metadata;
+    Status status = session->Run(run_options, {}, {small_sum, big_sum}, {}, &out, &metadata);
+    QVERIFY2(status.ok(), status.ToString().c_str());
+    QCOMPARE(out.at(0).scalar<float>(), 10.0f);
+    QCOMPARE(out.at(1).scalar<float>(), 50000.0f);
+    const QStringList sends = SendsOn(metadata, "ps");
+    QVERIFY2(sends.size() == 1 && sends[0].contains("big"), qPrintable(sends.join(", ")));
+
+    tensorflow::RunMetadata bump_metadata;
+    status = session->Run(run_options, {}, {bumped}, {}, &out, &bump_metadata);
+    QVERIFY2(status.ok(), status.ToString().c_str());
+    QCOMPARE(out.at(0).scalar<float>(), 14.0f);
+    QVERIFY2(!SendsOn(bump_metadata, "ps").isEmpty(), "a receiving ps partition lost its sends");
+    QVERIFY(session->Close().ok());
+  }
 }
 
 QTEST_APPLESS_MAIN(DistributedSessionTest)
