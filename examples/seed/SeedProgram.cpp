@@ -2,34 +2,62 @@
 
 #include "clab/distributed/ReplicaDeviceSetter.h"
 #include "clab/distributed/Server.h"
-#include "clab/runtime/Session.h"
+#include "clab/train/GlobalStep.h"
+#include "clab/train/MonitoredSession.h"
+#include "clab/train/hooks/StepCounterHook.h"
+#include "clab/train/hooks/StopAtStepHook.h"
 #include "seed/SeedGraph.h"
 
 #include <chrono>
 #include <ostream>
-#include <thread>
 
 namespace clab::examples {
 namespace {
 
-// A worker that is not the chief leaves initialisation to the chief (as the monitored
-// session does): until the chief has run it, reading x or w fails with FAILED_PRECONDITION.
-StatusOr<std::vector<Tensor>> RunWhenInitialized(Session& session, const std::string& fetch, std::ostream& out) {
-  constexpr auto kRetry = std::chrono::milliseconds(500);
-  constexpr int kAttempts = 120;
-  std::vector<Tensor> outputs;
-  for (int attempt = 1;; ++attempt) {
-    const Status status = session.Run({}, {fetch}, {}, &outputs);
-    if (status.ok()) return outputs;
-    if (!absl::IsFailedPrecondition(status) || attempt == kAttempts) return status;
-    if (attempt == 1) out << "Waiting for the chief to initialise the variables..." << std::endl;
-    std::this_thread::sleep_for(kRetry);
+// Ends a run that would otherwise never end (the faithful seed program) after a while.
+class StopAfterSecondsHook final : public SessionRunHook {
+ public:
+  explicit StopAfterSecondsHook(double seconds) : seconds_(seconds) {}
+  std::string name() const override { return "StopAfterSecondsHook"; }
+  Status Begin(HookEnvironment& env) override {
+    log_ = env.log;
+    return OkStatus();
   }
+  Status AfterCreateSession(Session&) override {
+    if (!started_) start_ = std::chrono::steady_clock::now();
+    started_ = true;
+    return OkStatus();
+  }
+  Status AfterRun(SessionRunContext& context, const SessionRunValues&) override {
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    if (elapsed >= seconds_) {
+      if (log_) log_->Hook(name(), LogLevel::kInfo, StrCat("Stopping after ", seconds_, " s (--max_seconds)."));
+      context.request_stop();
+    }
+    return OkStatus();
+  }
+
+ private:
+  const double seconds_;
+  TrainingLog* log_ = nullptr;
+  bool started_ = false;
+  std::chrono::steady_clock::time_point start_;
+};
+
+std::map<std::string, std::vector<std::string>> AsDict(const ClusterSpec& cluster) {
+  std::map<std::string, std::vector<std::string>> dict;
+  for (const auto& [job, tasks] : cluster.all_jobs())
+    for (const auto& [index, address] : tasks) dict[job].push_back(address);
+  return dict;
 }
 
 }  // namespace
 
 Status RunSeedProgram(const SeedProgramOptions& options, std::ostream& out) {
+  GraphBuilder g;
+  // global_step = tf.contrib.framework.get_or_create_global_step()
+  const Output global_step = GetOrCreateGlobalStep(g);
+
   // cluster = tf.train.ClusterSpec({"ps": ["...:2223"], "worker": ["...:2222"]})
   const ClusterSpec& cluster = options.cluster;
 
@@ -52,40 +80,65 @@ Status RunSeedProgram(const SeedProgramOptions& options, std::ostream& out) {
   const std::string worker_device = StrCat("/job:worker/task:", options.task_index, "/cpu:0/");
 
   // with tf.device(tf.train.replica_device_setter(worker_device=worker_device, cluster=cluster)):
-  GraphBuilder g;
   SeedGraph seed;
   {
     ReplicaDeviceSetterOptions setter;
     setter.worker_device = worker_device;
-    std::map<std::string, std::vector<std::string>> dict;
-    for (const auto& [job, tasks] : cluster.all_jobs())
-      for (const auto& [index, address] : tasks) dict[job].push_back(address);
-    setter.cluster = dict;
+    setter.cluster = AsDict(cluster);
     CLAB_ASSIGN_OR_RETURN(DeviceFunction device_function, ReplicaDeviceSetter(setter));
     auto scope = g.WithDevice(device_function);
     //   x = tf.Variable([[1, 2, 3, 4]]);  w = tf.Variable([[2], [2], [2], [2]]);  mat = tf.matmul(x, w)
     seed = BuildSeedGraph(g);
   }
+  // Not in the tutorial: without it the global step stays 0 and StopAtStepHook never fires.
+  std::vector<std::string> fetches = {seed.product.name()};
+  if (!options.faithful) fetches.push_back(IncrementGlobalStep(g, global_step).name());
   CLAB_RETURN_IF_ERROR(g.status());
 
-  // with tf.train.MonitoredTrainingSession(master=server.target, is_chief=(FLAGS.task_index == 0),
-  //                                        config=tf.ConfigProto(log_device_placement=True)) as mon_sess:
-  const bool is_chief = options.task_index == 0;
-  SessionOptions session_options;
-  session_options.target = server->target();
+  // with tf.train.MonitoredTrainingSession(
+  //     master=server.target, is_chief=(FLAGS.task_index == 0),
+  //     config=tf.ConfigProto(log_device_placement=True),
+  //     hooks=[tf.train.StopAtStepHook(last_step=200)]) as mon_sess:
+  MonitoredTrainingSessionOptions session_options;
+  session_options.master = server->target();
+  session_options.is_chief = options.task_index == 0;
   session_options.config.set_log_device_placement(true);
   session_options.config.mutable_clusterlab()->set_wait_for_tasks_ms(options.wait_for_ps_ms);
-  CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Session> mon_sess, NewSession(session_options));
-  CLAB_RETURN_IF_ERROR(mon_sess->Create(g.graph_def()));
-  std::vector<Tensor> outputs;
-  if (is_chief) CLAB_RETURN_IF_ERROR(mon_sess->Run({}, {}, {seed.init.node()}, &outputs));
+  session_options.hooks.push_back(std::make_shared<StopAtStepHook>(StopAtStepHook::LastStep(options.last_step)));
+  const double max_seconds = options.max_seconds > 0 ? options.max_seconds : (options.faithful ? 10.0 : 0.0);
+  if (max_seconds > 0) session_options.hooks.push_back(std::make_shared<StopAfterSecondsHook>(max_seconds));
+  // TensorFlow adds the step counter only with a checkpoint directory; a faithful run adds it
+  // anyway, so that its warning shows why the run cannot end by itself.
+  if (options.faithful && options.checkpoint_dir.empty() && session_options.is_chief)
+    session_options.hooks.push_back(std::make_shared<StepCounterHook>(SecondOrStepTimer::EverySteps(100)));
+  session_options.checkpoint_dir = options.checkpoint_dir;
+  if (options.save_checkpoint_steps > 0) session_options.save_checkpoint_steps = options.save_checkpoint_steps;
+  CLAB_ASSIGN_OR_RETURN(std::unique_ptr<MonitoredSession> mon_sess, MonitoredTrainingSession(g, session_options));
 
   //   while not mon_sess.should_stop(): print(mon_sess.run(mat))
-  for (int64_t step = 1; step <= options.steps; ++step) {
-    CLAB_ASSIGN_OR_RETURN(outputs, RunWhenInitialized(*mon_sess, seed.product.name(), out));
+  std::vector<Tensor> outputs;
+  int64_t runs = 0;
+  while (!mon_sess->should_stop()) {
+    CLAB_RETURN_IF_ERROR(mon_sess->Run(fetches, {}, &outputs));
     out << outputs.at(0).DebugString() << std::endl;
+    ++runs;
   }
+  std::vector<Tensor> step;
+  CLAB_RETURN_IF_ERROR(mon_sess->raw_session()->Run({}, {GlobalStepReadTensor(global_step)}, {}, &step));
+  const int64_t final_step = step.at(0).scalar<int64_t>();
   CLAB_RETURN_IF_ERROR(mon_sess->Close());
+
+  if (options.faithful) {
+    out << "Stopped after " << runs << " runs at global step " << final_step
+        << ": the tutorial's graph never increments the global step, so StopAtStepHook(last_step="
+        << options.last_step << ") could not fire; --max_seconds ended it." << std::endl;
+  } else if (final_step >= options.last_step) {
+    out << "Stopped at global step " << final_step << " after " << runs << " runs of this worker: StopAtStepHook(last_step="
+        << options.last_step << "). Each run also incremented the global step, which the tutorial's graph never does "
+        << "(see --faithful)." << std::endl;
+  } else {
+    out << "Stopped at global step " << final_step << " after " << runs << " runs (--max_seconds)." << std::endl;
+  }
   return server->Stop();
 }
 

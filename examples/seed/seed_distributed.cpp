@@ -4,8 +4,11 @@
 //   ./bin/seed_distributed --job_name=worker --task_index=0
 //
 // The worker prints the placement log (x and w on /job:ps/replica:0/task:0, MatMul on the
-// worker) and [[20]] per step; the ps serves until Ctrl-C. Flags:
-//   --job_name=ps|worker   --task_index=N   --steps=N
+// worker) and [[20]] per step until StopAtStepHook(last_step=200); the ps serves until
+// Ctrl-C. Flags:
+//   --job_name=ps|worker   --task_index=N   --last_step=N   --checkpoint_dir=DIR
+//   --faithful             (no global step increment, exactly as the tutorial: never stops
+//                           by itself; --max_seconds=S ends it, 10 s by default)
 //   --cluster=SPEC         (default "ps=127.0.0.1:2223;worker=127.0.0.1:2222"; also a JSON
 //                           file or JSON text; TF_CONFIG's cluster when --cluster is absent
 //                           and TF_CONFIG is set)
@@ -23,7 +26,8 @@ namespace {
 
 int Usage(const std::string& problem) {
   std::cerr << "seed_distributed: " << problem << "\n"
-            << "usage: seed_distributed --job_name=ps|worker [--task_index=N] [--steps=N] [--cluster=SPEC]\n";
+            << "usage: seed_distributed --job_name=ps|worker [--task_index=N] [--last_step=N] [--faithful]\n"
+            << "                        [--max_seconds=S] [--checkpoint_dir=DIR] [--cluster=SPEC]\n";
   return 2;
 }
 
@@ -39,18 +43,23 @@ int main(int argc, char** argv) {
   std::string cluster_text;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
+    if (arg.substr(0, 2) != "--") return Usage("expected --name=value, got '" + std::string(arg) + "'");
     const size_t eq = arg.find('=');
-    if (arg.substr(0, 2) != "--" || eq == std::string_view::npos)
-      return Usage("expected --name=value, got '" + std::string(arg) + "'");
-    const std::string_view name = arg.substr(2, eq - 2);
-    const std::string_view value = arg.substr(eq + 1);
+    // A bare "--faithful" is "--faithful=true".
+    const std::string_view name = eq == std::string_view::npos ? arg.substr(2) : arg.substr(2, eq - 2);
+    const std::string_view value = eq == std::string_view::npos ? std::string_view("true") : arg.substr(eq + 1);
     int64_t number = 0;
     if (name == "job_name") {
       options.job_name = value;
-    } else if (name == "task_index" || name == "steps") {
+    } else if (name == "task_index" || name == "last_step" || name == "max_seconds") {
       if (!ParseInt(value, &number)) return Usage("--" + std::string(name) + " needs a number >= 0");
-      if (name == "steps") options.steps = number;
+      if (name == "last_step") options.last_step = number;
+      else if (name == "max_seconds") options.max_seconds = static_cast<double>(number);
       else options.task_index = static_cast<int>(number);
+    } else if (name == "faithful") {
+      options.faithful = value != "false" && value != "0";
+    } else if (name == "checkpoint_dir") {
+      options.checkpoint_dir = value;
     } else if (name == "cluster") {
       cluster_text = value;
     } else {

@@ -62,7 +62,7 @@ class ClabCliCommandsTest : public QObject {
     QTest::newRow("run --help") << QStringList{"run", "--help"} << "Usage: clab run --graph FILE [flags]";
     QTest::newRow("run -h after flags") << QStringList{"run", "--steps", "2", "-h"} << "--fetch NAME";
     QTest::newRow("help graph show") << QStringList{"help", "graph", "show"} << "Usage: clab graph show FILE";
-    QTest::newRow("demo --help") << QStringList{"demo", "--help"} << "--steps N";
+    QTest::newRow("demo --help") << QStringList{"demo", "--help"} << "--last_step N";
     QTest::newRow("server --help") << QStringList{"server", "--help"} << "--task_index N";
     QTest::newRow("help example seed") << QStringList{"help", "example", "seed"} << "--job_name JOB";
   }
@@ -162,7 +162,7 @@ class ClabCliCommandsTest : public QObject {
   }
 
   void localDemoShowsPlacementAndResult() {
-    const ProgramResult result = ClabProcess::clab({"demo", "--local", "--steps", "2"});
+    const ProgramResult result = ClabProcess::clab({"demo", "--local", "--last_step", "2"});
     QVERIFY2(result.exitCode == 0, qPrintable(result.err));
     const QStringList lines = result.outLines();
     for (const char* placement : {"x: (VariableV2)", "w: (VariableV2)", "w/Assign: (Assign)", "w/read: (Identity)",

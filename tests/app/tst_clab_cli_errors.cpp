@@ -54,12 +54,12 @@ class ClabCliErrorsTest : public QObject {
                                                << "clab: flag '--graph' needs a value";
     QTest::newRow("empty value") << QStringList{"run", "--graph=", "--fetch", "MatMul"} << 2
                                  << "clab: flag '--graph' needs a value";
-    QTest::newRow("bad number") << QStringList{"demo", "--steps", "two"} << 2
-                                << "clab: flag '--steps' wants a whole number >= 1, got 'two'";
-    QTest::newRow("number with junk") << QStringList{"demo", "--steps=3x"} << 2
-                                      << "clab: flag '--steps' wants a whole number >= 1, got '3x'";
-    QTest::newRow("negative number") << QStringList{"demo", "--steps", "-2"} << 2
-                                     << "clab: flag '--steps' wants a whole number >= 1, got '-2'";
+    QTest::newRow("bad number") << QStringList{"demo", "--last_step", "two"} << 2
+                                << "clab: flag '--last_step' wants a whole number >= 1, got 'two'";
+    QTest::newRow("number with junk") << QStringList{"demo", "--last_step=3x"} << 2
+                                      << "clab: flag '--last_step' wants a whole number >= 1, got '3x'";
+    QTest::newRow("negative number") << QStringList{"demo", "--last_step", "-2"} << 2
+                                     << "clab: flag '--last_step' wants a whole number >= 1, got '-2'";
     QTest::newRow("zero steps") << (runSeed + QStringList{"--steps", "0"}) << 2
                                 << "clab: flag '--steps' wants a whole number >= 1, got '0'";
     QTest::newRow("bad switch value") << (runSeed + QStringList{"--log_device_placement=maybe"}) << 2

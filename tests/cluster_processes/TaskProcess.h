@@ -82,6 +82,17 @@ class TaskProcess {
       process_.waitForReadyRead(50);
     }
   }
+  // Waits until `text` occurs at least `count` times in the output.
+  bool waitForCount(const QString& text, int count, int timeoutMs) {
+    QElapsedTimer timer;
+    timer.start();
+    for (;;) {
+      collect();
+      if (output_.count(text) >= count) return true;
+      if (process_.state() == QProcess::NotRunning || timer.elapsed() > timeoutMs) return false;
+      process_.waitForReadyRead(50);
+    }
+  }
   bool waitUntilServing(int timeoutMs = 20000) { return waitForOutput("Serving /job:", timeoutMs); }
 
   QString output() {

@@ -291,7 +291,7 @@ void ClusterProcessesTest::portInUseIsNamed() {
 
 void ClusterProcessesTest::seedProgramAsTwoProcesses() {
   const Cluster cluster = MakeCluster(1, 1);
-  const QStringList common{"--cluster=" + cluster.spec(), "--task_index=0", "--steps=2"};
+  const QStringList common{"--cluster=" + cluster.spec(), "--task_index=0", "--last_step=2"};
   TaskProcess ps("seed_distributed", QStringList{"--job_name=ps"} + common);
   TaskProcess worker("seed_distributed", QStringList{"--job_name=worker"} + common);
   QCOMPARE(worker.waitForExit(30000), 0);
@@ -307,7 +307,7 @@ void ClusterProcessesTest::seedProgramAsTwoProcesses() {
 }
 
 void ClusterProcessesTest::demoRunsPsAndWorkerProcesses() {
-  const ProgramResult result = ClabProcess::clab({"demo", "--steps", "2"});
+  const ProgramResult result = ClabProcess::clab({"demo", "--last_step", "2"});
   QVERIFY2(result.exitCode == 0, qPrintable(result.out + result.err));
   const QStringList lines = result.outLines();
   QCOMPARE(lines.count("[worker/0] [[20]]"), 2);

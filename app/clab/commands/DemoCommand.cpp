@@ -20,13 +20,24 @@ std::string DemoCommand::description() const {
          "  x = Variable([[1, 2, 3, 4]])   w = Variable([[2], [2], [2], [2]])   mat = matmul(x, w)\n"
          "A ps task and a worker task start as two processes ('clab example seed') on free\n"
          "127.0.0.1 ports. The worker builds the graph under replica_device_setter, so x and w\n"
-         "live on /job:ps and MatMul runs on /job:worker, and prints the placement log and [[20]]\n"
-         "per step; the tensors cross between the processes over gRPC. Every line is prefixed\n"
-         "with the task that printed it. --local runs the graph in this process instead.";
+         "live on /job:ps and MatMul runs on /job:worker, and runs it in a MonitoredTrainingSession\n"
+         "with StopAtStepHook(last_step=200), printing the placement log and [[20]] per step; the\n"
+         "tensors cross between the processes over gRPC. Every line is prefixed with the task\n"
+         "that printed it.\n\n"
+         "The tutorial's graph never increments the global step, so it would never stop; by\n"
+         "default each step also increments it, so the demo stops at step 200. --faithful runs\n"
+         "the graph exactly as written, for --max_seconds (default 10), and shows the step\n"
+         "counter's warning. --checkpoint_dir makes the chief write checkpoints and event files\n"
+         "(see 'clab ckpt ls' and 'clab events'). --local runs the graph in this process with a\n"
+         "plain session for --last_step steps.";
 }
 
 void DemoCommand::DeclareFlags(FlagParser& flags) {
-  flags.AddInt("steps", "N", "how many steps the worker runs", &steps_, 1);
+  flags.AddInt("last_step", "N", "StopAtStepHook's last_step (with --local: the number of steps)", &last_step_, 1);
+  flags.AddBool("faithful", "run the tutorial's graph exactly: nothing increments the global step", &faithful_);
+  flags.AddInt("max_seconds", "S", "stop the worker after S seconds (faithful runs: 10 unless given)", &max_seconds_,
+               0);
+  flags.AddString("checkpoint_dir", "DIR", "where the chief writes checkpoints and event files", &checkpoint_dir_);
   flags.AddInt("timeout", "SECONDS", "give up when the worker has not finished by then", &timeout_s_, 1);
   flags.AddBool("local", "run in this process with a local session instead of a ps and a worker", &local_);
 }
@@ -51,8 +62,12 @@ Status DemoCommand::RunDistributed(std::ostream& out) {
   };
   const std::string self = ChildProcess::SelfPath();
   auto task_args = [&](const char* job) {
-    return std::vector<std::string>{"example", "seed", "--cluster", cluster, "--job_name", job, "--task_index", "0",
-                                    "--steps", std::to_string(steps_)};
+    std::vector<std::string> args{"example", "seed", "--cluster", cluster, "--job_name", job, "--task_index", "0",
+                                  "--last_step", std::to_string(last_step_)};
+    if (faithful_) args.push_back("--faithful");
+    if (max_seconds_ > 0) args.insert(args.end(), {"--max_seconds", std::to_string(max_seconds_)});
+    if (!checkpoint_dir_.empty()) args.insert(args.end(), {"--checkpoint_dir", checkpoint_dir_});
+    return args;
   };
   CLAB_ASSIGN_OR_RETURN(std::unique_ptr<ChildProcess> ps, ChildProcess::Start(self, task_args("ps"), printer("[ps/0]     ")));
   CLAB_ASSIGN_OR_RETURN(std::unique_ptr<ChildProcess> worker,
@@ -74,6 +89,9 @@ Status DemoCommand::RunDistributed(std::ostream& out) {
     return errors::Unknown("the worker task failed with exit status ", *worker_status, " (see its lines above)");
   out << "Both tasks ended cleanly (ps exit status " << ps_status
       << " after SIGTERM). The same program runs on real hosts: see 'clab help example seed'." << std::endl;
+  if (!checkpoint_dir_.empty())
+    out << "Checkpoints and event files are in " << checkpoint_dir_ << ": 'clab ckpt ls " << checkpoint_dir_
+        << "', 'clab events " << checkpoint_dir_ << "'." << std::endl;
   return OkStatus();
 }
 
@@ -95,7 +113,7 @@ Status DemoCommand::RunLocal(std::ostream& out) {
 
   std::vector<Tensor> outputs;
   CLAB_RETURN_IF_ERROR(WithPrefix(session->Run({}, {}, {seed.init.node()}, &outputs), "initialising x and w failed: "));
-  for (int64_t step = 1; step <= steps_; ++step) {
+  for (int64_t step = 1; step <= last_step_; ++step) {
     CLAB_RETURN_IF_ERROR(
         WithPrefix(session->Run({}, {seed.product.name()}, {}, &outputs), absl::StrCat("step ", step, " failed: ")));
     out << outputs[0].DebugString() << std::endl;

@@ -7,6 +7,7 @@
 #include "cli/Command.h"
 
 #include <cstdint>
+#include <string>
 
 namespace clab::cli {
 
@@ -22,8 +23,11 @@ class DemoCommand : public Command {
   Status RunLocal(std::ostream& out);
   Status RunDistributed(std::ostream& out);
 
-  int64_t steps_ = 1;
-  int64_t timeout_s_ = 120;
+  int64_t last_step_ = 200;
+  bool faithful_ = false;
+  int64_t max_seconds_ = 0;
+  std::string checkpoint_dir_;
+  int64_t timeout_s_ = 300;
   bool local_ = false;
 };
 

@@ -19,7 +19,11 @@ class ExampleSeedCommand : public Command {
 
  private:
   ClusterFlags cluster_flags_;
-  int64_t steps_ = 3;
+  int64_t last_step_ = 200;
+  bool faithful_ = false;
+  int64_t max_seconds_ = 0;
+  std::string checkpoint_dir_;
+  int64_t save_checkpoint_steps_ = 0;
   int64_t wait_for_ps_ms_ = 60000;
 };
 
