@@ -10,6 +10,8 @@
 #include "clab/ops/Ops.h"
 #include "clab/runtime/Session.h"
 
+#include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <atomic>
@@ -121,6 +123,7 @@ class ClusterProcessesTest : public QObject {
   void portInUseIsNamed();
   void seedProgramAsTwoProcesses();
   void demoRunsPsAndWorkerProcesses();
+  void demoCheckpointsAreListedAndShown();
 };
 
 void ClusterProcessesTest::psAndTwoWorkersShareVariables() {
@@ -316,6 +319,40 @@ void ClusterProcessesTest::demoRunsPsAndWorkerProcesses() {
            qPrintable(result.out));
   QVERIFY2(result.out.contains("[ps/0]     Received SIGTERM, stopping /job:ps/replica:0/task:0"), qPrintable(result.out));
   QVERIFY(result.out.contains("Both tasks ended cleanly"));
+}
+
+void ClusterProcessesTest::demoCheckpointsAreListedAndShown() {
+  QTemporaryDir dir;
+  const QString path = dir.path();
+  const ProgramResult demo = ClabProcess::clab({"demo", "--last_step", "250", "--checkpoint_dir", path});
+  QVERIFY2(demo.exitCode == 0, qPrintable(demo.out.right(3000) + demo.err));
+  QVERIFY(demo.out.contains("Stopped at global step 250"));
+
+  const ProgramResult ls = ClabProcess::clab({"ckpt", "ls", path});
+  QVERIFY2(ls.exitCode == 0, qPrintable(ls.err));
+  QVERIFY2(ls.out.contains(QRegularExpression("\\n250 +model\\.ckpt-250 +\\S+ \\S+ +ok, 3 tensors \\(latest\\)")),
+           qPrintable(ls.out));
+
+  const ProgramResult show = ClabProcess::clab({"ckpt", "show", path});
+  QVERIFY2(show.exitCode == 0, qPrintable(show.err));
+  QVERIFY2(show.out.contains(QRegularExpression("\\nglobal_step +int64 +\\[\\] +8 +250")), qPrintable(show.out));
+  QVERIFY2(show.out.contains(QRegularExpression("\\nx +int32 +\\[1,4\\] +16 ")), qPrintable(show.out));
+  QVERIFY2(show.out.contains(QRegularExpression("\\nw +int32 +\\[4,1\\] +16 ")), qPrintable(show.out));
+
+  // The step counter's rate near steps 100 and 200, and the session log, in the event file.
+  const ProgramResult events = ClabProcess::clab({"events", path});
+  QVERIFY2(events.exitCode == 0, qPrintable(events.err));
+  QVERIFY2(events.out.contains(QRegularExpression("\\n20\\d +\\S+ \\S+ +global_step/sec +\\d")), qPrintable(events.out));
+  QVERIFY2(events.out.contains("CHECKPOINT"), qPrintable(events.out));
+
+  // A damaged checkpoint is named as such; show reports DATA_LOSS with the file.
+  QFile data(path + "/model.ckpt-250.data-00000-of-00001");
+  QVERIFY(data.resize(5));
+  const ProgramResult damaged = ClabProcess::clab({"ckpt", "ls", path});
+  QVERIFY2(damaged.out.contains("DAMAGED"), qPrintable(damaged.out));
+  const ProgramResult shown = ClabProcess::clab({"ckpt", "show", path + "/model.ckpt-250"});
+  QCOMPARE(shown.exitCode, 1);
+  QVERIFY2(shown.err.startsWith("clab: ") && shown.err.contains("model.ckpt-250"), qPrintable(shown.err));
 }
 
 QTEST_GUILESS_MAIN(ClusterProcessesTest)

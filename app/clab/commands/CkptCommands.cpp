@@ -33,12 +33,23 @@ std::string HumanBytes(uintmax_t bytes) {
   return absl::StrFormat("%.1f MiB", bytes / (1024.0 * 1024.0));
 }
 
+// The tensor's first values numpy-style on one line: "[[2] [2] [2] [2]]".
+std::string OneLineValues(const Tensor& tensor, int max_entries) {
+  std::string text;
+  for (char c : tensor.DebugString(max_entries)) {
+    if (c == '\n') c = ' ';
+    if (c == ' ' && !text.empty() && text.back() == ' ') continue;
+    text += c;
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string CkptLsCommand::description() const {
   return "Reads DIR/checkpoint (the state file MonitoredTrainingSession and Saver write) and lists\n"
          "every checkpoint it names, oldest first: the global step, the size of its files, and\n"
-         "whether its index opens and checks. The one marked 'latest' is what a restarted chief\n"
+         "whether it is whole (its index and every tensor's checksum are checked). The one marked 'latest' is what a restarted chief\n"
          "restores; a damaged latest checkpoint is skipped for the previous good one.";
 }
 
@@ -65,7 +76,14 @@ Status CkptLsCommand::Run(std::ostream& out) {
     std::string condition;
     auto reader = TensorBundleReader::Open(prefix);
     if (reader.ok()) {
-      condition = absl::StrCat("ok, ", reader->List().size(), " tensors");
+      // Every tensor is read back, so a damaged data file is caught, not only the index.
+      Status checked;
+      for (const BundleEntryInfo& entry : reader->List()) {
+        checked = reader->Read(entry.name).status();
+        if (!checked.ok()) break;
+      }
+      condition = checked.ok() ? absl::StrCat("ok, ", reader->List().size(), " tensors")
+                               : absl::StrCat("DAMAGED: ", checked.message());
     } else if (absl::IsNotFound(reader.status())) {
       condition = "missing";
     } else {
@@ -109,7 +127,7 @@ Status CkptShowCommand::Run(std::ostream& out) {
     auto tensor = reader->Read(entry.name);
     if (!tensor.ok()) return tensor.status();
     table.AddRow({entry.name, DataTypeName(entry.dtype), entry.shape.DebugString(), std::to_string(entry.bytes),
-                  values_ > 0 ? tensor->SummarizeValue(static_cast<int>(values_)) : ""});
+                  values_ > 0 ? OneLineValues(*tensor, static_cast<int>(values_)) : ""});
   }
   out << "Checkpoint " << prefix << " (" << reader->List().size() << " tensors, " << HumanBytes(reader->data_bytes())
       << " of data):\n";
