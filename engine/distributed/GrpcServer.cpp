@@ -2,7 +2,9 @@
 
 #include "clab/core/DeviceName.h"
 #include "distributed/GrpcChannels.h"
+#include "distributed/EventHub.h"
 #include "distributed/GrpcMasterService.h"
+#include "distributed/GrpcMonitorService.h"
 #include "distributed/GrpcProbeService.h"
 #include "distributed/GrpcWorkerCache.h"
 #include "distributed/GrpcWorkerService.h"
@@ -122,6 +124,7 @@ GrpcServer::GrpcServer(ServerOptions options, std::string task_name, HostPort ad
       log_(std::move(log)) {}
 
 Status GrpcServer::Init() {
+  events_ = std::make_unique<EventHub>(task_name_);
   CLAB_ASSIGN_OR_RETURN(devices_, DeviceMgr::CreateLocal(task_name_, options_.config));
   worker_ = std::make_unique<Worker>(
       task_name_, devices_.get(),
@@ -134,12 +137,19 @@ Status GrpcServer::Init() {
   master.workers = worker_cache_.get();
   master.default_config = options_.config;
   master.local_devices = devices_.get();
-  if (log_) master.log = log_;
+  // The master's lines (session start, placement, waiting for tasks) go to the log and,
+  // as events, to whoever watches this task.
+  master.log = [this](const std::string& line) { Log(line); };
   master_ = std::make_unique<Master>(std::move(master));
 
   worker_service_ = std::make_unique<GrpcWorkerService>(worker_.get());
   master_service_ = std::make_unique<GrpcMasterService>(master_.get());
   probe_service_ = std::make_unique<GrpcProbeService>();
+  monitor_service_ = std::make_unique<GrpcMonitorService>(events_.get(), [this] {
+    std::vector<tensorflow::DeviceAttributes> attributes;
+    for (const Device* device : devices_->devices()) attributes.push_back(device->attributes());
+    return attributes;
+  });
   return OkStatus();
 }
 
@@ -149,6 +159,7 @@ GrpcServer::~GrpcServer() {
   server_.reset();
   master_service_.reset();
   probe_service_.reset();
+  monitor_service_.reset();
   worker_service_.reset();
   master_.reset();
   worker_cache_.reset();
@@ -156,7 +167,10 @@ GrpcServer::~GrpcServer() {
   devices_.reset();
 }
 
+void GrpcServer::Publish(const TaskEvent& event) { events_->Publish(event); }
+
 void GrpcServer::Log(const std::string& line) const {
+  if (events_) events_->Publish(EventForLogLine(line));
   if (log_) {
     log_(line);
   } else {
@@ -194,6 +208,7 @@ Status GrpcServer::Start() {
   builder.RegisterService(worker_service_.get());
   builder.RegisterService(master_service_.get());
   builder.RegisterService(probe_service_.get());
+  builder.RegisterService(monitor_service_.get());
   server_ = builder.BuildAndStart();
   if (!server_ || port == 0) {
     server_.reset();
@@ -213,6 +228,10 @@ Status GrpcServer::Start() {
   }
   RegisterLocalMaster(target_, master_.get());
   Log(StrCat("Started server with target: ", target_));
+  TaskEvent listening;
+  listening.mutable_state()->set_phase(TaskState::LISTENING);
+  listening.mutable_state()->set_detail(StrCat("listening at ", target_));
+  events_->Publish(std::move(listening));
   return OkStatus();
 }
 
@@ -231,6 +250,12 @@ Status GrpcServer::Stop() {
     if (started) UnregisterLocalMaster(target_);
   }
   // Steps first, so the sessions' graphs can be dropped and the calls of those steps end.
+  TaskEvent stopping;
+  stopping.mutable_state()->set_phase(TaskState::STOPPED);
+  stopping.mutable_state()->set_detail("the server is stopping");
+  events_->Publish(std::move(stopping));
+  // Watchers get the last events and end, instead of holding up the shutdown.
+  events_->Close();
   worker_->AbortAllSteps(errors::Cancelled("The server of ", task_name_, " is stopping"));
   master_->CloseAll();
   if (server_) {

@@ -18,7 +18,9 @@ class Server;
 
 namespace clab {
 
+class EventHub;
 class GrpcMasterService;
+class GrpcMonitorService;
 class GrpcProbeService;
 class GrpcWorkerCache;
 class GrpcWorkerService;
@@ -39,6 +41,8 @@ class GrpcServer final : public Server {
   std::string target() const override;
   int bound_port() const override;
   std::string task_name() const override { return task_name_; }
+  void Publish(const TaskEvent& event) override;
+  EventHub* events() const { return events_.get(); }
 
   Master* master() const { return master_.get(); }
   Worker* worker() const { return worker_.get(); }
@@ -65,6 +69,8 @@ class GrpcServer final : public Server {
   std::unique_ptr<GrpcWorkerService> worker_service_;
   std::unique_ptr<GrpcMasterService> master_service_;
   std::unique_ptr<GrpcProbeService> probe_service_;
+  std::unique_ptr<EventHub> events_;
+  std::unique_ptr<GrpcMonitorService> monitor_service_;
   std::unique_ptr<grpc::Server> server_;
 
   mutable std::mutex mu_;

@@ -112,6 +112,10 @@ Status RunSeedProgram(const SeedProgramOptions& options, std::ostream& out) {
   if (options.faithful && options.checkpoint_dir.empty() && session_options.is_chief)
     session_options.hooks.push_back(std::make_shared<StepCounterHook>(SecondOrStepTimer::EverySteps(100)));
   session_options.checkpoint_dir = options.checkpoint_dir;
+  // Hook lines, steps and checkpoints also go to this task's event stream, where the studio
+  // and `clab watch` see them.
+  session_options.log = std::make_shared<TrainingLog>(server->task_name());
+  session_options.log->AddSink([server = server.get()](const TaskEvent& event) { server->Publish(event); });
   if (options.save_checkpoint_steps > 0) session_options.save_checkpoint_steps = options.save_checkpoint_steps;
   CLAB_ASSIGN_OR_RETURN(std::unique_ptr<MonitoredSession> mon_sess, MonitoredTrainingSession(g, session_options));
 

@@ -124,6 +124,7 @@ class ClusterProcessesTest : public QObject {
   void seedProgramAsTwoProcesses();
   void demoRunsPsAndWorkerProcesses();
   void demoCheckpointsAreListedAndShown();
+  void watchPrintsATasksEvents();
 };
 
 void ClusterProcessesTest::psAndTwoWorkersShareVariables() {
@@ -353,6 +354,26 @@ void ClusterProcessesTest::demoCheckpointsAreListedAndShown() {
   const ProgramResult shown = ClabProcess::clab({"ckpt", "show", path + "/model.ckpt-250"});
   QCOMPARE(shown.exitCode, 1);
   QVERIFY2(shown.err.startsWith("clab: ") && shown.err.contains("model.ckpt-250"), qPrintable(shown.err));
+}
+
+void ClusterProcessesTest::watchPrintsATasksEvents() {
+  const Cluster cluster = MakeCluster(1, 1);
+  auto ps = TaskProcess::Server(cluster.spec(), "ps", 0);
+  QVERIFY(ps->waitUntilServing());
+  const QString target = QString::fromStdString(cluster.target("ps", 0));
+  const ProgramResult watch = ClabProcess::clab({"watch", target, "--no_follow"});
+  QVERIFY2(watch.exitCode == 0, qPrintable(watch.err));
+  const QStringList lines = watch.outLines();
+  QVERIFY2(lines.value(0).startsWith("/job:ps/replica:0/task:0 (ClusterLab "), qPrintable(watch.out));
+  QVERIFY2(lines.value(0).contains("state LISTENING, devices: /job:ps/replica:0/task:0/device:CPU:0"),
+           qPrintable(watch.out));
+  QVERIFY2(watch.out.contains(QRegularExpression("\\n\\[\\d+\\] [0-9:.]+ state LISTENING: listening at grpc://")),
+           qPrintable(watch.out));
+  QCOMPARE(ps->terminate(), 0);
+
+  const ProgramResult nobody = ClabProcess::clab({"watch", target, "--no_follow"});
+  QCOMPARE(nobody.exitCode, 1);
+  QVERIFY2(nobody.err.startsWith("clab: no task answers at " + target), qPrintable(nobody.err));
 }
 
 QTEST_GUILESS_MAIN(ClusterProcessesTest)

@@ -12,6 +12,7 @@
 #include "commands/RunCommand.h"
 #include "commands/ServerCommand.h"
 #include "commands/VersionCommand.h"
+#include "commands/WatchCommand.h"
 
 #include <memory>
 
@@ -29,6 +30,7 @@ void RegisterBuiltinCommands(CommandRegistry& registry) {
   registry.Add(std::make_unique<RunCommand>());
   registry.Add(std::make_unique<OpsCommand>());
   registry.Add(std::make_unique<VersionCommand>());
+  registry.Add(std::make_unique<WatchCommand>());
   registry.Add(std::make_unique<HelpCommand>(registry));
 }
 

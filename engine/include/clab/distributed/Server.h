@@ -6,6 +6,7 @@
 
 #include "clab/core/Status.h"
 #include "clab/distributed/ClusterSpec.h"
+#include "clab/monitor.pb.h"
 #include "tensorflow/config.pb.h"
 #include "tensorflow/tensorflow_server.pb.h"
 
@@ -44,6 +45,9 @@ class Server {
   virtual std::string target() const = 0;
   virtual int bound_port() const = 0;
   virtual std::string task_name() const = 0;  // "/job:ps/replica:0/task:0"
+  // Adds an event to the task's stream (clab.MonitorService.Watch): how a monitored session
+  // in this process reports its hooks, steps and checkpoints to whoever watches the task.
+  virtual void Publish(const TaskEvent& event) = 0;
 };
 
 // server.join() that Ctrl-C (SIGINT) or SIGTERM ends cleanly: the signal stops the server
