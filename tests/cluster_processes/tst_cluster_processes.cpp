@@ -3,6 +3,7 @@
 // two ps tasks sharing the variables round robin, a ps killed mid-run, a ps that starts
 // after the client, clean stops on SIGTERM and SIGINT, a port already in use, and the
 // seed program and `clab demo` as a user runs them.
+#include "StatusText.h"
 #include "TaskProcess.h"
 
 #include "clab/distributed/ReplicaDeviceSetter.h"
@@ -102,12 +103,6 @@ Status RunTarget(Session& session, const std::string& node) {
   return session.Run({}, {}, {node}, &out);
 }
 
-const char* Text(const Status& status) {
-  static thread_local std::string text;
-  text = status.ToString();
-  return text.c_str();
-}
-
 }  // namespace
 
 class ClusterProcessesTest : public QObject {
@@ -141,8 +136,8 @@ void ClusterProcessesTest::psAndTwoWorkersShareVariables() {
   QVERIFY(graph0.ok() && graph1.ok());
   auto chief = OpenSession(cluster.target("worker", 0), graph0->graph);
   auto other = OpenSession(cluster.target("worker", 1), graph1->graph);
-  QVERIFY2(chief.ok(), Text(chief.status()));
-  QVERIFY2(other.ok(), Text(other.status()));
+  QVERIFY2(chief.ok(), StatusText(chief.status()));
+  QVERIFY2(other.ok(), StatusText(other.status()));
   QVERIFY2(RunTarget(**chief, graph0->init).ok(), "init");
   for (int i = 0; i < 5; ++i) {
     QVERIFY2(RunTarget(**chief, graph0->increments[0]).ok(), "chief increment");
@@ -168,11 +163,11 @@ void ClusterProcessesTest::twoPsHoldVariablesRoundRobin() {
   auto graph = BuildCounterGraph(cluster, 0, {"a", "b", "c"});
   QVERIFY(graph.ok());
   auto session = OpenSession(cluster.target("worker", 0), graph->graph, 20000, /*log_placement=*/true);
-  QVERIFY2(session.ok(), Text(session.status()));
+  QVERIFY2(session.ok(), StatusText(session.status()));
   QVERIFY(RunTarget(**session, graph->init).ok());
   for (const std::string& increment : graph->increments) QVERIFY(RunTarget(**session, increment).ok());
   auto total = FetchFloat(**session, graph->total);
-  QVERIFY2(total.ok(), Text(total.status()));
+  QVERIFY2(total.ok(), StatusText(total.status()));
   QCOMPARE(*total, 9.0f);  // (1 + 1) + (2 + 1) + (3 + 1)
 
   // The master the client talked to (the worker's) logs the placement: a, b, c go to
@@ -194,7 +189,7 @@ void ClusterProcessesTest::psKilledMidRunFailsTheClientQuickly() {
   QVERIFY(ps->waitUntilServing() && worker->waitUntilServing());
   auto graph = BuildCounterGraph(cluster, 0, {"counter"});
   auto session = OpenSession(cluster.target("worker", 0), graph->graph);
-  QVERIFY2(session.ok(), Text(session.status()));
+  QVERIFY2(session.ok(), StatusText(session.status()));
   QVERIFY(RunTarget(**session, graph->init).ok());
 
   // Steps run back to back while the ps is killed with SIGKILL (no goodbye on the wire).
@@ -220,8 +215,8 @@ void ClusterProcessesTest::psKilledMidRunFailsTheClientQuickly() {
   QVERIFY2(elapsed < 5000, qPrintable(QString("the error came %1 ms after the kill").arg(elapsed)));
   QVERIFY2(failed.code() == absl::StatusCode::kUnavailable || failed.code() == absl::StatusCode::kAborted ||
                failed.code() == absl::StatusCode::kCancelled,
-           Text(failed));
-  QVERIFY2(std::string(failed.message()).find("/job:ps/replica:0/task:0") != std::string::npos, Text(failed));
+           StatusText(failed));
+  QVERIFY2(std::string(failed.message()).find("/job:ps/replica:0/task:0") != std::string::npos, StatusText(failed));
 
   // The worker keeps serving: it answers a new session at once, and a step that needs the
   // dead ps fails with the ps's name rather than hanging.
@@ -229,7 +224,7 @@ void ClusterProcessesTest::psKilledMidRunFailsTheClientQuickly() {
   auto again = OpenSession(cluster.target("worker", 0), graph->graph, /*wait_for_tasks_ms=*/1000);
   QVERIFY2(!again.ok(), "a session over a dead ps was created");
   QVERIFY2(std::string(again.status().message()).find(cluster.jobs.at("ps")[0]) != std::string::npos,
-           Text(again.status()));
+           StatusText(again.status()));
   QCOMPARE(worker->terminate(), 0);
 }
 
@@ -253,7 +248,7 @@ void ClusterProcessesTest::psStartedAfterTheClientIsWaitedFor() {
   QVERIFY(ps->waitUntilServing());
   QVERIFY2(client.wait_for(std::chrono::seconds(15)) == std::future_status::ready, "the client still waits");
   auto value = client.get();
-  QVERIFY2(value.ok(), Text(value.status()));
+  QVERIFY2(value.ok(), StatusText(value.status()));
   QCOMPARE(*value, 2.0f);
 }
 

@@ -4,6 +4,7 @@
 // and started again mid-training is recovered from the chief's last checkpoint, and
 // training ends at the last step with parameters and global step consistent and every
 // checkpoint file whole.
+#include "StatusText.h"
 #include "TaskProcess.h"
 
 #include "clab/distributed/ReplicaDeviceSetter.h"
@@ -94,7 +95,7 @@ class EventLog {
       if (match(event)) return true;
     return false;
   }
-  QString Text() const {
+  QString StatusText() const {
     std::lock_guard<std::mutex> lock(mu_);
     QStringList lines;
     for (const TaskEvent& event : events_) lines << QString::fromStdString(event.ShortDebugString());
@@ -154,12 +155,6 @@ class AtStepHook final : public SessionRunHook {
   bool done_ = false;
 };
 
-const char* Text(const Status& status) {
-  static thread_local std::string text;
-  text = status.ToString();
-  return text.c_str();
-}
-
 }  // namespace
 
 class MonitoredClusterTest : public QObject {
@@ -201,13 +196,13 @@ void MonitoredClusterTest::nonChiefWaitsForTheChiefThenBothTrain() {
   auto chief_model = BuildModel(cluster, 0);
   auto chief = MonitoredTrainingSession(chief_model->g, Options(cluster.target(0), true, kLastStep,
                                                                 chief_events.Make("worker/0")));
-  QVERIFY2(chief.ok(), Text(chief.status()));
+  QVERIFY2(chief.ok(), StatusText(chief.status()));
   auto chief_runs = TrainToEnd(**chief, chief_model->train);
-  QVERIFY2(chief_runs.ok(), Text(chief_runs.status()));
+  QVERIFY2(chief_runs.ok(), StatusText(chief_runs.status()));
   QVERIFY2(other.wait_for(std::chrono::seconds(30)) == std::future_status::ready, "the non-chief never finished");
   auto other_runs = other.get();
-  QVERIFY2(other_runs.ok(), Text(other_runs.status()));
-  QVERIFY2(*other_runs > 0, qPrintable(other_events.Text()));
+  QVERIFY2(other_runs.ok(), StatusText(other_runs.status()));
+  QVERIFY2(*other_runs > 0, qPrintable(other_events.StatusText()));
 
   // Both updated the same w, one increment per step of the shared global step.
   std::vector<Tensor> values;
@@ -241,16 +236,16 @@ void MonitoredClusterTest::psRestartedMidTrainingIsRecoveredFromTheLastCheckpoin
     restarted = ps->waitUntilServing();
   }));
   auto session = MonitoredTrainingSession(model->g, options);
-  QVERIFY2(session.ok(), Text(session.status()));
+  QVERIFY2(session.ok(), StatusText(session.status()));
   auto runs = TrainToEnd(**session, model->train);
-  QVERIFY2(runs.ok(), Text(runs.status()));
+  QVERIFY2(runs.ok(), StatusText(runs.status()));
   QVERIFY(restarted);
-  QVERIFY2((*session)->recoveries() >= 1, qPrintable(events.Text()));
+  QVERIFY2((*session)->recoveries() >= 1, qPrintable(events.StatusText()));
   QVERIFY2(events.Has([](const TaskEvent& e) {
              return e.has_log() && QString::fromStdString(e.log().text()).contains("Restoring parameters from") &&
                     QString::fromStdString(e.log().text()).endsWith("model.ckpt-125");
            }),
-           qPrintable(events.Text()));
+           qPrintable(events.StatusText()));
 
   std::vector<Tensor> values;
   QVERIFY((*session)->raw_session()->Run({}, {model->w, model->step}, {}, &values).ok());
@@ -261,13 +256,13 @@ void MonitoredClusterTest::psRestartedMidTrainingIsRecoveredFromTheLastCheckpoin
 
   // Every checkpoint the state file names is whole (the last five are kept).
   auto checkpoints = CheckpointsNewestFirst(dir.path().toStdString());
-  QVERIFY2(checkpoints.ok(), Text(checkpoints.status()));
+  QVERIFY2(checkpoints.ok(), StatusText(checkpoints.status()));
   QVERIFY(!checkpoints->empty());
   QVERIFY2(QString::fromStdString(checkpoints->front()).endsWith("model.ckpt-300"),
            qPrintable(QString::fromStdString(checkpoints->front())));
   for (const std::string& prefix : *checkpoints) {
     auto reader = TensorBundleReader::Open(prefix);
-    QVERIFY2(reader.ok(), Text(reader.status()));
+    QVERIFY2(reader.ok(), StatusText(reader.status()));
     for (const BundleEntryInfo& entry : reader->List()) QVERIFY2(reader->Read(entry.name).ok(), entry.name.c_str());
   }
 }

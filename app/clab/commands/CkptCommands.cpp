@@ -49,8 +49,9 @@ std::string OneLineValues(const Tensor& tensor, int max_entries) {
 std::string CkptLsCommand::description() const {
   return "Reads DIR/checkpoint (the state file MonitoredTrainingSession and Saver write) and lists\n"
          "every checkpoint it names, oldest first: the global step, the size of its files, and\n"
-         "whether it is whole (its index and every tensor's checksum are checked). The one marked 'latest' is what a restarted chief\n"
-         "restores; a damaged latest checkpoint is skipped for the previous good one.";
+         "whether it is whole (its index and every tensor's checksum are checked). The one marked\n"
+         "'latest' is what a restarted chief restores; a damaged latest checkpoint is skipped for\n"
+         "the previous good one.";
 }
 
 void CkptLsCommand::DeclareFlags(FlagParser& flags) {
