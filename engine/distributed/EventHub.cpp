@@ -45,6 +45,41 @@ bool EventHub::closed() const {
   return closed_;
 }
 
+void EventHub::WatcherAttached() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++watchers_;
+  }
+  cv_.notify_all();
+}
+
+void EventHub::WatcherDetached() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    --watchers_;
+  }
+  cv_.notify_all();
+}
+
+void EventHub::Delivered(int64_t seq) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    delivered_ = std::max(delivered_, seq);
+  }
+  cv_.notify_all();
+}
+
+bool EventHub::WaitForWatcher(std::chrono::milliseconds timeout) {
+  std::unique_lock<std::mutex> lock(mu_);
+  return cv_.wait_for(lock, timeout, [&] { return watchers_ > 0; });
+}
+
+bool EventHub::WaitDelivered(std::chrono::milliseconds timeout) {
+  std::unique_lock<std::mutex> lock(mu_);
+  cv_.wait_for(lock, timeout, [&] { return watchers_ == 0 || delivered_ >= seq_; });
+  return delivered_ >= seq_;
+}
+
 int64_t EventHub::last_seq() const {
   std::lock_guard<std::mutex> lock(mu_);
   return seq_;

@@ -30,6 +30,17 @@ class EventHub {
   void Close();
   bool closed() const;
 
+  // Watchers say when they start and end and how far they have sent; a task can then wait
+  // for someone to watch it before it starts, and for its last events to go out before it
+  // stops.
+  void WatcherAttached();
+  void WatcherDetached();
+  void Delivered(int64_t seq);
+  bool WaitForWatcher(std::chrono::milliseconds timeout);
+  // Waits until some watcher has sent the newest event (true), none is attached, or the
+  // timeout passed.
+  bool WaitDelivered(std::chrono::milliseconds timeout);
+
   int64_t last_seq() const;
   // The phase of the newest state event (UNKNOWN before any).
   TaskState last_state() const;
@@ -44,6 +55,8 @@ class EventHub {
   int64_t seq_ = 0;
   TaskState last_state_;
   bool closed_ = false;
+  int watchers_ = 0;
+  int64_t delivered_ = 0;
 };
 
 // The event a server log line stands for: a placement line ("MatMul: (MatMul):

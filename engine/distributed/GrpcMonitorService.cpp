@@ -21,12 +21,18 @@ GrpcMonitorService::GrpcMonitorService(EventHub* hub, DevicesFn devices)
 grpc::Status GrpcMonitorService::Watch(grpc::ServerContext* context, const WatchRequest* request,
                                        grpc::ServerWriter<TaskEvent>* writer) {
   int64_t seen = request->since_seq();
+  hub_->WatcherAttached();
+  struct Detach {
+    EventHub* hub;
+    ~Detach() { hub->WatcherDetached(); }
+  } detach{hub_};
   while (!context->IsCancelled()) {
     const std::vector<TaskEvent> events = hub_->WaitSince(seen, kWatchPoll);
     for (const TaskEvent& event : events) {
       if (!writer->Write(event)) return grpc::Status(grpc::StatusCode::CANCELLED, "the watcher went away");
       seen = event.seq();
     }
+    if (!events.empty()) hub_->Delivered(seen);
     if (events.empty() && hub_->closed()) return grpc::Status::OK;
   }
   return grpc::Status(grpc::StatusCode::CANCELLED, "the watcher went away");

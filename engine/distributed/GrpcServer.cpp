@@ -29,6 +29,8 @@ namespace {
 // Calls still running when the server stops get this long to finish before gRPC cancels
 // them; steps were already aborted, so they finish at once.
 constexpr int kShutdownGraceMs = 500;
+// How long a stopping server waits for its watchers to receive its last events.
+constexpr int kWatcherFlushMs = 1000;
 
 // A loopback task is reachable only from this host, so it listens there only; any other
 // address may reach this host through any interface.
@@ -169,6 +171,10 @@ GrpcServer::~GrpcServer() {
 
 void GrpcServer::Publish(const TaskEvent& event) { events_->Publish(event); }
 
+bool GrpcServer::WaitForWatcher(int timeout_ms) {
+  return events_->WaitForWatcher(std::chrono::milliseconds(timeout_ms));
+}
+
 void GrpcServer::Log(const std::string& line) const {
   if (events_) events_->Publish(EventForLogLine(line));
   if (log_) {
@@ -254,7 +260,9 @@ Status GrpcServer::Stop() {
   stopping.mutable_state()->set_phase(TaskState::STOPPED);
   stopping.mutable_state()->set_detail("the server is stopping");
   events_->Publish(std::move(stopping));
-  // Watchers get the last events and end, instead of holding up the shutdown.
+  // Watchers get the last events (a second at most) and end, instead of holding up the
+  // shutdown.
+  events_->WaitDelivered(std::chrono::milliseconds(kWatcherFlushMs));
   events_->Close();
   worker_->AbortAllSteps(errors::Cancelled("The server of ", task_name_, " is stopping"));
   master_->CloseAll();

@@ -42,6 +42,7 @@ class GrpcServer final : public Server {
   int bound_port() const override;
   std::string task_name() const override { return task_name_; }
   void Publish(const TaskEvent& event) override;
+  bool WaitForWatcher(int timeout_ms) override;
   EventHub* events() const { return events_.get(); }
 
   Master* master() const { return master_.get(); }

@@ -56,7 +56,13 @@ std::map<std::string, std::vector<std::string>> AsDict(const ClusterSpec& cluste
 Status RunSeedProgram(const SeedProgramOptions& options, std::ostream& out) {
   GraphBuilder g;
   // global_step = tf.contrib.framework.get_or_create_global_step()
-  const Output global_step = GetOrCreateGlobalStep(g);
+  // As written, outside any device scope, the global step lands on each worker's own task:
+  // with one worker (the tutorial's cluster) that is harmless, but with several, each has a
+  // global step only it can initialise, and a non-chief waits for its own forever. A
+  // faithful run keeps that; otherwise it is created under replica_device_setter below, on
+  // the ps, shared by every worker.
+  Output global_step;
+  if (options.faithful) global_step = GetOrCreateGlobalStep(g);
 
   // cluster = tf.train.ClusterSpec({"ps": ["...:2223"], "worker": ["...:2222"]})
   const ClusterSpec& cluster = options.cluster;
@@ -76,6 +82,8 @@ Status RunSeedProgram(const SeedProgramOptions& options, std::ostream& out) {
     });
   }
 
+  if (options.wait_for_watcher_ms > 0) server->WaitForWatcher(static_cast<int>(options.wait_for_watcher_ms));
+
   // worker_device = "/job:worker/task:0/cpu:0/"
   const std::string worker_device = StrCat("/job:worker/task:", options.task_index, "/cpu:0/");
 
@@ -87,6 +95,7 @@ Status RunSeedProgram(const SeedProgramOptions& options, std::ostream& out) {
     setter.cluster = AsDict(cluster);
     CLAB_ASSIGN_OR_RETURN(DeviceFunction device_function, ReplicaDeviceSetter(setter));
     auto scope = g.WithDevice(device_function);
+    if (!options.faithful) global_step = GetOrCreateGlobalStep(g);
     //   x = tf.Variable([[1, 2, 3, 4]]);  w = tf.Variable([[2], [2], [2], [2]]);  mat = tf.matmul(x, w)
     seed = BuildSeedGraph(g);
   }

@@ -45,6 +45,9 @@ struct SeedProgramOptions {
   // How long a worker waits for the ps before giving up (the server logs, every few
   // seconds, which task it is still waiting for).
   int64_t wait_for_ps_ms = 60000;
+  // A worker started by the studio waits (up to this long) until the studio watches its
+  // events before it starts, so that a short run loses none. 0: do not wait.
+  int64_t wait_for_watcher_ms = 0;
 };
 
 // Runs one task to its end: a worker after its loop, a ps when SIGINT or SIGTERM arrives.

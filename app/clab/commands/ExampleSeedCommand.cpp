@@ -26,6 +26,8 @@ std::string ExampleSeedCommand::description() const {
 }
 
 void ExampleSeedCommand::DeclareFlags(FlagParser& flags) {
+  flags.AddInt("wait_for_watcher_ms", "MS", "before starting, wait this long for a watcher of the task's events",
+               &wait_for_watcher_ms_, 0);
   cluster_flags_.Declare(flags);
   flags.AddInt("last_step", "N", "StopAtStepHook's last_step", &last_step_, 0);
   flags.AddBool("faithful", "run exactly the tutorial's graph (no global step increment)", &faithful_);
@@ -51,6 +53,7 @@ Status ExampleSeedCommand::Run(std::ostream& out) {
   options.checkpoint_dir = checkpoint_dir_;
   options.save_checkpoint_steps = save_checkpoint_steps_;
   options.wait_for_ps_ms = wait_for_ps_ms_;
+  options.wait_for_watcher_ms = wait_for_watcher_ms_;
   if (options.job_name != "ps" && options.job_name != "worker")
     return UsageError("--job_name must be ps or worker (see 'clab help example seed')");
   return RunSeedProgram(options, out);

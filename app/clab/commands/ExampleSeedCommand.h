@@ -25,6 +25,7 @@ class ExampleSeedCommand : public Command {
   std::string checkpoint_dir_;
   int64_t save_checkpoint_steps_ = 0;
   int64_t wait_for_ps_ms_ = 60000;
+  int64_t wait_for_watcher_ms_ = 0;
 };
 
 }  // namespace clab::cli

@@ -48,6 +48,10 @@ class Server {
   // Adds an event to the task's stream (clab.MonitorService.Watch): how a monitored session
   // in this process reports its hooks, steps and checkpoints to whoever watches the task.
   virtual void Publish(const TaskEvent& event) = 0;
+  // Waits until someone watches the task's events (the studio that started it), so that a
+  // short program loses none of them; false at the timeout. Stop() itself gives attached
+  // watchers up to a second to receive the last events.
+  virtual bool WaitForWatcher(int timeout_ms) = 0;
 };
 
 // server.join() that Ctrl-C (SIGINT) or SIGTERM ends cleanly: the signal stops the server

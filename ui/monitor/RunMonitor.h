@@ -1,0 +1,84 @@
+// Watches every task of a cluster (one TaskWatcher each) and turns their events into what
+// the studio shows: each task's state, training progress (global step, steps per second),
+// console lines, the placement log, checkpoints. Events are drained on the GUI thread every
+// 100 ms and delivered in batches, so a chatty task cannot stall the interface.
+#pragma once
+
+#include "clab/monitor.pb.h"
+
+#include <QElapsedTimer>
+#include <QHash>
+#include <QObject>
+#include <QStringList>
+#include <QTimer>
+
+#include <memory>
+
+namespace clab::ui {
+
+class TaskWatcher;
+
+struct TaskStatus {
+  TaskState::Phase phase = TaskState::UNKNOWN;
+  QString detail;
+  QStringList uninitialized;
+  bool connected = false;
+  qint64 global_step = -1;
+  qint64 local_step = 0;
+  double steps_per_second = 0;
+};
+
+struct ConsoleLine {
+  QString task;
+  double wall_time = 0;
+  int level = 20;     // 20 info, 30 warning, 40 error
+  QString source;     // "log", a hook's name, "error"
+  QString text;
+};
+
+struct PlacementRow {
+  QString node;
+  QString op;
+  QString device;
+};
+
+class RunMonitor : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit RunMonitor(QObject* parent = nullptr);
+  ~RunMonitor() override;
+
+  // Task name ("/job:ps/replica:0/task:0") -> "host:port". Replaces any earlier watch.
+  void Watch(const QHash<QString, QString>& addresses);
+  void Clear();
+  // Takes what the watchers still hold, then ends the watches; the statuses stay.
+  void StopWatching();
+
+  const QHash<QString, TaskStatus>& statuses() const { return statuses_; }
+  qint64 globalStep() const;            // the highest any task reported
+  double totalStepsPerSecond() const;   // the workers' runs per second, summed
+
+ signals:
+  void statusChanged(const QString& task);
+  void progress();
+  void consoleLines(const QList<clab::ui::ConsoleLine>& lines);
+  void placementsChanged(const QList<clab::ui::PlacementRow>& rows);
+  void checkpointSaved(const QString& task, const QString& path, qint64 step);
+
+ private:
+  void Drain();
+  void Apply(const QString& task, const TaskEvent& event, QList<ConsoleLine>* lines, bool* placed, bool* stepped);
+
+  QHash<QString, std::shared_ptr<TaskWatcher>> watchers_;
+  QHash<QString, TaskStatus> statuses_;
+  QHash<QString, QPair<qint64, qint64>> rate_base_;  // task -> (local step, ms) at the last rate update
+  QList<PlacementRow> placements_;
+  QTimer timer_;
+  QElapsedTimer clock_;
+};
+
+}  // namespace clab::ui
+
+Q_DECLARE_METATYPE(clab::ui::ConsoleLine)
+Q_DECLARE_METATYPE(clab::ui::PlacementRow)

@@ -1,0 +1,74 @@
+#include "monitor/TaskWatcher.h"
+
+#include "clab/monitor.grpc.pb.h"
+
+#include <grpcpp/grpcpp.h>
+
+#include <chrono>
+
+namespace clab::ui {
+namespace {
+
+constexpr auto kRetryDelay = std::chrono::milliseconds(200);
+
+}  // namespace
+
+TaskWatcher::TaskWatcher(QString task, std::string address) : task_(std::move(task)), address_(std::move(address)) {
+  thread_ = std::thread([this] { Loop(); });
+}
+
+TaskWatcher::~TaskWatcher() {
+  stopping_ = true;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (context_) context_->TryCancel();
+  }
+  thread_.join();
+}
+
+std::vector<TaskEvent> TaskWatcher::Take() {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<TaskEvent> taken;
+  taken.swap(pending_);
+  return taken;
+}
+
+void TaskWatcher::Loop() {
+  grpc::ChannelArguments args;
+  args.SetInt(GRPC_ARG_ENABLE_HTTP_PROXY, 0);
+  args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
+  args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
+  auto stub = MonitorService::NewStub(grpc::CreateCustomChannel(address_, grpc::InsecureChannelCredentials(), args));
+  int64_t seen = 0;
+  while (!stopping_) {
+    auto context = std::make_shared<grpc::ClientContext>();
+    context->set_wait_for_ready(true);
+    context->set_deadline(std::chrono::system_clock::now() + std::chrono::hours(24 * 365));
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stopping_) break;
+      context_ = context;
+    }
+    WatchRequest request;
+    request.set_since_seq(seen);
+    auto reader = stub->Watch(context.get(), request);
+    TaskEvent event;
+    while (reader->Read(&event)) {
+      connected_ = true;
+      seen = event.seq();
+      std::lock_guard<std::mutex> lock(mu_);
+      pending_.push_back(std::move(event));
+    }
+    reader->Finish();
+    connected_ = false;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      context_.reset();
+    }
+    // A task that restarted numbers its events from 1 again: start over.
+    seen = 0;
+    if (!stopping_) std::this_thread::sleep_for(kRetryDelay);
+  }
+}
+
+}  // namespace clab::ui

@@ -1,0 +1,203 @@
+#include "project/Project.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QMap>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QSet>
+
+#include <algorithm>
+
+namespace clab::ui {
+namespace {
+
+constexpr int kFormatVersion = 1;
+
+bool ParseAddress(const QString& text, ProjectTask* task, QString* error) {
+  const int colon = text.lastIndexOf(':');
+  if (colon <= 0) {
+    *error = QStringLiteral("'%1' is not host:port").arg(text);
+    return false;
+  }
+  bool ok = false;
+  const int port = text.mid(colon + 1).toInt(&ok);
+  if (!ok) {
+    *error = QStringLiteral("'%1': the port is not a number").arg(text);
+    return false;
+  }
+  task->host = text.left(colon);
+  task->port = port;
+  return true;
+}
+
+}  // namespace
+
+Project Project::Seed() {
+  Project project;
+  project.name = "Seed: x . w on a ps and a worker";
+  project.tasks = {{"ps", 0, "127.0.0.1", 2223}, {"worker", 0, "127.0.0.1", 2222}};
+  return project;
+}
+
+Project Project::SeedTwoWorkers() {
+  Project project;
+  project.name = "Seed on two workers, 20,000 steps";
+  project.tasks = {{"ps", 0, "127.0.0.1", 2223}, {"worker", 0, "127.0.0.1", 2222}, {"worker", 1, "127.0.0.1", 2224}};
+  project.run.last_step = 20000;
+  return project;
+}
+
+QStringList Project::jobs() const {
+  QStringList names;
+  for (const ProjectTask& task : tasks)
+    if (!names.contains(task.job)) names << task.job;
+  return names;
+}
+
+QList<ProjectTask> Project::tasksOf(const QString& job) const {
+  QList<ProjectTask> found;
+  for (const ProjectTask& task : tasks)
+    if (task.job == job) found << task;
+  std::sort(found.begin(), found.end(), [](const ProjectTask& a, const ProjectTask& b) { return a.index < b.index; });
+  return found;
+}
+
+QString Project::clusterSpec() const {
+  QStringList parts;
+  for (const QString& job : jobs()) {
+    QStringList addresses;
+    for (const ProjectTask& task : tasksOf(job)) addresses << task.address();
+    parts << job + "=" + addresses.join(',');
+  }
+  return parts.join(';');
+}
+
+QStringList Project::validate() const {
+  QStringList problems;
+  static const QRegularExpression job_name("^[A-Za-z][A-Za-z0-9_]*$");
+  QMap<QString, QString> used;  // address -> task
+  for (const ProjectTask& task : tasks) {
+    if (!job_name.match(task.job).hasMatch())
+      problems << QStringLiteral("%1: job name '%2' must start with a letter and hold only letters, digits and _")
+                      .arg(task.name(), task.job);
+    if (task.port < 1 || task.port > 65535)
+      problems << QStringLiteral("%1: port %2 is out of range (1-65535)").arg(task.name()).arg(task.port);
+    if (task.host.trimmed().isEmpty()) problems << QStringLiteral("%1: the host is empty").arg(task.name());
+    const QString address = task.address();
+    if (used.contains(address))
+      problems << QStringLiteral("%1: %2 is also the address of %3").arg(task.name(), address, used.value(address));
+    else
+      used.insert(address, task.name());
+  }
+  if (!jobs().contains("ps")) problems << "the cluster has no ps job: variables need a parameter server";
+  if (!jobs().contains("worker")) problems << "the cluster has no worker job: nothing would run the program";
+  return problems;
+}
+
+QJsonObject Project::ToJson() const {
+  QJsonObject cluster;
+  for (const QString& job : jobs()) {
+    QJsonArray addresses;
+    for (const ProjectTask& task : tasksOf(job)) addresses.append(task.address());
+    cluster.insert(job, addresses);
+  }
+  QJsonObject run_json{{"last_step", run.last_step},
+                       {"faithful", run.faithful},
+                       {"max_seconds", run.max_seconds},
+                       {"checkpoint_dir", run.checkpoint_dir}};
+  return QJsonObject{{"format", "clusterlab-project"}, {"version", kFormatVersion}, {"name", name},
+                     {"cluster", cluster},            {"program", program},       {"run", run_json}};
+}
+
+bool Project::FromJson(const QJsonObject& json, Project* project, QString* error) {
+  if (json.value("format").toString() != "clusterlab-project") {
+    *error = "format: not a ClusterLab project (expected \"format\": \"clusterlab-project\")";
+    return false;
+  }
+  if (json.value("version").toInt() > kFormatVersion) {
+    *error = QStringLiteral("version: %1 is newer than this ClusterLab reads (%2)")
+                 .arg(json.value("version").toInt())
+                 .arg(kFormatVersion);
+    return false;
+  }
+  Project loaded;
+  loaded.name = json.value("name").toString("Untitled");
+  loaded.program = json.value("program").toString("seed");
+  if (loaded.program != "seed") {
+    *error = QStringLiteral("program: '%1' is unknown (known: seed)").arg(loaded.program);
+    return false;
+  }
+  const QJsonValue cluster = json.value("cluster");
+  if (!cluster.isObject()) {
+    *error = "cluster: missing, or not an object of job -> addresses";
+    return false;
+  }
+  const QJsonObject jobs = cluster.toObject();
+  for (auto it = jobs.begin(); it != jobs.end(); ++it) {
+    if (!it.value().isArray() || it.value().toArray().isEmpty()) {
+      *error = QStringLiteral("cluster.%1: wants a non-empty list of \"host:port\"").arg(it.key());
+      return false;
+    }
+    const QJsonArray addresses = it.value().toArray();
+    for (int i = 0; i < addresses.size(); ++i) {
+      ProjectTask task;
+      task.job = it.key();
+      task.index = i;
+      QString problem;
+      if (!addresses[i].isString() || !ParseAddress(addresses[i].toString(), &task, &problem)) {
+        *error = QStringLiteral("cluster.%1[%2]: %3").arg(it.key()).arg(i).arg(problem.isEmpty() ? "not a string" : problem);
+        return false;
+      }
+      loaded.tasks << task;
+    }
+  }
+  const QJsonObject run = json.value("run").toObject();
+  loaded.run.last_step = run.value("last_step").toInteger(200);
+  loaded.run.faithful = run.value("faithful").toBool(false);
+  loaded.run.max_seconds = run.value("max_seconds").toInt(0);
+  loaded.run.checkpoint_dir = run.value("checkpoint_dir").toString();
+  if (loaded.run.last_step < 1) {
+    *error = QStringLiteral("run.last_step: %1 is not a step (>= 1)").arg(loaded.run.last_step);
+    return false;
+  }
+  *project = loaded;
+  return true;
+}
+
+bool Project::Load(const QString& path, Project* project, QString* error) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) {
+    *error = QStringLiteral("%1: %2").arg(path, file.errorString());
+    return false;
+  }
+  QJsonParseError parse;
+  const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parse);
+  if (parse.error != QJsonParseError::NoError) {
+    *error = QStringLiteral("%1: offset %2: %3").arg(path).arg(parse.offset).arg(parse.errorString());
+    return false;
+  }
+  QString problem;
+  if (!FromJson(document.object(), project, &problem)) {
+    *error = QStringLiteral("%1: %2").arg(path, problem);
+    return false;
+  }
+  return true;
+}
+
+bool Project::Save(const QString& path, QString* error) const {
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) {
+    *error = QStringLiteral("%1: %2").arg(path, file.errorString());
+    return false;
+  }
+  file.write(QJsonDocument(ToJson()).toJson(QJsonDocument::Indented));
+  if (!file.commit()) {
+    *error = QStringLiteral("%1: %2").arg(path, file.errorString());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace clab::ui

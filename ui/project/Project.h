@@ -1,0 +1,61 @@
+// A ClusterLab project (.clab, JSON): the cluster (jobs and their tasks' addresses), the
+// program its workers run (for now the seed example) and the run settings. Loading names the
+// file and the field at fault; saving writes a temporary file and renames it over the old one.
+//
+//   {"format": "clusterlab-project", "version": 1, "name": "Seed",
+//    "cluster": {"ps": ["127.0.0.1:2223"], "worker": ["127.0.0.1:2222"]},
+//    "program": "seed",
+//    "run": {"last_step": 200, "faithful": false, "max_seconds": 0, "checkpoint_dir": ""}}
+#pragma once
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace clab::ui {
+
+struct ProjectTask {
+  QString job;
+  int index = 0;
+  QString host = "127.0.0.1";
+  int port = 0;
+  QString address() const { return QStringLiteral("%1:%2").arg(host).arg(port); }
+  QString name() const { return QStringLiteral("/job:%1/replica:0/task:%2").arg(job).arg(index); }
+};
+
+struct RunSettings {
+  qint64 last_step = 200;
+  bool faithful = false;
+  int max_seconds = 0;
+  QString checkpoint_dir;
+};
+
+class Project {
+ public:
+  // The seed tutorial's cluster: one ps, one worker, on loopback.
+  static Project Seed();
+  // The seed program on one ps and two workers sharing w, for 20,000 steps: long enough to
+  // watch the step rate, the two workers and a fault.
+  static Project SeedTwoWorkers();
+
+  // False with `error` ("file.clab: cluster.ps[0]: port 99999 is out of range").
+  static bool Load(const QString& path, Project* project, QString* error);
+  bool Save(const QString& path, QString* error) const;
+  QJsonObject ToJson() const;
+  static bool FromJson(const QJsonObject& json, Project* project, QString* error);
+
+  QString name = "Untitled";
+  QString program = "seed";
+  QList<ProjectTask> tasks;  // ordered by job, then index
+  RunSettings run;
+
+  QStringList jobs() const;
+  QList<ProjectTask> tasksOf(const QString& job) const;
+  // "ps=127.0.0.1:2223;worker=127.0.0.1:2222" for `clab server --cluster`.
+  QString clusterSpec() const;
+  // Problems, one line each, naming the task: bad port, duplicate address, empty job.
+  QStringList validate() const;
+};
+
+}  // namespace clab::ui

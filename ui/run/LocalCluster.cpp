@@ -1,0 +1,162 @@
+#include "run/LocalCluster.h"
+
+#include <QTcpServer>
+#include <QTimer>
+
+#include <csignal>
+
+namespace clab::ui {
+namespace {
+
+constexpr int kStopGraceMs = 3000;
+constexpr int kRecentLines = 20;
+
+// Free ports on 127.0.0.1, all held at once so they differ, then released for the tasks.
+QList<int> FreePorts(int count) {
+  std::vector<std::unique_ptr<QTcpServer>> servers;
+  QList<int> ports;
+  for (int i = 0; i < count; ++i) {
+    auto server = std::make_unique<QTcpServer>();
+    if (!server->listen(QHostAddress::LocalHost, 0)) return {};
+    ports << server->serverPort();
+    servers.push_back(std::move(server));
+  }
+  return ports;
+}
+
+}  // namespace
+
+LocalCluster::LocalCluster(QString clab_program, QObject* parent)
+    : QObject(parent), clab_program_(std::move(clab_program)) {}
+
+LocalCluster::~LocalCluster() {
+  for (auto& task : tasks_) {
+    if (task->process && task->process->state() != QProcess::NotRunning) {
+      task->process->disconnect(this);
+      task->process->kill();
+      task->process->waitForFinished(2000);
+    }
+  }
+}
+
+bool LocalCluster::running() const {
+  for (const auto& task : tasks_)
+    if (!task->finished) return true;
+  return false;
+}
+
+QList<qint64> LocalCluster::pids() const {
+  QList<qint64> pids;
+  for (const auto& task : tasks_)
+    if (task->process && task->process->state() != QProcess::NotRunning) pids << task->process->processId();
+  return pids;
+}
+
+bool LocalCluster::Start(const Project& project, QString* error) {
+  if (running()) {
+    *error = "a run is already going: stop it first";
+    return false;
+  }
+  const QStringList problems = project.validate();
+  if (!problems.isEmpty()) {
+    *error = "the cluster has problems: " + problems.join("; ");
+    return false;
+  }
+  const QList<int> ports = FreePorts(static_cast<int>(project.tasks.size()));
+  if (ports.size() != project.tasks.size()) {
+    *error = "cannot find free ports on 127.0.0.1";
+    return false;
+  }
+  // The same cluster, moved to this machine's loopback.
+  Project local = project;
+  for (int i = 0; i < local.tasks.size(); ++i) {
+    local.tasks[i].host = "127.0.0.1";
+    local.tasks[i].port = ports[i];
+  }
+  const QString spec = local.clusterSpec();
+  tasks_.clear();
+  addresses_.clear();
+  commands_.clear();
+  workers_failed_ = false;
+  for (const ProjectTask& task_def : local.tasks) {
+    auto task = std::make_unique<Task>();
+    task->name = task_def.name();
+    task->is_worker = task_def.job == "worker";
+    QStringList args;
+    if (task->is_worker) {
+      args = {"example", "seed", "--cluster", spec, "--job_name", "worker", "--task_index",
+              QString::number(task_def.index), "--last_step", QString::number(project.run.last_step),
+              // The studio watches every task; a short run must not end before it does.
+              "--wait_for_watcher_ms", "10000"};
+      if (project.run.faithful) args << "--faithful";
+      if (project.run.max_seconds > 0) args << "--max_seconds" << QString::number(project.run.max_seconds);
+      if (!project.run.checkpoint_dir.isEmpty() && task_def.index == 0)
+        args << "--checkpoint_dir" << project.run.checkpoint_dir;
+    } else {
+      args = {"server", "--cluster", spec, "--job_name", task_def.job, "--task_index", QString::number(task_def.index)};
+    }
+    addresses_.insert(task->name, task_def.address());
+    commands_.insert(task->name, QStringList{clab_program_} + args);
+    task->process = std::make_unique<QProcess>();
+    task->process->setProcessChannelMode(QProcess::MergedChannels);
+    Task* raw = task.get();
+    connect(task->process.get(), &QProcess::readyRead, this, [this, raw] { OnOutput(raw); });
+    connect(task->process.get(), &QProcess::finished, this,
+            [this, raw](int code, QProcess::ExitStatus status) { OnFinished(raw, code, status); });
+    task->process->start(clab_program_, args);
+    tasks_.push_back(std::move(task));
+  }
+  for (const auto& task : tasks_) {
+    if (!task->process->waitForStarted(5000)) {
+      *error = QStringLiteral("cannot start %1: %2").arg(clab_program_, task->process->errorString());
+      Stop();
+      return false;
+    }
+  }
+  return true;
+}
+
+void LocalCluster::Stop() {
+  for (auto& task : tasks_) {
+    if (task->finished || !task->process) continue;
+    task->stop_requested = true;
+    if (task->process->state() != QProcess::NotRunning) ::kill(static_cast<pid_t>(task->process->processId()), SIGTERM);
+  }
+  QTimer::singleShot(kStopGraceMs, this, [this] {
+    for (auto& task : tasks_)
+      if (!task->finished && task->process && task->process->state() != QProcess::NotRunning) task->process->kill();
+  });
+}
+
+void LocalCluster::OnOutput(Task* task) {
+  task->partial += QString::fromUtf8(task->process->readAll());
+  const int last_newline = task->partial.lastIndexOf('\n');
+  if (last_newline < 0) return;
+  QStringList lines = task->partial.left(last_newline).split('\n');
+  task->partial = task->partial.mid(last_newline + 1);
+  task->recent += lines;
+  if (task->recent.size() > kRecentLines) task->recent = task->recent.mid(task->recent.size() - kRecentLines);
+  emit taskOutput(task->name, lines);
+}
+
+void LocalCluster::OnFinished(Task* task, int exit_code, QProcess::ExitStatus status) {
+  OnOutput(task);
+  task->finished = true;
+  const bool crashed = status == QProcess::CrashExit && !task->stop_requested;
+  if (task->is_worker && (crashed || exit_code != 0) && !task->stop_requested) workers_failed_ = true;
+  emit taskFinished(task->name, exit_code, crashed, task->recent.join('\n'));
+
+  bool workers_running = false;
+  bool others_running = false;
+  for (const auto& t : tasks_) {
+    if (t->finished) continue;
+    (t->is_worker ? workers_running : others_running) = true;
+  }
+  if (!workers_running && others_running) {
+    Stop();  // the program is done: the servers that only served it can go
+  } else if (!workers_running && !others_running) {
+    emit runFinished(!workers_failed_);
+  }
+}
+
+}  // namespace clab::ui

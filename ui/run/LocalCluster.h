@@ -1,0 +1,64 @@
+// Runs a project's cluster on this machine: every task its own process on 127.0.0.1 with a
+// free port (`clab server` for ps and other jobs, the project's program, `clab example
+// seed`, for workers, each worker being its own client). Stop() ends exactly these
+// processes (SIGTERM, then SIGKILL after a grace period); a process that dies on its own is
+// reported with its exit code and last lines of output. When every worker has finished,
+// the remaining tasks are stopped: the run is over.
+#pragma once
+
+#include "project/Project.h"
+
+#include <QHash>
+#include <QObject>
+#include <QProcess>
+#include <QStringList>
+
+#include <memory>
+
+namespace clab::ui {
+
+class LocalCluster : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit LocalCluster(QString clab_program, QObject* parent = nullptr);
+  ~LocalCluster() override;
+
+  // False with `error` when a port cannot be found or a process cannot start.
+  bool Start(const Project& project, QString* error);
+  void Stop();
+  bool running() const;
+
+  // Task name -> "127.0.0.1:port" of the current (or last) run.
+  const QHash<QString, QString>& addresses() const { return addresses_; }
+  // The command line that starts `task`, for people who want to run it by hand.
+  QStringList commandFor(const QString& task) const { return commands_.value(task); }
+  QList<qint64> pids() const;
+
+ signals:
+  void taskOutput(const QString& task, const QStringList& lines);
+  void taskFinished(const QString& task, int exit_code, bool crashed, const QString& last_lines);
+  void runFinished(bool ok);
+
+ private:
+  struct Task {
+    QString name;
+    bool is_worker = false;
+    std::unique_ptr<QProcess> process;
+    QString partial;       // output after the last newline
+    QStringList recent;    // the last lines, for a crash report
+    bool finished = false;
+    bool stop_requested = false;
+  };
+
+  void OnOutput(Task* task);
+  void OnFinished(Task* task, int exit_code, QProcess::ExitStatus status);
+
+  const QString clab_program_;
+  std::vector<std::unique_ptr<Task>> tasks_;
+  QHash<QString, QString> addresses_;
+  QHash<QString, QStringList> commands_;
+  bool workers_failed_ = false;
+};
+
+}  // namespace clab::ui

@@ -1,0 +1,161 @@
+#include "views/DashboardView.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineSeries>
+#include <QTableWidget>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+namespace clab::ui {
+namespace {
+
+enum Column { kTask, kState, kStep, kRate, kDetail, kColumns };
+constexpr int kChartPoints = 600;
+
+QLabel* BigLabel(const QString& text, QWidget* parent) {
+  auto* label = new QLabel(text, parent);
+  QFont font = label->font();
+  font.setPointSizeF(font.pointSizeF() * 2.0);
+  font.setBold(true);
+  label->setFont(font);
+  return label;
+}
+
+}  // namespace
+
+QString PhaseText(TaskState::Phase phase) {
+  switch (phase) {
+    case TaskState::UNKNOWN: return "not reached";
+    case TaskState::STARTING: return "starting";
+    case TaskState::LISTENING: return "listening";
+    case TaskState::CONNECTED: return "connected";
+    case TaskState::WAITING: return "waiting";
+    case TaskState::SESSION_CREATED: return "session created";
+    case TaskState::MODEL_READY: return "model ready";
+    case TaskState::TRAINING: return "training";
+    case TaskState::STOPPED: return "stopped";
+    case TaskState::FAILED: return "failed";
+    default: return "?";
+  }
+}
+
+QColor PhaseColor(TaskState::Phase phase, bool connected) {
+  switch (phase) {
+    case TaskState::WAITING:
+    case TaskState::STARTING:
+    case TaskState::SESSION_CREATED: return QColor(235, 170, 40);
+    case TaskState::LISTENING:
+    case TaskState::CONNECTED:
+    case TaskState::MODEL_READY:
+    case TaskState::TRAINING: return QColor(40, 170, 80);
+    case TaskState::STOPPED: return QColor(70, 120, 210);
+    case TaskState::FAILED: return QColor(210, 40, 40);
+    default: return connected ? QColor(235, 170, 40) : QColor(150, 150, 150);
+  }
+}
+
+DashboardView::DashboardView(QWidget* parent) : QWidget(parent) {
+  step_ = BigLabel("global step -", this);
+  rate_ = BigLabel("0 steps/s", this);
+  table_ = new QTableWidget(0, kColumns, this);
+  table_->setHorizontalHeaderLabels({"Task", "State", "Global step", "Steps/s", "Detail"});
+  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->verticalHeader()->hide();
+  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+
+  series_ = new QLineSeries;
+  series_->setName("steps/s (all workers)");
+  auto* chart = new QChart;
+  chart->addSeries(series_);
+  chart->setTitle("Training speed");
+  chart->legend()->hide();
+  x_axis_ = new QValueAxis;
+  x_axis_->setTitleText("seconds since start");
+  x_axis_->setRange(0, 10);
+  y_axis_ = new QValueAxis;
+  y_axis_->setTitleText("steps/s");
+  y_axis_->setRange(0, max_rate_);
+  chart->addAxis(x_axis_, Qt::AlignBottom);
+  chart->addAxis(y_axis_, Qt::AlignLeft);
+  series_->attachAxis(x_axis_);
+  series_->attachAxis(y_axis_);
+  auto* chart_view = new QChartView(chart, this);
+  chart_view->setRenderHint(QPainter::Antialiasing);
+  chart_view->setMinimumHeight(180);
+
+  auto* figures = new QHBoxLayout;
+  figures->addWidget(step_);
+  figures->addSpacing(40);
+  figures->addWidget(rate_);
+  figures->addStretch(1);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(6, 6, 6, 6);
+  layout->addLayout(figures);
+  layout->addWidget(table_, 1);
+  layout->addWidget(chart_view, 1);
+  run_clock_.start();
+}
+
+void DashboardView::setTasks(const QStringList& tasks) {
+  table_->setRowCount(0);
+  for (const QString& task : tasks) {
+    const int row = table_->rowCount();
+    table_->insertRow(row);
+    table_->setItem(row, kTask, new QTableWidgetItem(task));
+    for (int column = kState; column < kColumns; ++column) table_->setItem(row, column, new QTableWidgetItem);
+    table_->item(row, kState)->setText("not running");
+  }
+  table_->resizeColumnToContents(kTask);
+}
+
+void DashboardView::updateTask(const QString& task, const TaskStatus& status, const QString& process_note) {
+  for (int row = 0; row < table_->rowCount(); ++row) {
+    if (table_->item(row, kTask)->text() != task) continue;
+    QString state = PhaseText(status.phase);
+    if (!process_note.isEmpty()) state = process_note;
+    table_->item(row, kState)->setText(state);
+    table_->item(row, kState)->setForeground(PhaseColor(status.phase, status.connected).darker(130));
+    table_->item(row, kStep)->setText(status.global_step >= 0 ? QString::number(status.global_step) : "");
+    table_->item(row, kRate)->setText(status.steps_per_second > 0 ? QString::number(status.steps_per_second, 'f', 0) : "");
+    QString detail = status.detail;
+    if (!status.uninitialized.isEmpty()) detail += " (waiting for: " + status.uninitialized.join(", ") + ")";
+    table_->item(row, kDetail)->setText(detail);
+    table_->item(row, kDetail)->setToolTip(detail);
+  }
+}
+
+void DashboardView::startRun() {
+  series_->clear();
+  max_rate_ = 10;
+  y_axis_->setRange(0, max_rate_);
+  x_axis_->setRange(0, 10);
+  run_clock_.restart();
+  step_->setText("global step -");
+  rate_->setText("0 steps/s");
+}
+
+void DashboardView::updateProgress(qint64 global_step, double steps_per_second) {
+  step_->setText(global_step >= 0 ? QStringLiteral("global step %1").arg(global_step) : "global step -");
+  rate_->setText(QStringLiteral("%1 steps/s").arg(steps_per_second, 0, 'f', 0));
+  const double t = static_cast<double>(run_clock_.elapsed()) / 1000.0;
+  series_->append(t, steps_per_second);
+  if (series_->count() > kChartPoints) series_->removePoints(0, series_->count() - kChartPoints);
+  max_rate_ = std::max(max_rate_, steps_per_second * 1.2);
+  y_axis_->setRange(0, max_rate_);
+  x_axis_->setRange(std::max(0.0, t - 60), std::max(10.0, t));
+}
+
+QString DashboardView::globalStepText() const { return step_->text(); }
+
+QString DashboardView::stateOf(const QString& task) const {
+  for (int row = 0; row < table_->rowCount(); ++row)
+    if (table_->item(row, kTask)->text() == task) return table_->item(row, kState)->text();
+  return {};
+}
+
+}  // namespace clab::ui

@@ -1,0 +1,46 @@
+// What a run is doing, at a glance: the global step and steps per second in large type, a
+// table with each task's state (so a task everyone waits for stands out, with the variables a
+// waiting non-chief still needs) and a live chart of steps per second.
+#pragma once
+
+#include "monitor/RunMonitor.h"
+
+#include <QElapsedTimer>
+#include <QWidget>
+
+class QLabel;
+class QLineSeries;
+class QTableWidget;
+class QValueAxis;
+
+namespace clab::ui {
+
+class DashboardView : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit DashboardView(QWidget* parent = nullptr);
+
+  void setTasks(const QStringList& tasks);
+  void updateTask(const QString& task, const TaskStatus& status, const QString& process_note = {});
+  void updateProgress(qint64 global_step, double steps_per_second);
+  void startRun();
+  QString globalStepText() const;
+  QString stateOf(const QString& task) const;
+
+ private:
+  QLabel* step_ = nullptr;
+  QLabel* rate_ = nullptr;
+  QTableWidget* table_ = nullptr;
+  QLineSeries* series_ = nullptr;
+  QValueAxis* x_axis_ = nullptr;
+  QValueAxis* y_axis_ = nullptr;
+  QElapsedTimer run_clock_;
+  double max_rate_ = 10;
+};
+
+// The words and light colour for a task's phase, shared by the dashboard and the canvas.
+QString PhaseText(TaskState::Phase phase);
+QColor PhaseColor(TaskState::Phase phase, bool connected);
+
+}  // namespace clab::ui

@@ -1,0 +1,36 @@
+// The placement log as a table: node, op type, device; a filter box, and per device the
+// number of ops placed there ("/job:ps/replica:0/task:0/device:CPU:0: 6 ops").
+#pragma once
+
+#include "monitor/RunMonitor.h"
+
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QStandardItemModel;
+class QTableView;
+
+namespace clab::ui {
+
+class PlacementView : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit PlacementView(QWidget* parent = nullptr);
+
+  void setRows(const QList<PlacementRow>& rows);
+  int rowCount() const;
+  // The device of `node`, "" if it is not in the table.
+  QString deviceOf(const QString& node) const;
+
+ private:
+  QLineEdit* filter_ = nullptr;
+  QLabel* counts_ = nullptr;
+  QStandardItemModel* model_ = nullptr;
+  QSortFilterProxyModel* proxy_ = nullptr;
+  QTableView* table_ = nullptr;
+};
+
+}  // namespace clab::ui

@@ -1,0 +1,84 @@
+// ClusterLab Studio's main window: the cluster canvas on top; below, the dashboard (global
+// step, steps per second, each task's state), the console and the placement table. Run
+// starts the project's cluster on this machine (LocalCluster) and watches every task's
+// event stream (RunMonitor); Stop ends exactly the processes it started.
+#pragma once
+
+#include "project/Project.h"
+
+#include <QMainWindow>
+
+class QAction;
+class QGraphicsView;
+class QLabel;
+class QTabWidget;
+
+namespace clab::ui {
+
+class ClusterScene;
+class ConsoleView;
+class DashboardView;
+class LocalCluster;
+class PlacementView;
+class RunMonitor;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  // `clab_program`: the `clab` executable that runs the tasks.
+  explicit MainWindow(QString clab_program, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  void setProject(const Project& project, const QString& path = {});
+  bool openProject(const QString& path, QString* error);
+  const Project& project() const { return project_; }
+
+  // Starts the cluster; false with the reason shown in the status bar and returned.
+  bool runProject(QString* error = nullptr);
+  void stopRun();
+  bool isRunning() const;
+
+  DashboardView* dashboard() const { return dashboard_; }
+  ConsoleView* console() const { return console_; }
+  PlacementView* placement() const { return placement_; }
+  RunMonitor* monitor() const { return monitor_; }
+  LocalCluster* cluster() const { return cluster_; }
+  ClusterScene* scene() const { return scene_; }
+  QTabWidget* tabs() const { return tabs_; }
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void buildActions();
+  void buildLayout();
+  void onStatusChanged(const QString& task);
+  void onProgress();
+  void onTaskFinished(const QString& task, int exit_code, bool crashed, const QString& last_lines);
+  void onRunFinished(bool ok);
+  void updateActions();
+  void saveAs();
+  void save();
+  void open();
+  void copyStartCommands();
+  void about();
+
+  const QString clab_program_;
+  Project project_;
+  QString path_;
+  ClusterScene* scene_ = nullptr;
+  QGraphicsView* view_ = nullptr;
+  DashboardView* dashboard_ = nullptr;
+  ConsoleView* console_ = nullptr;
+  PlacementView* placement_ = nullptr;
+  QTabWidget* tabs_ = nullptr;
+  RunMonitor* monitor_ = nullptr;
+  LocalCluster* cluster_ = nullptr;
+  QLabel* status_step_ = nullptr;
+  QAction* run_ = nullptr;
+  QAction* stop_ = nullptr;
+  QHash<QString, QString> process_notes_;  // task -> "exited 1" / "crashed"
+};
+
+}  // namespace clab::ui
