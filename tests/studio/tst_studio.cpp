@@ -1,0 +1,161 @@
+// ClusterLab Studio driven as a user drives it, offscreen: the project file (round trip,
+// errors that name the field, validation), a local run of the seed program on a ps and two
+// workers watched live until the global step passes 50 (placement table, task states), a
+// run that finishes on its own, a ps killed mid-run shown as crashed, and Stop leaving no
+// process behind.
+#include "ClabProcess.h"
+
+#include "cluster/ClusterScene.h"
+#include "cluster/TaskItem.h"
+#include "monitor/RunMonitor.h"
+#include "project/Project.h"
+#include "run/LocalCluster.h"
+#include "views/ConsoleView.h"
+#include "views/DashboardView.h"
+#include "views/PlacementView.h"
+#include "window/MainWindow.h"
+
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+
+using namespace clab::ui;
+
+namespace {
+
+bool ProcessGone(qint64 pid) { return ::kill(static_cast<pid_t>(pid), 0) != 0; }
+
+}  // namespace
+
+class StudioTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void projectRoundTrip() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("seed.clab");
+    Project seed = Project::SeedTwoWorkers();
+    seed.run.checkpoint_dir = "/tmp/ckpt";
+    QString error;
+    QVERIFY2(seed.Save(path, &error), qPrintable(error));
+    Project loaded;
+    QVERIFY2(Project::Load(path, &loaded, &error), qPrintable(error));
+    QCOMPARE(loaded.ToJson(), seed.ToJson());
+    QCOMPARE(loaded.clusterSpec(), QString("ps=127.0.0.1:2223;worker=127.0.0.1:2222,127.0.0.1:2224"));
+    QCOMPARE(loaded.run.last_step, qint64(20000));
+    QVERIFY(loaded.validate().isEmpty());
+  }
+
+  void projectErrorsNameTheField_data() {
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("error");
+    QTest::newRow("not JSON") << QByteArray("{\"format\": ") << "offset";
+    QTest::newRow("not a project") << QByteArray("{\"cluster\": {}}") << "format: not a ClusterLab project";
+    QTest::newRow("bad address") << QByteArray(R"({"format": "clusterlab-project", "cluster": {"ps": ["nohost"]}})")
+                                 << "cluster.ps[0]: 'nohost' is not host:port";
+    QTest::newRow("port not a number")
+        << QByteArray(R"({"format": "clusterlab-project", "cluster": {"worker": ["h:x1"]}})")
+        << "cluster.worker[0]: 'h:x1': the port is not a number";
+    QTest::newRow("empty job") << QByteArray(R"({"format": "clusterlab-project", "cluster": {"ps": []}})")
+                               << "cluster.ps: wants a non-empty list";
+    QTest::newRow("unknown program")
+        << QByteArray(R"({"format": "clusterlab-project", "program": "mnist", "cluster": {"ps": ["h:1"]}})")
+        << "program: 'mnist' is unknown";
+  }
+  void projectErrorsNameTheField() {
+    QFETCH(QByteArray, json);
+    QFETCH(QString, error);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("bad.clab");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(json);
+    file.close();
+    Project project;
+    QString message;
+    QVERIFY(!Project::Load(path, &project, &message));
+    QVERIFY2(message.startsWith(path + ": "), qPrintable(message));
+    QVERIFY2(message.contains(error), qPrintable(message));
+  }
+
+  void validationNamesTheTask() {
+    Project project = Project::SeedTwoWorkers();
+    project.tasks[1].port = 99999;                 // worker 0
+    project.tasks[2].port = project.tasks[0].port;  // worker 1 on the ps's address
+    const QStringList problems = project.validate();
+    QVERIFY2(problems.contains("/job:worker/replica:0/task:0: port 99999 is out of range (1-65535)"),
+             qPrintable(problems.join('\n')));
+    QVERIFY2(problems.contains("/job:worker/replica:0/task:1: 127.0.0.1:2223 is also the address of "
+                               "/job:ps/replica:0/task:0"),
+             qPrintable(problems.join('\n')));
+    // The canvas shows the problem on the task's card, and Run refuses to start.
+    MainWindow window(ClabProcess::programPath("clab"));
+    window.setProject(project);
+    QVERIFY(window.scene()->item("/job:worker/replica:0/task:0")->toolTip().contains("out of range"));
+    QString error;
+    QVERIFY(!window.runProject(&error));
+    QVERIFY2(error.contains("port 99999"), qPrintable(error));
+    QVERIFY(!window.isRunning());
+  }
+
+  void localRunIsWatchedLiveAndStopped() {
+    MainWindow window(ClabProcess::programPath("clab"));
+    Project project = Project::SeedTwoWorkers();
+    window.setProject(project);
+    QString error;
+    QVERIFY2(window.runProject(&error), qPrintable(error));
+    QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->globalStep() >= 50, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.dashboard()->stateOf("/job:worker/replica:0/task:1") == "training", 15000);
+    QVERIFY(window.dashboard()->globalStepText().startsWith("global step "));
+    // The placement log arrived as a table: variables on the ps, MatMul on the workers.
+    QTRY_VERIFY_WITH_TIMEOUT(!window.placement()->deviceOf("MatMul").isEmpty(), 10000);
+    QVERIFY(window.placement()->deviceOf("MatMul").startsWith("/job:worker/replica:0/task:"));
+    QCOMPARE(window.placement()->deviceOf("w"), QString("/job:ps/replica:0/task:0/device:CPU:0"));
+    QCOMPARE(window.placement()->deviceOf("global_step"), QString("/job:ps/replica:0/task:0/device:CPU:0"));
+    QVERIFY(window.console()->text().contains("MODEL_READY"));
+
+    const QList<qint64> pids = window.cluster()->pids();
+    QCOMPARE(pids.size(), 3);
+    QSignalSpy finished(window.cluster(), &LocalCluster::runFinished);
+    window.stopRun();
+    QVERIFY(finished.wait(15000));
+    QVERIFY(!window.isRunning());
+    for (qint64 pid : pids) QTRY_VERIFY_WITH_TIMEOUT(ProcessGone(pid), 5000);
+  }
+
+  void shortRunFinishesOnItsOwnWithEveryEvent() {
+    MainWindow window(ClabProcess::programPath("clab"));
+    window.setProject(Project::Seed());  // the tutorial's 200 steps: over in a moment
+    QSignalSpy finished(window.cluster(), &LocalCluster::runFinished);
+    QVERIFY(window.runProject());
+    QVERIFY(finished.wait(30000));
+    QCOMPARE(finished.first().first().toBool(), true);
+    // The worker waited for the studio to watch it, so even this short run lost no event.
+    QVERIFY2(window.monitor()->globalStep() >= 199, qPrintable(QString::number(window.monitor()->globalStep())));
+    QCOMPARE(window.dashboard()->stateOf("/job:worker/replica:0/task:0"), QString("stopped"));
+    QVERIFY(!window.placement()->deviceOf("MatMul").isEmpty());
+  }
+
+  void killedPsIsShownAsCrashed() {
+    MainWindow window(ClabProcess::programPath("clab"));
+    window.setProject(Project::SeedTwoWorkers());
+    QVERIFY(window.runProject());
+    QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->globalStep() >= 20, 30000);
+    const QString ps = "/job:ps/replica:0/task:0";
+    const QList<qint64> pids = window.cluster()->pids();
+    // The ps is the first task of the project.
+    ::kill(static_cast<pid_t>(pids.first()), SIGKILL);
+    QTRY_COMPARE_WITH_TIMEOUT(window.dashboard()->stateOf(ps), QString("crashed"), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.console()->text().contains("the process crashed"), 5000);
+    QSignalSpy finished(window.cluster(), &LocalCluster::runFinished);
+    window.stopRun();
+    QVERIFY(finished.wait(15000));
+    for (qint64 pid : pids) QTRY_VERIFY_WITH_TIMEOUT(ProcessGone(pid), 5000);
+  }
+};
+
+QTEST_MAIN(StudioTest)
+#include "tst_studio.moc"
