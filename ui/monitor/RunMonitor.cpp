@@ -120,11 +120,11 @@ void RunMonitor::Apply(const QString& task, const TaskEvent& event, QList<Consol
                      QString::fromStdString(event.error().code() + ": " + event.error().message())});
       break;
     case TaskEvent::kPlacement: {
-      PlacementRow row{QString::fromStdString(event.placement().node()), QString::fromStdString(event.placement().op()),
-                       QString::fromStdString(event.placement().device())};
+      PlacementRow row{task, QString::fromStdString(event.placement().node()),
+                       QString::fromStdString(event.placement().op()), QString::fromStdString(event.placement().device())};
       bool replaced = false;
       for (PlacementRow& existing : placements_) {
-        if (existing.node == row.node) {
+        if (existing.task == row.task && existing.node == row.node) {
           existing = row;
           replaced = true;
         }

@@ -37,6 +37,7 @@ struct ConsoleLine {
 };
 
 struct PlacementRow {
+  QString task;  // whose master placed it (each worker's session places its own graph)
   QString node;
   QString op;
   QString device;

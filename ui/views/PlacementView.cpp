@@ -17,8 +17,8 @@ PlacementView::PlacementView(QWidget* parent) : QWidget(parent) {
   filter_->setClearButtonEnabled(true);
   counts_ = new QLabel("No placement yet: it appears when a session places its graph.", this);
   counts_->setWordWrap(true);
-  model_ = new QStandardItemModel(0, 3, this);
-  model_->setHorizontalHeaderLabels({"Node", "Op", "Device"});
+  model_ = new QStandardItemModel(0, 4, this);
+  model_->setHorizontalHeaderLabels({"Node", "Op", "Device", "Placed by"});
   proxy_ = new QSortFilterProxyModel(this);
   proxy_->setSourceModel(model_);
   proxy_->setFilterKeyColumn(-1);
@@ -26,6 +26,7 @@ PlacementView::PlacementView(QWidget* parent) : QWidget(parent) {
   table_ = new QTableView(this);
   table_->setModel(proxy_);
   table_->setSortingEnabled(true);
+  table_->sortByColumn(0, Qt::AscendingOrder);
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->verticalHeader()->hide();
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -42,7 +43,8 @@ void PlacementView::setRows(const QList<PlacementRow>& rows) {
   model_->removeRows(0, model_->rowCount());
   QMap<QString, int> per_device;
   for (const PlacementRow& row : rows) {
-    model_->appendRow({new QStandardItem(row.node), new QStandardItem(row.op), new QStandardItem(row.device)});
+    model_->appendRow({new QStandardItem(row.node), new QStandardItem(row.op), new QStandardItem(row.device),
+                       new QStandardItem(row.task)});
     ++per_device[row.device];
   }
   QStringList counts;

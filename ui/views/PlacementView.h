@@ -1,5 +1,6 @@
-// The placement log as a table: node, op type, device; a filter box, and per device the
-// number of ops placed there ("/job:ps/replica:0/task:0/device:CPU:0: 6 ops").
+// The placement log as a table: node, op type, device, and the task whose session placed
+// it (each worker's session places its own copy of the graph); a filter box, and per device
+// the number of ops placed there ("/job:ps/replica:0/task:0/device:CPU:0: 6 ops").
 #pragma once
 
 #include "monitor/RunMonitor.h"

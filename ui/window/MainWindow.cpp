@@ -55,6 +55,7 @@ void MainWindow::buildLayout() {
   view_->setRenderHint(QPainter::Antialiasing);
   view_->setDragMode(QGraphicsView::RubberBandDrag);
   view_->setMinimumHeight(220);
+  view_->viewport()->installEventFilter(this);
   dashboard_ = new DashboardView(this);
   console_ = new ConsoleView(this);
   placement_ = new PlacementView(this);
@@ -97,7 +98,7 @@ void MainWindow::buildActions() {
       ->setToolTip("The clab command line of every task, to run the cluster by hand");
 
   QMenu* view_menu = menuBar()->addMenu("&View");
-  view_menu->addAction("&Fit cluster", this, [this] { view_->fitInView(scene_->sceneRect(), Qt::KeepAspectRatio); })
+  view_menu->addAction("&Fit cluster", this, &MainWindow::fitCluster)
       ->setShortcut(Qt::CTRL | Qt::Key_0);
   QMenu* help = menuBar()->addMenu("&Help");
   help->addAction("&About ClusterLab", this, &MainWindow::about);
@@ -117,6 +118,7 @@ void MainWindow::setProject(const Project& project, const QString& path) {
   project_ = project;
   path_ = path;
   scene_->setProject(project_);
+  fitCluster();
   QStringList tasks;
   for (const ProjectTask& task : project_.tasks) tasks << task.name();
   dashboard_->setTasks(tasks);
@@ -253,6 +255,20 @@ void MainWindow::about() {
                                     "workers, run it, and watch training live.<br><br>Qt %2, gRPC %3, protobuf %4")
                          .arg(CLAB_VERSION, qVersion(), QString::fromStdString(grpc::Version()),
                               QString::fromStdString(google::protobuf::internal::VersionString(GOOGLE_PROTOBUF_VERSION))));
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+  if (view_ && watched == view_->viewport() && event->type() == QEvent::Resize) fitCluster();
+  return QMainWindow::eventFilter(watched, event);
+}
+
+void MainWindow::fitCluster() {
+  const QRectF scene = scene_->sceneRect();
+  const QSize viewport = view_->viewport()->size();
+  if (scene.isEmpty() || viewport.isEmpty()) return;
+  const qreal scale = std::min({1.0, viewport.width() / scene.width(), viewport.height() / scene.height()});
+  view_->setTransform(QTransform::fromScale(scale, scale));
+  view_->centerOn(scene.center());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -51,6 +51,9 @@ class MainWindow : public QMainWindow {
   void closeEvent(QCloseEvent* event) override;
 
  private:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+  // Shows the whole cluster, never larger than life.
+  void fitCluster();
   void buildActions();
   void buildLayout();
   void onStatusChanged(const QString& task);
