@@ -13,9 +13,12 @@
 #include "views/ConsoleView.h"
 #include "views/DashboardView.h"
 #include "views/PlacementView.h"
+#include "views/TaskPropertiesView.h"
 #include "window/MainWindow.h"
 
 #include <QJsonDocument>
+#include <QJsonObject>
+#include <QUndoStack>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -99,6 +102,62 @@ class StudioTest : public QObject {
     QVERIFY(!window.runProject(&error));
     QVERIFY2(error.contains("port 99999"), qPrintable(error));
     QVERIFY(!window.isRunning());
+  }
+
+  void editsAreUndoableAndValidated() {
+    MainWindow window(ClabProcess::programPath("clab"));
+    window.setProject(Project::Seed());
+    QVERIFY(window.undoStack()->isClean());
+    const QString worker = "/job:worker/replica:0/task:0";
+    // A bad port, typed in the properties panel: taken, shown as a problem on the card.
+    window.scene()->item(worker)->setSelected(true);
+    window.properties()->setPort(99999);
+    QCOMPARE(window.project().tasksOf("worker").first().port, 99999);
+    QVERIFY(window.scene()->item(worker)->toolTip().contains("port 99999 is out of range"));
+    QVERIFY(!window.undoStack()->isClean());
+    // Fixed by undo; redo brings it back; a second edit fixes it for good.
+    window.undoStack()->undo();
+    QCOMPARE(window.project().tasksOf("worker").first().port, 2222);
+    QVERIFY(window.project().validate().isEmpty());
+    window.undoStack()->redo();
+    QCOMPARE(window.project().tasksOf("worker").first().port, 99999);
+    window.editAddress(worker, "127.0.0.1", 2230);
+    QVERIFY(window.project().validate().isEmpty());
+    QCOMPARE(window.undoStack()->count(), 2);
+
+    // Add and remove tasks; indices stay 0..n-1.
+    window.addTask("worker");
+    window.addTask("worker");
+    QCOMPARE(window.project().tasksOf("worker").size(), 3);
+    window.removeTask("/job:worker/replica:0/task:1");
+    const QList<ProjectTask> workers = window.project().tasksOf("worker");
+    QCOMPARE(workers.size(), 2);
+    QCOMPARE(workers[1].index, 1);
+    QVERIFY(window.project().validate().isEmpty());
+    window.undoStack()->undo();
+    QCOMPARE(window.project().tasksOf("worker").size(), 3);
+  }
+
+  void clusterExportsAndImports() {
+    MainWindow window(ClabProcess::programPath("clab"));
+    window.setProject(Project::SeedTwoWorkers());
+    const QString tf_config = window.exportCluster("TF_CONFIG", "/job:worker/replica:0/task:1");
+    const QJsonObject config = QJsonDocument::fromJson(tf_config.toUtf8()).object();
+    QCOMPARE(config["task"].toObject()["type"].toString(), QString("worker"));
+    QCOMPARE(config["task"].toObject()["index"].toInt(), 1);
+    QCOMPARE(window.exportCluster("Python dict"),
+             QString("{'ps': ['127.0.0.1:2223'], 'worker': ['127.0.0.1:2222', '127.0.0.1:2224']}"));
+    // Re-import the TF_CONFIG into the one-worker seed: the three tasks come back.
+    window.setProject(Project::Seed());
+    QString error;
+    QVERIFY2(window.importCluster(tf_config, &error), qPrintable(error));
+    QCOMPARE(window.project().clusterSpec(), QString("ps=127.0.0.1:2223;worker=127.0.0.1:2222,127.0.0.1:2224"));
+    // Bad input names what is wrong and changes nothing.
+    QVERIFY(!window.importCluster("ps=127.0.0.1:99999", &error));
+    QVERIFY2(error.contains("99999"), qPrintable(error));
+    QCOMPARE(window.project().tasks.size(), 3);
+    window.undoStack()->undo();
+    QCOMPARE(window.project().tasks.size(), 2);
   }
 
   void localRunIsWatchedLiveAndStopped() {

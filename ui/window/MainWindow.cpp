@@ -4,7 +4,10 @@
 #include "cluster/ClusterScene.h"
 #include "cluster/TaskItem.h"
 #include "monitor/RunMonitor.h"
+#include "clab/distributed/ClusterSpec.h"
+#include "edit/ProjectEditCommand.h"
 #include "run/LocalCluster.h"
+#include "views/TaskPropertiesView.h"
 #include "views/ConsoleView.h"
 #include "views/DashboardView.h"
 #include "views/PlacementView.h"
@@ -14,6 +17,11 @@
 #include <QClipboard>
 #include <QCloseEvent>
 #include <QDateTime>
+#include <QDockWidget>
+#include <QInputDialog>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QUndoStack>
 #include <QFileDialog>
 #include <QGraphicsView>
 #include <QLabel>
@@ -31,6 +39,7 @@ namespace clab::ui {
 MainWindow::MainWindow(QString clab_program, QWidget* parent)
     : QMainWindow(parent), clab_program_(std::move(clab_program)) {
   scene_ = new ClusterScene(this);
+  undo_ = new QUndoStack(this);
   monitor_ = new RunMonitor(this);
   cluster_ = new LocalCluster(clab_program_, this);
   buildLayout();
@@ -42,13 +51,20 @@ MainWindow::MainWindow(QString clab_program, QWidget* parent)
   connect(monitor_, &RunMonitor::placementsChanged, placement_, &PlacementView::setRows);
   connect(cluster_, &LocalCluster::taskFinished, this, &MainWindow::onTaskFinished);
   connect(cluster_, &LocalCluster::runFinished, this, &MainWindow::onRunFinished);
+  connect(scene_, &QGraphicsScene::selectionChanged, this, &MainWindow::showSelectedTask);
+  connect(properties_, &TaskPropertiesView::addressEdited, this, &MainWindow::editAddress);
+  connect(undo_, &QUndoStack::cleanChanged, this, [this](bool clean) { setWindowModified(!clean); });
 
   setWindowIcon(QIcon(":/clusterlab.svg"));
   resize(1280, 860);
   setProject(Project::Seed());
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+  // The scene outlives the views while children are deleted; its last selection change
+  // must not reach a half-destroyed window.
+  scene_->disconnect(this);
+}
 
 void MainWindow::buildLayout() {
   view_ = new QGraphicsView(scene_, this);
@@ -69,6 +85,11 @@ void MainWindow::buildLayout() {
   splitter->setStretchFactor(0, 2);
   splitter->setStretchFactor(1, 3);
   setCentralWidget(splitter);
+  properties_ = new TaskPropertiesView(this);
+  auto* dock = new QDockWidget("Task", this);
+  dock->setObjectName("task-properties");
+  dock->setWidget(properties_);
+  addDockWidget(Qt::RightDockWidgetArea, dock);
   status_step_ = new QLabel(this);
   statusBar()->addPermanentWidget(status_step_);
 }
@@ -81,10 +102,42 @@ void MainWindow::buildActions() {
   save_action->setShortcut(QKeySequence::Save);
   file->addAction("Save &As...", this, &MainWindow::saveAs)->setShortcut(QKeySequence::SaveAs);
   QMenu* examples = file->addMenu("&Examples");
-  examples->addAction("Seed: x . w on a ps and a worker", this, [this] { setProject(Project::Seed()); });
-  examples->addAction("Seed on two workers, 20,000 steps", this, [this] { setProject(Project::SeedTwoWorkers()); });
+  examples->addAction("Seed: x . w on a ps and a worker", this, [this] {
+    if (maybeSave()) setProject(Project::Seed());
+  });
+  examples->addAction("Seed on two workers, 20,000 steps", this, [this] {
+    if (maybeSave()) setProject(Project::SeedTwoWorkers());
+  });
   file->addSeparator();
   file->addAction("&Quit", this, &QWidget::close)->setShortcut(QKeySequence::Quit);
+
+  QMenu* edit_menu = menuBar()->addMenu("&Edit");
+  QAction* undo = undo_->createUndoAction(this, "&Undo");
+  undo->setShortcut(QKeySequence::Undo);
+  QAction* redo = undo_->createRedoAction(this, "&Redo");
+  redo->setShortcut(QKeySequence::Redo);
+  edit_menu->addAction(undo);
+  edit_menu->addAction(redo);
+  edit_menu->addSeparator();
+  edit_menu->addAction("Add &ps task", this, [this] { addTask("ps"); });
+  edit_menu->addAction("Add &worker task", this, [this] { addTask("worker"); });
+  edit_menu->addAction("&Remove task", this, [this] { removeTask(scene_->selectedTask()); })
+      ->setShortcut(QKeySequence::Delete);
+  edit_menu->addSeparator();
+  edit_menu->addAction("&Import cluster...", this, [this] {
+    bool ok = false;
+    const QString text = QInputDialog::getMultiLineText(
+        this, "Import cluster", "A ClusterSpec JSON, a TF_CONFIG, or ps=host:port;worker=host:port,...", {}, &ok);
+    QString error;
+    if (ok && !importCluster(text, &error)) QMessageBox::warning(this, "Cannot import the cluster", error);
+  });
+  QMenu* copy_as = edit_menu->addMenu("&Copy cluster as");
+  for (const QString& format : {QString("ClusterSpec JSON"), QString("Python dict"), QString("TF_CONFIG")}) {
+    copy_as->addAction(format, this, [this, format] {
+      QApplication::clipboard()->setText(exportCluster(format, scene_->selectedTask()));
+      statusBar()->showMessage("Copied the cluster as " + format, 3000);
+    });
+  }
 
   QMenu* run_menu = menuBar()->addMenu("&Run");
   run_ = run_menu->addAction("&Run locally", this, [this] { runProject(); });
@@ -115,18 +168,144 @@ void MainWindow::buildActions() {
 
 void MainWindow::setProject(const Project& project, const QString& path) {
   if (isRunning()) stopRun();
-  project_ = project;
   path_ = path;
+  undo_->clear();
+  applyProject(project);
+}
+
+void MainWindow::applyProject(const Project& project) {
+  const QString selected = scene_->selectedTask();
+  project_ = project;
   scene_->setProject(project_);
   fitCluster();
+  if (TaskItem* item = scene_->item(selected)) item->setSelected(true);
+  showSelectedTask();
   QStringList tasks;
   for (const ProjectTask& task : project_.tasks) tasks << task.name();
   dashboard_->setTasks(tasks);
-  setWindowTitle(QStringLiteral("%1 - ClusterLab Studio").arg(path.isEmpty() ? project_.name : path));
+  setWindowTitle(QStringLiteral("%1[*] - ClusterLab Studio").arg(path_.isEmpty() ? project_.name : path_));
   const QStringList problems = project_.validate();
   statusBar()->showMessage(problems.isEmpty() ? "Ready: press F5 to run the cluster on this machine"
                                               : "The cluster has problems: " + problems.join("; "));
   updateActions();
+}
+
+void MainWindow::edit(const QString& text, const Project& after) {
+  undo_->push(new ProjectEditCommand(text, project_, after, [this](const Project& p) { applyProject(p); }));
+}
+
+void MainWindow::showSelectedTask() {
+  const QString task = scene_->selectedTask();
+  for (const ProjectTask& candidate : project_.tasks) {
+    if (candidate.name() != task) continue;
+    QStringList problems;
+    for (const QString& problem : project_.validate())
+      if (problem.startsWith(task + ": ")) problems << problem.mid(task.size() + 2);
+    properties_->showTask(&candidate, problems.join("\n"));
+    return;
+  }
+  properties_->showTask(nullptr, {});
+}
+
+void MainWindow::editAddress(const QString& task, const QString& host, int port) {
+  Project after = project_;
+  for (ProjectTask& candidate : after.tasks) {
+    if (candidate.name() != task) continue;
+    if (candidate.host == host && candidate.port == port) return;
+    candidate.host = host;
+    candidate.port = port;
+    edit(QStringLiteral("Set the address of %1 to %2:%3").arg(task, host).arg(port), after);
+    return;
+  }
+}
+
+void MainWindow::addTask(const QString& job) {
+  Project after = project_;
+  int port = 2222;
+  for (const ProjectTask& task : after.tasks) port = std::max(port, task.port + 1);
+  const int index = static_cast<int>(after.tasksOf(job).size());
+  ProjectTask task{job, index, "127.0.0.1", port};
+  // Keep the tasks of a job together, in index order.
+  int insert_at = static_cast<int>(after.tasks.size());
+  for (int i = 0; i < after.tasks.size(); ++i)
+    if (after.tasks[i].job == job) insert_at = i + 1;
+  after.tasks.insert(insert_at, task);
+  edit(QStringLiteral("Add %1").arg(task.name()), after);
+}
+
+void MainWindow::removeTask(const QString& task) {
+  if (task.isEmpty()) return;
+  Project after = project_;
+  QString job;
+  int removed_index = -1;
+  for (int i = 0; i < after.tasks.size(); ++i) {
+    if (after.tasks[i].name() == task) {
+      job = after.tasks[i].job;
+      removed_index = after.tasks[i].index;
+      after.tasks.removeAt(i);
+      break;
+    }
+  }
+  if (removed_index < 0) return;
+  // Task indices stay 0..n-1, as a ClusterSpec list has them.
+  for (ProjectTask& other : after.tasks)
+    if (other.job == job && other.index > removed_index) --other.index;
+  edit(QStringLiteral("Remove %1").arg(task), after);
+}
+
+bool MainWindow::importCluster(const QString& spec, QString* error) {
+  auto cluster = ClusterSpec::Parse(spec.trimmed().toStdString());
+  if (!cluster.ok()) {
+    *error = QString::fromStdString(std::string(cluster.status().message()));
+    return false;
+  }
+  Project after = project_;
+  after.tasks.clear();
+  for (const auto& [job, tasks] : cluster->all_jobs()) {
+    for (const auto& [index, address] : tasks) {
+      auto host_port = HostPort::Parse(address);
+      if (!host_port.ok()) {
+        *error = QString::fromStdString(std::string(host_port.status().message()));
+        return false;
+      }
+      after.tasks << ProjectTask{QString::fromStdString(job), index, QString::fromStdString(host_port->host),
+                                 host_port->port};
+    }
+  }
+  edit("Import the cluster", after);
+  return true;
+}
+
+QString MainWindow::exportCluster(const QString& format, const QString& task) const {
+  auto cluster = ClusterSpec::Parse(project_.clusterSpec().toStdString());
+  if (!cluster.ok()) return {};
+  if (format == "Python dict") return QString::fromStdString(cluster->ToPythonDict());
+  const QJsonObject spec = QJsonDocument::fromJson(QByteArray::fromStdString(cluster->ToJson())).object();
+  if (format != "TF_CONFIG") return QString::fromUtf8(QJsonDocument(spec).toJson(QJsonDocument::Compact));
+  // TF_CONFIG names one task: the selected one, else the first worker.
+  QString job = "worker";
+  int index = 0;
+  for (const ProjectTask& candidate : project_.tasks) {
+    if (candidate.name() == task) {
+      job = candidate.job;
+      index = candidate.index;
+    }
+  }
+  const QJsonObject config{{"cluster", spec}, {"task", QJsonObject{{"type", job}, {"index", index}}}};
+  return QString::fromUtf8(QJsonDocument(config).toJson(QJsonDocument::Compact));
+}
+
+bool MainWindow::maybeSave() {
+  if (undo_->isClean()) return true;
+  const auto answer = QMessageBox::question(this, "Unsaved changes",
+                                            "The project has changes that are not saved. Save them?",
+                                            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+  if (answer == QMessageBox::Cancel) return false;
+  if (answer == QMessageBox::Save) {
+    save();
+    return undo_->isClean();
+  }
+  return true;
 }
 
 bool MainWindow::openProject(const QString& path, QString* error) {
@@ -215,6 +394,7 @@ void MainWindow::updateActions() {
 }
 
 void MainWindow::open() {
+  if (!maybeSave()) return;
   const QString path = QFileDialog::getOpenFileName(this, "Open project", {}, "ClusterLab projects (*.clab)");
   if (path.isEmpty()) return;
   QString error;
@@ -224,8 +404,13 @@ void MainWindow::open() {
 void MainWindow::save() {
   if (path_.isEmpty()) return saveAs();
   QString error;
-  if (!project_.Save(path_, &error)) QMessageBox::warning(this, "Cannot save the project", error);
-  else statusBar()->showMessage("Saved " + path_, 3000);
+  if (!project_.Save(path_, &error)) {
+    QMessageBox::warning(this, "Cannot save the project", error);
+    return;
+  }
+  undo_->setClean();
+  setWindowTitle(QStringLiteral("%1[*] - ClusterLab Studio").arg(path_));
+  statusBar()->showMessage("Saved " + path_, 3000);
 }
 
 void MainWindow::saveAs() {
@@ -272,6 +457,10 @@ void MainWindow::fitCluster() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!maybeSave()) {
+    event->ignore();
+    return;
+  }
   if (isRunning()) {
     cluster_->Stop();
     // LocalCluster's destructor kills whatever is left when the window goes.

@@ -12,6 +12,7 @@ class QAction;
 class QGraphicsView;
 class QLabel;
 class QTabWidget;
+class QUndoStack;
 
 namespace clab::ui {
 
@@ -21,6 +22,7 @@ class DashboardView;
 class LocalCluster;
 class PlacementView;
 class RunMonitor;
+class TaskPropertiesView;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -30,7 +32,18 @@ class MainWindow : public QMainWindow {
   explicit MainWindow(QString clab_program, QWidget* parent = nullptr);
   ~MainWindow() override;
 
+  // A new document: the undo history starts empty and the project counts as saved.
   void setProject(const Project& project, const QString& path = {});
+  // Edits, each one undoable step.
+  void editAddress(const QString& task, const QString& host, int port);
+  void addTask(const QString& job);
+  void removeTask(const QString& task);
+  // Replaces the cluster with `spec` (inline, ClusterSpec JSON or TF_CONFIG); false with a
+  // message naming what is wrong.
+  bool importCluster(const QString& spec, QString* error);
+  // The cluster as ClusterSpec JSON, as the Python dict the seed writes, or as the TF_CONFIG
+  // of `task`.
+  QString exportCluster(const QString& format, const QString& task = {}) const;
   bool openProject(const QString& path, QString* error);
   const Project& project() const { return project_; }
 
@@ -46,6 +59,8 @@ class MainWindow : public QMainWindow {
   LocalCluster* cluster() const { return cluster_; }
   ClusterScene* scene() const { return scene_; }
   QTabWidget* tabs() const { return tabs_; }
+  QUndoStack* undoStack() const { return undo_; }
+  TaskPropertiesView* properties() const { return properties_; }
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -55,6 +70,10 @@ class MainWindow : public QMainWindow {
   // Shows the whole cluster, never larger than life.
   void fitCluster();
   void buildActions();
+  void applyProject(const Project& project);  // what undo and redo call
+  void edit(const QString& text, const Project& after);
+  void showSelectedTask();
+  bool maybeSave();
   void buildLayout();
   void onStatusChanged(const QString& task);
   void onProgress();
@@ -76,6 +95,8 @@ class MainWindow : public QMainWindow {
   ConsoleView* console_ = nullptr;
   PlacementView* placement_ = nullptr;
   QTabWidget* tabs_ = nullptr;
+  QUndoStack* undo_ = nullptr;
+  TaskPropertiesView* properties_ = nullptr;
   RunMonitor* monitor_ = nullptr;
   LocalCluster* cluster_ = nullptr;
   QLabel* status_step_ = nullptr;

@@ -1,0 +1,63 @@
+#include "views/TaskPropertiesView.h"
+
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace clab::ui {
+
+TaskPropertiesView::TaskPropertiesView(QWidget* parent) : QWidget(parent) {
+  title_ = new QLabel("Select a task on the canvas to edit it.", this);
+  title_->setWordWrap(true);
+  host_ = new QLineEdit(this);
+  host_->setToolTip("The host the task runs on: a name or an address. Loopback addresses listen on loopback only.");
+  port_ = new QSpinBox(this);
+  port_->setRange(0, 99999);  // out-of-range ports are accepted here and reported as problems
+  port_->setToolTip("The task's gRPC port (1-65535)");
+  problem_ = new QLabel(this);
+  problem_->setStyleSheet("color: #c02020");
+  problem_->setWordWrap(true);
+  auto* form = new QFormLayout;
+  form->addRow("Host", host_);
+  form->addRow("Port", port_);
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(title_);
+  layout->addLayout(form);
+  layout->addWidget(problem_);
+  layout->addStretch(1);
+  connect(host_, &QLineEdit::editingFinished, this, &TaskPropertiesView::emitEdit);
+  connect(port_, &QSpinBox::editingFinished, this, &TaskPropertiesView::emitEdit);
+  showTask(nullptr, {});
+}
+
+void TaskPropertiesView::showTask(const ProjectTask* task, const QString& problem) {
+  filling_ = true;
+  task_ = task ? task->name() : QString();
+  host_->setEnabled(task != nullptr);
+  port_->setEnabled(task != nullptr);
+  title_->setText(task ? QStringLiteral("<b>%1</b><br>job %2, task %3").arg(task->name(), task->job).arg(task->index)
+                       : "Select a task on the canvas to edit it.");
+  host_->setText(task ? task->host : QString());
+  port_->setValue(task ? task->port : 0);
+  problem_->setText(problem);
+  filling_ = false;
+}
+
+void TaskPropertiesView::setHost(const QString& host) {
+  host_->setText(host);
+  emitEdit();
+}
+
+void TaskPropertiesView::setPort(int port) {
+  port_->setValue(port);
+  emitEdit();
+}
+
+void TaskPropertiesView::emitEdit() {
+  if (filling_ || task_.isEmpty()) return;
+  emit addressEdited(task_, host_->text().trimmed(), port_->value());
+}
+
+}  // namespace clab::ui

@@ -1,0 +1,41 @@
+// The selected task's properties: job and index, host and port, edited in place. Each
+// finished edit is reported once (editingFinished), so the window can make it one undoable
+// step; a value that makes the cluster invalid is still taken, and shown as a problem.
+#pragma once
+
+#include "project/Project.h"
+
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace clab::ui {
+
+class TaskPropertiesView : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit TaskPropertiesView(QWidget* parent = nullptr);
+
+  // Shows `task` (nullptr: nothing selected).
+  void showTask(const ProjectTask* task, const QString& problem);
+  void setHost(const QString& host);  // as if typed, for tests
+  void setPort(int port);
+
+ signals:
+  void addressEdited(const QString& task, const QString& host, int port);
+
+ private:
+  void emitEdit();
+
+  QString task_;
+  QLabel* title_ = nullptr;
+  QLineEdit* host_ = nullptr;
+  QSpinBox* port_ = nullptr;
+  QLabel* problem_ = nullptr;
+  bool filling_ = false;
+};
+
+}  // namespace clab::ui
