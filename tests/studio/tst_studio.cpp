@@ -198,17 +198,29 @@ class StudioTest : public QObject {
     QVERIFY(!window.placement()->deviceOf("MatMul").isEmpty());
   }
 
-  void killedPsIsShownAsCrashed() {
+  void killedPsIsShownAsCrashedAndRecoveredAfterRestart() {
     MainWindow window(ClabProcess::programPath("clab"));
     window.setProject(Project::SeedTwoWorkers());
     QVERIFY(window.runProject());
     QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->globalStep() >= 20, 30000);
     const QString ps = "/job:ps/replica:0/task:0";
-    const QList<qint64> pids = window.cluster()->pids();
-    // The ps is the first task of the project.
-    ::kill(static_cast<pid_t>(pids.first()), SIGKILL);
+    const QString chief = "/job:worker/replica:0/task:0";
+    QVERIFY(window.killTask(ps));
     QTRY_COMPARE_WITH_TIMEOUT(window.dashboard()->stateOf(ps), QString("crashed"), 10000);
     QTRY_VERIFY_WITH_TIMEOUT(window.console()->text().contains("the process crashed"), 5000);
+    // The workers' monitored sessions say they lost the ps and wait for it.
+    QTRY_VERIFY_WITH_TIMEOUT(window.console()->text().contains("An error was raised"), 15000);
+
+    // Restarted, the ps has lost its variables: the chief initialises them again (no
+    // checkpoint directory here) and both workers train on.
+    QVERIFY(window.restartTask(ps));
+    QTRY_COMPARE_WITH_TIMEOUT(window.dashboard()->stateOf(ps), QString("listening"), 15000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.console()->text().count("Running the initializers") >= 2, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.dashboard()->stateOf(chief) == "training", 20000);
+    const qint64 resumed = window.monitor()->statuses().value(chief).local_step;
+    QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->statuses().value(chief).local_step > resumed + 50, 20000);
+
+    const QList<qint64> pids = window.cluster()->pids();
     QSignalSpy finished(window.cluster(), &LocalCluster::runFinished);
     window.stopRun();
     QVERIFY(finished.wait(15000));

@@ -3,6 +3,7 @@
 #include "cluster/TaskItem.h"
 
 #include <QFont>
+#include <QGraphicsSceneContextMenuEvent>
 #include <QGraphicsSimpleTextItem>
 #include <QPen>
 
@@ -71,6 +72,17 @@ void ClusterScene::setTaskStatus(const QString& task, const QColor& light, const
 
 void ClusterScene::resetStatuses() {
   for (TaskItem* item : items_) item->setStatus(QColor(150, 150, 150), "not running");
+}
+
+void ClusterScene::contextMenuEvent(QGraphicsSceneContextMenuEvent* event) {
+  for (QGraphicsItem* under : items(event->scenePos())) {
+    if (auto* task = dynamic_cast<TaskItem*>(under)) {
+      emit taskMenuRequested(task->task(), event->screenPos());
+      event->accept();
+      return;
+    }
+  }
+  QGraphicsScene::contextMenuEvent(event);
 }
 
 QString ClusterScene::selectedTask() const {

@@ -27,6 +27,13 @@ class ClusterScene : public QGraphicsScene {
   // The task whose card is selected ("" when none).
   QString selectedTask() const;
 
+ signals:
+  // A right click on a task's card (the window offers kill and restart during a run).
+  void taskMenuRequested(const QString& task, const QPoint& screen_pos);
+
+ protected:
+  void contextMenuEvent(QGraphicsSceneContextMenuEvent* event) override;
+
  private:
   QHash<QString, TaskItem*> items_;
 };

@@ -97,13 +97,8 @@ bool LocalCluster::Start(const Project& project, QString* error) {
     }
     addresses_.insert(task->name, task_def.address());
     commands_.insert(task->name, QStringList{clab_program_} + args);
-    task->process = std::make_unique<QProcess>();
-    task->process->setProcessChannelMode(QProcess::MergedChannels);
-    Task* raw = task.get();
-    connect(task->process.get(), &QProcess::readyRead, this, [this, raw] { OnOutput(raw); });
-    connect(task->process.get(), &QProcess::finished, this,
-            [this, raw](int code, QProcess::ExitStatus status) { OnFinished(raw, code, status); });
-    task->process->start(clab_program_, args);
+    task->args = args;
+    StartProcess(task.get());
     tasks_.push_back(std::move(task));
   }
   for (const auto& task : tasks_) {
@@ -114,6 +109,49 @@ bool LocalCluster::Start(const Project& project, QString* error) {
     }
   }
   return true;
+}
+
+void LocalCluster::StartProcess(Task* task) {
+  if (task->process) task->process->disconnect(this);
+  task->process = std::make_unique<QProcess>();
+  task->process->setProcessChannelMode(QProcess::MergedChannels);
+  task->finished = false;
+  task->stop_requested = false;
+  task->partial.clear();
+  connect(task->process.get(), &QProcess::readyRead, this, [this, task] { OnOutput(task); });
+  connect(task->process.get(), &QProcess::finished, this,
+          [this, task](int code, QProcess::ExitStatus status) { OnFinished(task, code, status); });
+  task->process->start(clab_program_, task->args);
+}
+
+LocalCluster::Task* LocalCluster::find(const QString& name) const {
+  for (const auto& task : tasks_)
+    if (task->name == name) return task.get();
+  return nullptr;
+}
+
+bool LocalCluster::taskRunning(const QString& name) const {
+  Task* task = find(name);
+  return task && task->process && task->process->state() != QProcess::NotRunning;
+}
+
+bool LocalCluster::killTask(const QString& name) {
+  Task* task = find(name);
+  if (!task || !taskRunning(name)) return false;
+  task->process->kill();
+  return true;
+}
+
+bool LocalCluster::restartTask(const QString& name) {
+  Task* task = find(name);
+  if (!task || !running()) return false;
+  if (taskRunning(name)) {
+    task->process->disconnect(this);
+    task->process->kill();
+    task->process->waitForFinished(3000);
+  }
+  StartProcess(task);
+  return task->process->waitForStarted(5000);
 }
 
 void LocalCluster::Stop() {

@@ -28,6 +28,12 @@ class LocalCluster : public QObject {
   bool Start(const Project& project, QString* error);
   void Stop();
   bool running() const;
+  // Fault injection: SIGKILL one task (it is reported as crashed), or start it again with
+  // the same command line (killing it first if it still runs). False when the task is
+  // unknown or no run is going.
+  bool killTask(const QString& task);
+  bool restartTask(const QString& task);
+  bool taskRunning(const QString& task) const;
 
   // Task name -> "127.0.0.1:port" of the current (or last) run.
   const QHash<QString, QString>& addresses() const { return addresses_; }
@@ -44,6 +50,7 @@ class LocalCluster : public QObject {
   struct Task {
     QString name;
     bool is_worker = false;
+    QStringList args;
     std::unique_ptr<QProcess> process;
     QString partial;       // output after the last newline
     QStringList recent;    // the last lines, for a crash report
@@ -51,6 +58,8 @@ class LocalCluster : public QObject {
     bool stop_requested = false;
   };
 
+  void StartProcess(Task* task);
+  Task* find(const QString& name) const;
   void OnOutput(Task* task);
   void OnFinished(Task* task, int exit_code, QProcess::ExitStatus status);
 

@@ -25,6 +25,7 @@
 #include <QFileDialog>
 #include <QGraphicsView>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSplitter>
@@ -52,6 +53,16 @@ MainWindow::MainWindow(QString clab_program, QWidget* parent)
   connect(cluster_, &LocalCluster::taskFinished, this, &MainWindow::onTaskFinished);
   connect(cluster_, &LocalCluster::runFinished, this, &MainWindow::onRunFinished);
   connect(scene_, &QGraphicsScene::selectionChanged, this, &MainWindow::showSelectedTask);
+  connect(scene_, &ClusterScene::taskMenuRequested, this, [this](const QString& task, const QPoint& pos) {
+    QMenu menu;
+    QAction* kill = menu.addAction("Kill (SIGKILL)", this, [this, task] { killTask(task); });
+    kill->setEnabled(cluster_->taskRunning(task));
+    QAction* restart = menu.addAction("Restart", this, [this, task] { restartTask(task); });
+    restart->setEnabled(isRunning());
+    menu.addSeparator();
+    menu.addAction("Remove from the cluster", this, [this, task] { removeTask(task); })->setEnabled(!isRunning());
+    menu.exec(pos);
+  });
   connect(properties_, &TaskPropertiesView::addressEdited, this, &MainWindow::editAddress);
   connect(undo_, &QUndoStack::cleanChanged, this, [this](bool clean) { setWindowModified(!clean); });
 
@@ -360,6 +371,24 @@ void MainWindow::onProgress() {
   status_step_->setText(QStringLiteral("global step %1  |  %2 steps/s")
                             .arg(monitor_->globalStep())
                             .arg(monitor_->totalStepsPerSecond(), 0, 'f', 0));
+}
+
+bool MainWindow::killTask(const QString& task) {
+  if (!cluster_->killTask(task)) return false;
+  ConsoleLine line{task, static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0, 30, "fault",
+                   "killed with SIGKILL from the studio"};
+  console_->append({line});
+  return true;
+}
+
+bool MainWindow::restartTask(const QString& task) {
+  if (!cluster_->restartTask(task)) return false;
+  process_notes_.remove(task);
+  ConsoleLine line{task, static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0, 30, "fault",
+                   "restarted from the studio"};
+  console_->append({line});
+  onStatusChanged(task);
+  return true;
 }
 
 void MainWindow::onTaskFinished(const QString& task, int exit_code, bool crashed, const QString& last_lines) {

@@ -51,6 +51,9 @@ class MainWindow : public QMainWindow {
   bool runProject(QString* error = nullptr);
   void stopRun();
   bool isRunning() const;
+  // Fault injection on a running task (also on the canvas's right-click menu).
+  bool killTask(const QString& task);
+  bool restartTask(const QString& task);
 
   DashboardView* dashboard() const { return dashboard_; }
   ConsoleView* console() const { return console_; }
