@@ -13,10 +13,12 @@
 #include "views/ConsoleView.h"
 #include "views/DashboardView.h"
 #include "views/PlacementView.h"
+#include "views/RunSettingsView.h"
 #include "views/TaskPropertiesView.h"
 #include "window/MainWindow.h"
 
 #include <QJsonDocument>
+#include <QTcpServer>
 #include <QJsonObject>
 #include <QUndoStack>
 #include <QSignalSpy>
@@ -158,6 +160,54 @@ class StudioTest : public QObject {
     QCOMPARE(window.project().tasks.size(), 3);
     window.undoStack()->undo();
     QCOMPARE(window.project().tasks.size(), 2);
+  }
+
+  void runSettingsAreUndoableEdits() {
+    MainWindow window(ClabProcess::programPath("clab"));
+    window.setProject(Project::Seed());
+    RunSettings settings = window.project().run;
+    settings.last_step = 500;
+    settings.checkpoint_dir = "/tmp/seed-ckpt";
+    window.editRunSettings(settings);
+    QCOMPARE(window.project().run.last_step, qint64(500));
+    QCOMPARE(window.runSettings()->settings().checkpoint_dir, QString("/tmp/seed-ckpt"));
+    window.undoStack()->undo();
+    QCOMPARE(window.project().run.last_step, qint64(200));
+    QCOMPARE(window.runSettings()->settings().last_step, qint64(200));
+  }
+
+  void attachWatchesTasksStartedElsewhere() {
+    // A cluster started by hand (here: by the test) at the project's addresses.
+    QTcpServer probe_a, probe_b;
+    QVERIFY(probe_a.listen(QHostAddress::LocalHost) && probe_b.listen(QHostAddress::LocalHost));
+    Project project = Project::Seed();
+    project.tasks[0].port = probe_a.serverPort();
+    project.tasks[1].port = probe_b.serverPort();
+    probe_a.close();
+    probe_b.close();
+    const QString spec = project.clusterSpec();
+    QProcess ps, worker;
+    ps.start(ClabProcess::programPath("clab"), {"server", "--cluster", spec, "--job_name", "ps"});
+    worker.start(ClabProcess::programPath("clab"), {"example", "seed", "--cluster", spec, "--job_name", "worker",
+                                                     "--last_step", "100000000", "--max_seconds", "60"});
+    QVERIFY(ps.waitForStarted() && worker.waitForStarted());
+
+    MainWindow window(ClabProcess::programPath("clab"));
+    window.setProject(project);
+    window.attach();
+    QVERIFY(window.isAttached());
+    QVERIFY(!window.isRunning());  // nothing was started by the studio
+    QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->globalStep() >= 50, 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(window.dashboard()->stateOf("/job:ps/replica:0/task:0"), QString("listening"), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.placement()->deviceOf("MatMul").isEmpty(), 10000);
+    window.detach();
+    QVERIFY(!window.isAttached());
+    // Detaching leaves the tasks alone.
+    QCOMPARE(worker.state(), QProcess::Running);
+    for (QProcess* process : {&worker, &ps}) {
+      process->kill();
+      process->waitForFinished(5000);
+    }
   }
 
   void localRunIsWatchedLiveAndStopped() {

@@ -7,6 +7,7 @@
 #include "clab/distributed/ClusterSpec.h"
 #include "edit/ProjectEditCommand.h"
 #include "run/LocalCluster.h"
+#include "views/RunSettingsView.h"
 #include "views/TaskPropertiesView.h"
 #include "views/ConsoleView.h"
 #include "views/DashboardView.h"
@@ -64,6 +65,7 @@ MainWindow::MainWindow(QString clab_program, QWidget* parent)
     menu.exec(pos);
   });
   connect(properties_, &TaskPropertiesView::addressEdited, this, &MainWindow::editAddress);
+  connect(run_settings_, &RunSettingsView::settingsEdited, this, &MainWindow::editRunSettings);
   connect(undo_, &QUndoStack::cleanChanged, this, [this](bool clean) { setWindowModified(!clean); });
 
   setWindowIcon(QIcon(":/clusterlab.svg"));
@@ -101,6 +103,11 @@ void MainWindow::buildLayout() {
   dock->setObjectName("task-properties");
   dock->setWidget(properties_);
   addDockWidget(Qt::RightDockWidgetArea, dock);
+  run_settings_ = new RunSettingsView(this);
+  auto* settings_dock = new QDockWidget("Run settings", this);
+  settings_dock->setObjectName("run-settings");
+  settings_dock->setWidget(run_settings_);
+  addDockWidget(Qt::RightDockWidgetArea, settings_dock);
   status_step_ = new QLabel(this);
   statusBar()->addPermanentWidget(status_step_);
 }
@@ -157,6 +164,8 @@ void MainWindow::buildActions() {
   stop_ = run_menu->addAction("&Stop", this, &MainWindow::stopRun);
   stop_->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
   stop_->setToolTip("Stop the processes of this run (Shift+F5)");
+  attach_ = run_menu->addAction("&Attach to running cluster", this, [this] { attached_ ? detach() : attach(); });
+  attach_->setToolTip("Watch tasks already running at the addresses of this project, without starting anything");
   run_menu->addSeparator();
   run_menu->addAction("&Copy start commands", this, &MainWindow::copyStartCommands)
       ->setToolTip("The clab command line of every task, to run the cluster by hand");
@@ -191,6 +200,7 @@ void MainWindow::applyProject(const Project& project) {
   fitCluster();
   if (TaskItem* item = scene_->item(selected)) item->setSelected(true);
   showSelectedTask();
+  run_settings_->showSettings(project_.run);
   QStringList tasks;
   for (const ProjectTask& task : project_.tasks) tasks << task.name();
   dashboard_->setTasks(tasks);
@@ -228,6 +238,16 @@ void MainWindow::editAddress(const QString& task, const QString& host, int port)
     edit(QStringLiteral("Set the address of %1 to %2:%3").arg(task, host).arg(port), after);
     return;
   }
+}
+
+void MainWindow::editRunSettings(const RunSettings& settings) {
+  const RunSettings& now = project_.run;
+  if (settings.last_step == now.last_step && settings.faithful == now.faithful &&
+      settings.max_seconds == now.max_seconds && settings.checkpoint_dir == now.checkpoint_dir)
+    return;
+  Project after = project_;
+  after.run = settings;
+  edit("Change the run settings", after);
 }
 
 void MainWindow::addTask(const QString& job) {
@@ -327,6 +347,7 @@ bool MainWindow::openProject(const QString& path, QString* error) {
 }
 
 bool MainWindow::runProject(QString* error) {
+  detach();
   QString problem;
   console_->clear();
   placement_->setRows({});
@@ -345,6 +366,29 @@ bool MainWindow::runProject(QString* error) {
   statusBar()->showMessage(QStringLiteral("Running %1 tasks on 127.0.0.1").arg(project_.tasks.size()));
   updateActions();
   return true;
+}
+
+void MainWindow::attach() {
+  if (isRunning() || attached_) return;
+  QHash<QString, QString> addresses;
+  for (const ProjectTask& task : project_.tasks) addresses.insert(task.name(), task.address());
+  console_->clear();
+  placement_->setRows({});
+  process_notes_.clear();
+  scene_->resetStatuses();
+  dashboard_->startRun();
+  monitor_->Watch(addresses);
+  attached_ = true;
+  statusBar()->showMessage(QStringLiteral("Attached: watching %1 tasks at their addresses").arg(addresses.size()));
+  updateActions();
+}
+
+void MainWindow::detach() {
+  if (!attached_) return;
+  monitor_->StopWatching();
+  attached_ = false;
+  statusBar()->showMessage("Detached: the tasks go on without being watched");
+  updateActions();
 }
 
 void MainWindow::stopRun() {
@@ -418,8 +462,12 @@ void MainWindow::onRunFinished(bool ok) {
 
 void MainWindow::updateActions() {
   const bool running = isRunning();
-  if (run_) run_->setEnabled(!running);
+  if (run_) run_->setEnabled(!running && !attached_);
   if (stop_) stop_->setEnabled(running);
+  if (attach_) {
+    attach_->setEnabled(!running);
+    attach_->setText(attached_ ? "&Detach" : "&Attach to running cluster");
+  }
 }
 
 void MainWindow::open() {

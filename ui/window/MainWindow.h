@@ -22,6 +22,7 @@ class DashboardView;
 class LocalCluster;
 class PlacementView;
 class RunMonitor;
+class RunSettingsView;
 class TaskPropertiesView;
 
 class MainWindow : public QMainWindow {
@@ -38,6 +39,7 @@ class MainWindow : public QMainWindow {
   void editAddress(const QString& task, const QString& host, int port);
   void addTask(const QString& job);
   void removeTask(const QString& task);
+  void editRunSettings(const RunSettings& settings);
   // Replaces the cluster with `spec` (inline, ClusterSpec JSON or TF_CONFIG); false with a
   // message naming what is wrong.
   bool importCluster(const QString& spec, QString* error);
@@ -51,6 +53,11 @@ class MainWindow : public QMainWindow {
   bool runProject(QString* error = nullptr);
   void stopRun();
   bool isRunning() const;
+  // Watches tasks already running at the project's own addresses (real hosts, or servers
+  // started by hand) without starting anything; detach() ends the watch.
+  void attach();
+  void detach();
+  bool isAttached() const { return attached_; }
   // Fault injection on a running task (also on the canvas's right-click menu).
   bool killTask(const QString& task);
   bool restartTask(const QString& task);
@@ -64,6 +71,7 @@ class MainWindow : public QMainWindow {
   QTabWidget* tabs() const { return tabs_; }
   QUndoStack* undoStack() const { return undo_; }
   TaskPropertiesView* properties() const { return properties_; }
+  RunSettingsView* runSettings() const { return run_settings_; }
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -100,11 +108,14 @@ class MainWindow : public QMainWindow {
   QTabWidget* tabs_ = nullptr;
   QUndoStack* undo_ = nullptr;
   TaskPropertiesView* properties_ = nullptr;
+  RunSettingsView* run_settings_ = nullptr;
   RunMonitor* monitor_ = nullptr;
   LocalCluster* cluster_ = nullptr;
   QLabel* status_step_ = nullptr;
   QAction* run_ = nullptr;
   QAction* stop_ = nullptr;
+  QAction* attach_ = nullptr;
+  bool attached_ = false;
   QHash<QString, QString> process_notes_;  // task -> "exited 1" / "crashed"
 };
 

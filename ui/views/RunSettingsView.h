@@ -1,0 +1,38 @@
+// The run settings of the project: StopAtStepHook's last step, the faithful mode (the
+// tutorial's graph exactly, with no global step increment), a time limit and the chief's
+// checkpoint directory. Each finished edit is reported once, for one undoable step.
+#pragma once
+
+#include "project/Project.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QLineEdit;
+class QSpinBox;
+
+namespace clab::ui {
+
+class RunSettingsView : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit RunSettingsView(QWidget* parent = nullptr);
+
+  void showSettings(const RunSettings& settings);
+  RunSettings settings() const;
+
+ signals:
+  void settingsEdited(const clab::ui::RunSettings& settings);
+
+ private:
+  void emitEdit();
+
+  QSpinBox* last_step_ = nullptr;
+  QCheckBox* faithful_ = nullptr;
+  QSpinBox* max_seconds_ = nullptr;
+  QLineEdit* checkpoint_dir_ = nullptr;
+  bool filling_ = false;
+};
+
+}  // namespace clab::ui
