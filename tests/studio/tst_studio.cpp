@@ -10,6 +10,7 @@
 #include "monitor/RunMonitor.h"
 #include "project/Project.h"
 #include "run/LocalCluster.h"
+#include "views/CheckpointsView.h"
 #include "views/ConsoleView.h"
 #include "views/DashboardView.h"
 #include "views/PlacementView.h"
@@ -233,6 +234,26 @@ class StudioTest : public QObject {
     QVERIFY(finished.wait(15000));
     QVERIFY(!window.isRunning());
     for (qint64 pid : pids) QTRY_VERIFY_WITH_TIMEOUT(ProcessGone(pid), 5000);
+  }
+
+  void checkpointsOfARunAreListed() {
+    QTemporaryDir dir;
+    MainWindow window(ClabProcess::programPath("clab"));
+    Project project = Project::Seed();
+    project.run.checkpoint_dir = dir.path();
+    window.setProject(project);
+    QCOMPARE(window.checkpoints()->checkpointCount(), 0);
+    QSignalSpy finished(window.cluster(), &LocalCluster::runFinished);
+    QVERIFY(window.runProject());
+    QVERIFY(finished.wait(30000));
+    // The chief saved at the start (step 0) and at the end (step 200).
+    QTRY_VERIFY_WITH_TIMEOUT(window.checkpoints()->checkpointCount() >= 2, 5000);
+    window.checkpoints()->select(0);
+    QCOMPARE(window.checkpoints()->tensorCount(), 3);
+    QCOMPARE(window.checkpoints()->tensorText(0, 0), QString("global_step"));
+    QCOMPARE(window.checkpoints()->tensorText(0, 3), QString("200"));
+    QCOMPARE(window.checkpoints()->tensorText(2, 0), QString("x"));
+    QCOMPARE(window.checkpoints()->tensorText(2, 3), QString("[[1 2 3 4]]"));
   }
 
   void shortRunFinishesOnItsOwnWithEveryEvent() {

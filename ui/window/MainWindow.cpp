@@ -9,6 +9,7 @@
 #include "run/LocalCluster.h"
 #include "views/RunSettingsView.h"
 #include "views/TaskPropertiesView.h"
+#include "views/CheckpointsView.h"
 #include "views/ConsoleView.h"
 #include "views/DashboardView.h"
 #include "views/PlacementView.h"
@@ -51,6 +52,7 @@ MainWindow::MainWindow(QString clab_program, QWidget* parent)
   connect(monitor_, &RunMonitor::progress, this, &MainWindow::onProgress);
   connect(monitor_, &RunMonitor::consoleLines, console_, &ConsoleView::append);
   connect(monitor_, &RunMonitor::placementsChanged, placement_, &PlacementView::setRows);
+  connect(monitor_, &RunMonitor::checkpointSaved, checkpoints_, [this] { checkpoints_->refresh(); });
   connect(cluster_, &LocalCluster::taskFinished, this, &MainWindow::onTaskFinished);
   connect(cluster_, &LocalCluster::runFinished, this, &MainWindow::onRunFinished);
   connect(scene_, &QGraphicsScene::selectionChanged, this, &MainWindow::showSelectedTask);
@@ -92,6 +94,8 @@ void MainWindow::buildLayout() {
   tabs_->addTab(dashboard_, "Dashboard");
   tabs_->addTab(console_, "Console");
   tabs_->addTab(placement_, "Placement");
+  checkpoints_ = new CheckpointsView(this);
+  tabs_->addTab(checkpoints_, "Checkpoints");
   auto* splitter = new QSplitter(Qt::Vertical, this);
   splitter->addWidget(view_);
   splitter->addWidget(tabs_);
@@ -201,6 +205,7 @@ void MainWindow::applyProject(const Project& project) {
   if (TaskItem* item = scene_->item(selected)) item->setSelected(true);
   showSelectedTask();
   run_settings_->showSettings(project_.run);
+  checkpoints_->setDirectory(project_.run.checkpoint_dir);
   QStringList tasks;
   for (const ProjectTask& task : project_.tasks) tasks << task.name();
   dashboard_->setTasks(tasks);

@@ -16,6 +16,7 @@ class QUndoStack;
 
 namespace clab::ui {
 
+class CheckpointsView;
 class ClusterScene;
 class ConsoleView;
 class DashboardView;
@@ -65,6 +66,7 @@ class MainWindow : public QMainWindow {
   DashboardView* dashboard() const { return dashboard_; }
   ConsoleView* console() const { return console_; }
   PlacementView* placement() const { return placement_; }
+  CheckpointsView* checkpoints() const { return checkpoints_; }
   RunMonitor* monitor() const { return monitor_; }
   LocalCluster* cluster() const { return cluster_; }
   ClusterScene* scene() const { return scene_; }
@@ -105,6 +107,7 @@ class MainWindow : public QMainWindow {
   DashboardView* dashboard_ = nullptr;
   ConsoleView* console_ = nullptr;
   PlacementView* placement_ = nullptr;
+  CheckpointsView* checkpoints_ = nullptr;
   QTabWidget* tabs_ = nullptr;
   QUndoStack* undo_ = nullptr;
   TaskPropertiesView* properties_ = nullptr;
