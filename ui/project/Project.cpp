@@ -96,6 +96,40 @@ QStringList Project::validate() const {
   return problems;
 }
 
+Project Project::withAddress(const QString& task, const QString& host, int port) const {
+  Project after = *this;
+  for (ProjectTask& candidate : after.tasks) {
+    if (candidate.name() != task) continue;
+    candidate.host = host;
+    candidate.port = port;
+  }
+  return after;
+}
+
+Project Project::withTaskAdded(const QString& job) const {
+  Project after = *this;
+  int port = 2222;
+  for (const ProjectTask& task : after.tasks) port = std::max(port, task.port + 1);
+  const ProjectTask added{job, static_cast<int>(after.tasksOf(job).size()), "127.0.0.1", port};
+  int insert_at = static_cast<int>(after.tasks.size());
+  for (int i = 0; i < after.tasks.size(); ++i)
+    if (after.tasks[i].job == job) insert_at = i + 1;
+  after.tasks.insert(insert_at, added);
+  return after;
+}
+
+Project Project::withTaskRemoved(const QString& task) const {
+  Project after = *this;
+  for (int i = 0; i < after.tasks.size(); ++i) {
+    if (after.tasks[i].name() != task) continue;
+    const ProjectTask removed = after.tasks.takeAt(i);
+    for (ProjectTask& other : after.tasks)
+      if (other.job == removed.job && other.index > removed.index) --other.index;
+    break;
+  }
+  return after;
+}
+
 QJsonObject Project::ToJson() const {
   QJsonObject cluster;
   for (const QString& job : jobs()) {

@@ -56,6 +56,13 @@ class Project {
   QString clusterSpec() const;
   // Problems, one line each, naming the task: bad port, duplicate address, empty job.
   QStringList validate() const;
+
+  // Edited copies (this project is left as it is).
+  Project withAddress(const QString& task, const QString& host, int port) const;
+  // A new task of `job` on 127.0.0.1 with the next free port, after the job's last task.
+  Project withTaskAdded(const QString& job) const;
+  // Without `task`; the job's later tasks move down one index, so indices stay 0..n-1.
+  Project withTaskRemoved(const QString& task) const;
 };
 
 }  // namespace clab::ui

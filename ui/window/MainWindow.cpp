@@ -4,8 +4,8 @@
 #include "cluster/ClusterScene.h"
 #include "cluster/TaskItem.h"
 #include "monitor/RunMonitor.h"
-#include "clab/distributed/ClusterSpec.h"
 #include "edit/ProjectEditCommand.h"
+#include "project/ClusterFormats.h"
 #include "run/LocalCluster.h"
 #include "views/RunSettingsView.h"
 #include "views/TaskPropertiesView.h"
@@ -234,101 +234,36 @@ void MainWindow::showSelectedTask() {
 }
 
 void MainWindow::editAddress(const QString& task, const QString& host, int port) {
-  Project after = project_;
-  for (ProjectTask& candidate : after.tasks) {
-    if (candidate.name() != task) continue;
-    if (candidate.host == host && candidate.port == port) return;
-    candidate.host = host;
-    candidate.port = port;
+  const Project after = project_.withAddress(task, host, port);
+  if (after.ToJson() != project_.ToJson())
     edit(QStringLiteral("Set the address of %1 to %2:%3").arg(task, host).arg(port), after);
-    return;
-  }
 }
 
 void MainWindow::editRunSettings(const RunSettings& settings) {
-  const RunSettings& now = project_.run;
-  if (settings.last_step == now.last_step && settings.faithful == now.faithful &&
-      settings.max_seconds == now.max_seconds && settings.checkpoint_dir == now.checkpoint_dir)
-    return;
   Project after = project_;
   after.run = settings;
-  edit("Change the run settings", after);
+  if (after.ToJson() != project_.ToJson()) edit("Change the run settings", after);
 }
 
 void MainWindow::addTask(const QString& job) {
-  Project after = project_;
-  int port = 2222;
-  for (const ProjectTask& task : after.tasks) port = std::max(port, task.port + 1);
-  const int index = static_cast<int>(after.tasksOf(job).size());
-  ProjectTask task{job, index, "127.0.0.1", port};
-  // Keep the tasks of a job together, in index order.
-  int insert_at = static_cast<int>(after.tasks.size());
-  for (int i = 0; i < after.tasks.size(); ++i)
-    if (after.tasks[i].job == job) insert_at = i + 1;
-  after.tasks.insert(insert_at, task);
-  edit(QStringLiteral("Add %1").arg(task.name()), after);
+  const Project after = project_.withTaskAdded(job);
+  edit(QStringLiteral("Add %1").arg(after.tasksOf(job).last().name()), after);
 }
 
 void MainWindow::removeTask(const QString& task) {
-  if (task.isEmpty()) return;
-  Project after = project_;
-  QString job;
-  int removed_index = -1;
-  for (int i = 0; i < after.tasks.size(); ++i) {
-    if (after.tasks[i].name() == task) {
-      job = after.tasks[i].job;
-      removed_index = after.tasks[i].index;
-      after.tasks.removeAt(i);
-      break;
-    }
-  }
-  if (removed_index < 0) return;
-  // Task indices stay 0..n-1, as a ClusterSpec list has them.
-  for (ProjectTask& other : after.tasks)
-    if (other.job == job && other.index > removed_index) --other.index;
-  edit(QStringLiteral("Remove %1").arg(task), after);
+  const Project after = project_.withTaskRemoved(task);
+  if (after.tasks.size() != project_.tasks.size()) edit(QStringLiteral("Remove %1").arg(task), after);
 }
 
 bool MainWindow::importCluster(const QString& spec, QString* error) {
-  auto cluster = ClusterSpec::Parse(spec.trimmed().toStdString());
-  if (!cluster.ok()) {
-    *error = QString::fromStdString(std::string(cluster.status().message()));
-    return false;
-  }
   Project after = project_;
-  after.tasks.clear();
-  for (const auto& [job, tasks] : cluster->all_jobs()) {
-    for (const auto& [index, address] : tasks) {
-      auto host_port = HostPort::Parse(address);
-      if (!host_port.ok()) {
-        *error = QString::fromStdString(std::string(host_port.status().message()));
-        return false;
-      }
-      after.tasks << ProjectTask{QString::fromStdString(job), index, QString::fromStdString(host_port->host),
-                                 host_port->port};
-    }
-  }
+  if (!ImportCluster(spec, &after.tasks, error)) return false;
   edit("Import the cluster", after);
   return true;
 }
 
 QString MainWindow::exportCluster(const QString& format, const QString& task) const {
-  auto cluster = ClusterSpec::Parse(project_.clusterSpec().toStdString());
-  if (!cluster.ok()) return {};
-  if (format == "Python dict") return QString::fromStdString(cluster->ToPythonDict());
-  const QJsonObject spec = QJsonDocument::fromJson(QByteArray::fromStdString(cluster->ToJson())).object();
-  if (format != "TF_CONFIG") return QString::fromUtf8(QJsonDocument(spec).toJson(QJsonDocument::Compact));
-  // TF_CONFIG names one task: the selected one, else the first worker.
-  QString job = "worker";
-  int index = 0;
-  for (const ProjectTask& candidate : project_.tasks) {
-    if (candidate.name() == task) {
-      job = candidate.job;
-      index = candidate.index;
-    }
-  }
-  const QJsonObject config{{"cluster", spec}, {"task", QJsonObject{{"type", job}, {"index", index}}}};
-  return QString::fromUtf8(QJsonDocument(config).toJson(QJsonDocument::Compact));
+  return ExportCluster(project_, format, task);
 }
 
 bool MainWindow::maybeSave() {
