@@ -17,6 +17,8 @@ class ServerBuilder;
 
 namespace clab {
 
+class TrafficMeter;
+
 struct ChannelSettings {
   // Largest message a channel or server accepts.
   int64_t max_receive_message_bytes = int64_t{1} << 30;
@@ -26,6 +28,9 @@ struct ChannelSettings {
   int keepalive_timeout_ms = 2000;
   // Upper bound of the wait between reconnection attempts to a peer that went away.
   int max_reconnect_backoff_ms = 1000;
+  // Where workers reached over these channels count the bytes of their calls (unset: not
+  // counted).
+  std::shared_ptr<TrafficMeter> traffic;
 };
 
 grpc::ChannelArguments ClientChannelArguments(const ChannelSettings& settings = {});

@@ -39,12 +39,14 @@ struct GrpcRemoteWorker::Call {
   }
 };
 
-GrpcRemoteWorker::GrpcRemoteWorker(std::string task_name, std::string address, std::shared_ptr<grpc::Channel> channel)
+GrpcRemoteWorker::GrpcRemoteWorker(std::string task_name, std::string address, std::shared_ptr<grpc::Channel> channel,
+                                   std::shared_ptr<TrafficMeter> traffic)
     : task_name_(std::move(task_name)),
       address_(std::move(address)),
       channel_(std::move(channel)),
       stub_(tensorflow::WorkerService::NewStub(channel_)),
-      generic_stub_(std::make_unique<grpc::GenericStub>(channel_)) {}
+      generic_stub_(std::make_unique<grpc::GenericStub>(channel_)),
+      traffic_(std::move(traffic)) {}
 
 GrpcRemoteWorker::~GrpcRemoteWorker() = default;
 
@@ -92,6 +94,7 @@ void GrpcRemoteWorker::DeleteWorkerSessionAsync(const tensorflow::DeleteWorkerSe
 
 void GrpcRemoteWorker::RegisterGraphAsync(const tensorflow::RegisterGraphRequest& request,
                                           tensorflow::RegisterGraphResponse* response, Done done) {
+  if (traffic_) traffic_->Add(task_name_, static_cast<int64_t>(request.ByteSizeLong()), 0);
   Start("RegisterGraph", 0, nullptr, std::move(done), [&](std::shared_ptr<Call> call) {
     stub_->async()->RegisterGraph(&call->context, &request, response,
                                   [call](grpc::Status status) { call->Finish(call->ToStatus(status)); });
@@ -108,9 +111,13 @@ void GrpcRemoteWorker::DeregisterGraphAsync(const tensorflow::DeregisterGraphReq
 
 void GrpcRemoteWorker::RunGraphAsync(const tensorflow::RunGraphRequest& request, tensorflow::RunGraphResponse* response,
                                      CallCancellation* cancellation, Done done) {
+  if (traffic_) traffic_->Add(task_name_, static_cast<int64_t>(request.ByteSizeLong()), 0);
   Start("RunGraph", 0, cancellation, std::move(done), [&](std::shared_ptr<Call> call) {
     stub_->async()->RunGraph(&call->context, &request, response,
-                             [call](grpc::Status status) { call->Finish(call->ToStatus(status)); });
+                             [call, response, traffic = traffic_, peer = task_name_](grpc::Status status) {
+                               if (traffic && status.ok()) traffic->Add(peer, 0, static_cast<int64_t>(response->ByteSizeLong()));
+                               call->Finish(call->ToStatus(status));
+                             });
   });
 }
 
@@ -137,7 +144,11 @@ void GrpcRemoteWorker::RecvTensorValueAsync(const tensorflow::RecvTensorRequest&
     grpc::Slice slice(request.SerializeAsString());
     call->request_bytes = grpc::ByteBuffer(&slice, 1);
     generic_stub_->UnaryCall(&call->context, kRecvTensorMethod, grpc::StubOptions(), &call->request_bytes,
-                             &call->reply_bytes, [call, tensor, is_dead](grpc::Status status) {
+                             &call->reply_bytes,
+                             [call, tensor, is_dead, traffic = traffic_, peer = task_name_](grpc::Status status) {
+                               if (traffic)
+                                 traffic->Add(peer, static_cast<int64_t>(call->request_bytes.Length()),
+                                              static_cast<int64_t>(call->reply_bytes.Length()));
                                Status result = call->ToStatus(status);
                                if (result.ok()) {
                                  result = DecodeRecvTensorResponse(&call->reply_bytes, tensor, is_dead);

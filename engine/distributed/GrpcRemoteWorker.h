@@ -4,6 +4,7 @@
 // name the peer and its address.
 #pragma once
 
+#include "distributed/TrafficMeter.h"
 #include "distributed/WorkerInterface.h"
 #include "tensorflow/worker.grpc.pb.h"
 
@@ -17,7 +18,9 @@ namespace clab {
 class GrpcRemoteWorker final : public WorkerInterface {
  public:
   // `task_name` ("/job:ps/replica:0/task:0") and `address` ("host:port") are for messages.
-  GrpcRemoteWorker(std::string task_name, std::string address, std::shared_ptr<grpc::Channel> channel);
+  // `traffic` (may be null) counts the bytes of RunGraph, RecvTensor and RegisterGraph.
+  GrpcRemoteWorker(std::string task_name, std::string address, std::shared_ptr<grpc::Channel> channel,
+                   std::shared_ptr<TrafficMeter> traffic = nullptr);
   ~GrpcRemoteWorker() override;
 
   // Requests and responses must stay valid until `done` runs. Calls in flight do not refer
@@ -56,6 +59,7 @@ class GrpcRemoteWorker final : public WorkerInterface {
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<tensorflow::WorkerService::Stub> stub_;
   std::unique_ptr<grpc::GenericStub> generic_stub_;
+  std::shared_ptr<TrafficMeter> traffic_;
 };
 
 }  // namespace clab

@@ -8,6 +8,7 @@
 #include "distributed/GrpcProbeService.h"
 #include "distributed/GrpcWorkerCache.h"
 #include "distributed/GrpcWorkerService.h"
+#include "distributed/TrafficMeter.h"
 #include "distributed/Master.h"
 #include "distributed/Worker.h"
 
@@ -31,6 +32,8 @@ namespace {
 constexpr int kShutdownGraceMs = 500;
 // How long a stopping server waits for its watchers to receive its last events.
 constexpr int kWatcherFlushMs = 1000;
+// How often the bytes exchanged with each peer are published (when they changed).
+constexpr int kTrafficIntervalMs = 1000;
 
 // A loopback task is reachable only from this host, so it listens there only; any other
 // address may reach this host through any interface.
@@ -128,10 +131,12 @@ GrpcServer::GrpcServer(ServerOptions options, std::string task_name, HostPort ad
 Status GrpcServer::Init() {
   events_ = std::make_unique<EventHub>(task_name_);
   CLAB_ASSIGN_OR_RETURN(devices_, DeviceMgr::CreateLocal(task_name_, options_.config));
+  ChannelSettings channels;
+  channels.traffic = traffic_;
   worker_ = std::make_unique<Worker>(
       task_name_, devices_.get(),
-      GrpcWorkerCacheFactory(options_.cluster, task_name_, [this] { return worker_.get(); }));
-  worker_cache_ = std::make_unique<GrpcWorkerCache>(options_.cluster, task_name_, worker_.get());
+      GrpcWorkerCacheFactory(options_.cluster, task_name_, [this] { return worker_.get(); }, channels));
+  worker_cache_ = std::make_unique<GrpcWorkerCache>(options_.cluster, task_name_, worker_.get(), channels);
 
   MasterOptions master;
   master.task_name = task_name_;
@@ -234,11 +239,32 @@ Status GrpcServer::Start() {
   }
   RegisterLocalMaster(target_, master_.get());
   Log(StrCat("Started server with target: ", target_));
+  traffic_thread_ = std::thread([this] { PublishTraffic(); });
   TaskEvent listening;
   listening.mutable_state()->set_phase(TaskState::LISTENING);
   listening.mutable_state()->set_detail(StrCat("listening at ", target_));
   events_->Publish(std::move(listening));
   return OkStatus();
+}
+
+void GrpcServer::PublishTraffic() {
+  std::map<std::string, TrafficMeter::Totals> published;
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stopped_cv_.wait_for(lock, std::chrono::milliseconds(kTrafficIntervalMs), [this] {
+    return shut_down_ || state_ == State::kStopped;
+  })) {
+    lock.unlock();
+    for (const auto& [peer, totals] : traffic_->Snapshot()) {
+      if (published[peer] == totals) continue;
+      published[peer] = totals;
+      TaskEvent event;
+      event.mutable_traffic()->set_peer(peer);
+      event.mutable_traffic()->set_bytes_sent(totals.sent);
+      event.mutable_traffic()->set_bytes_received(totals.received);
+      events_->Publish(std::move(event));
+    }
+    lock.lock();
+  }
 }
 
 Status GrpcServer::Join() {
@@ -275,6 +301,7 @@ Status GrpcServer::Stop() {
     shut_down_ = true;
   }
   stopped_cv_.notify_all();
+  if (traffic_thread_.joinable()) traffic_thread_.join();
   return OkStatus();
 }
 

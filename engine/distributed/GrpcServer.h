@@ -5,12 +5,14 @@
 
 #include "clab/distributed/Server.h"
 #include "clab/runtime/Device.h"
+#include "distributed/TrafficMeter.h"
 
 #include <condition_variable>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 
 namespace grpc {
 class Server;
@@ -57,6 +59,8 @@ class GrpcServer final : public Server {
   Status Init();
   Status BindError() const;
   void Log(const std::string& line) const;
+  // Every second until the server stops: a TrafficEvent per peer whose totals changed.
+  void PublishTraffic();
 
   const ServerOptions options_;
   const std::string task_name_;
@@ -72,6 +76,8 @@ class GrpcServer final : public Server {
   std::unique_ptr<GrpcProbeService> probe_service_;
   std::unique_ptr<EventHub> events_;
   std::unique_ptr<GrpcMonitorService> monitor_service_;
+  std::shared_ptr<TrafficMeter> traffic_ = std::make_shared<TrafficMeter>();
+  std::thread traffic_thread_;
   std::unique_ptr<grpc::Server> server_;
 
   mutable std::mutex mu_;

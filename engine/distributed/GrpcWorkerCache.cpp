@@ -49,7 +49,8 @@ StatusOr<WorkerInterface*> GrpcWorkerCache::GetWorker(const std::string& task_na
     if (!address.ok())
       return errors::NotFound("The cluster has no task ", task.name, ": ", address.status().message(),
                               " (cluster: ", cluster_.ToInline(), ")");
-    worker = std::make_unique<GrpcRemoteWorker>(task.name, *address, CreateChannel(*address, settings_));
+    worker = std::make_unique<GrpcRemoteWorker>(task.name, *address, CreateChannel(*address, settings_),
+                                                settings_.traffic);
   }
   WorkerInterface* result = worker.get();
   workers_.emplace(task.name, std::move(worker));

@@ -226,6 +226,10 @@ class StudioTest : public QObject {
     QCOMPARE(window.placement()->deviceOf("w"), QString("/job:ps/replica:0/task:0/device:CPU:0"));
     QCOMPARE(window.placement()->deviceOf("global_step"), QString("/job:ps/replica:0/task:0/device:CPU:0"));
     QVERIFY(window.console()->text().contains("MODEL_READY"));
+    // The workers report the bytes they exchange with the ps every second: on the links.
+    QTRY_VERIFY_WITH_TIMEOUT(window.scene()->linkLabel("/job:ps/replica:0/task:0", "/job:worker/replica:0/task:1")
+                                 .endsWith("B/s"),
+                             10000);
 
     const QList<qint64> pids = window.cluster()->pids();
     QCOMPARE(pids.size(), 3);

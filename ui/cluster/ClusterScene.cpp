@@ -7,6 +7,8 @@
 #include <QGraphicsSimpleTextItem>
 #include <QPen>
 
+#include <cmath>
+
 namespace clab::ui {
 namespace {
 
@@ -21,6 +23,7 @@ ClusterScene::ClusterScene(QObject* parent) : QGraphicsScene(parent) { setBackgr
 void ClusterScene::setProject(const Project& project) {
   clear();
   items_.clear();
+  links_.clear();
   QStringList jobs = project.jobs();
   // ps first, workers next: the picture reads as "parameters on the left, compute on the right".
   std::stable_sort(jobs.begin(), jobs.end(), [](const QString& a, const QString& b) {
@@ -61,6 +64,10 @@ void ClusterScene::setProject(const Project& project) {
       const QPointF to = items_[worker.name()]->pos() + QPointF(0, TaskItem::kHeight / 2);
       auto* line = addLine(QLineF(from, to), link);
       line->setZValue(-1);
+      auto* label = addSimpleText("");
+      label->setBrush(QColor(70, 90, 140));
+      label->setPos((from + to) / 2 + QPointF(-30, -18));
+      links_.insert(LinkKey(ps.name(), worker.name()), Link{line, label});
     }
   }
   setSceneRect(itemsBoundingRect().adjusted(-40, -30, 40, 30));
@@ -70,7 +77,32 @@ void ClusterScene::setTaskStatus(const QString& task, const QColor& light, const
   if (TaskItem* item = items_.value(task)) item->setStatus(light, text);
 }
 
+void ClusterScene::setLinkRate(const QString& a, const QString& b, double bytes_per_second) {
+  auto it = links_.find(LinkKey(a, b));
+  if (it == links_.end()) return;
+  QString text;
+  if (bytes_per_second >= 1e6) text = QStringLiteral("%1 MB/s").arg(bytes_per_second / 1e6, 0, 'f', 1);
+  else if (bytes_per_second >= 1e3) text = QStringLiteral("%1 kB/s").arg(bytes_per_second / 1e3, 0, 'f', 1);
+  else if (bytes_per_second > 0) text = QStringLiteral("%1 B/s").arg(bytes_per_second, 0, 'f', 0);
+  it->label->setText(text);
+  QPen pen = it->line->pen();
+  // Busier links are drawn thicker: 1.4 px idle, up to 6 px.
+  pen.setWidthF(bytes_per_second > 0 ? std::min(6.0, 1.4 + std::log10(1.0 + bytes_per_second) / 1.5) : 1.4);
+  pen.setStyle(bytes_per_second > 0 ? Qt::SolidLine : Qt::DashLine);
+  pen.setColor(bytes_per_second > 0 ? QColor(60, 110, 200) : QColor(150, 160, 180));
+  it->line->setPen(pen);
+}
+
+QString ClusterScene::linkLabel(const QString& a, const QString& b) const {
+  auto it = links_.find(LinkKey(a, b));
+  return it == links_.end() ? QString() : it->label->text();
+}
+
 void ClusterScene::resetStatuses() {
+  for (auto& link : links_) {
+    link.label->setText("");
+    link.line->setPen(QPen(QColor(150, 160, 180), 1.4, Qt::DashLine));
+  }
   for (TaskItem* item : items_) item->setStatus(QColor(150, 150, 150), "not running");
 }
 

@@ -7,7 +7,9 @@
 #include "project/Project.h"
 
 #include <QColor>
+#include <QGraphicsLineItem>
 #include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
 #include <QHash>
 
 namespace clab::ui {
@@ -23,6 +25,9 @@ class ClusterScene : public QGraphicsScene {
   void setProject(const Project& project);
   void setTaskStatus(const QString& task, const QColor& light, const QString& text);
   void resetStatuses();
+  // Shows the bytes per second on the link between two tasks ("" and thin when idle).
+  void setLinkRate(const QString& a, const QString& b, double bytes_per_second);
+  QString linkLabel(const QString& a, const QString& b) const;
   TaskItem* item(const QString& task) const { return items_.value(task); }
   // The task whose card is selected ("" when none).
   QString selectedTask() const;
@@ -36,6 +41,12 @@ class ClusterScene : public QGraphicsScene {
 
  private:
   QHash<QString, TaskItem*> items_;
+  struct Link {
+    QGraphicsLineItem* line = nullptr;
+    QGraphicsSimpleTextItem* label = nullptr;
+  };
+  static QString LinkKey(const QString& a, const QString& b) { return a < b ? a + "|" + b : b + "|" + a; }
+  QHash<QString, Link> links_;
 };
 
 }  // namespace clab::ui

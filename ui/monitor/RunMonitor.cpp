@@ -36,6 +36,7 @@ void RunMonitor::Clear() {
   statuses_.clear();
   rate_base_.clear();
   placements_.clear();
+  traffic_.clear();
 }
 
 void RunMonitor::StopWatching() {
@@ -141,7 +142,15 @@ void RunMonitor::Apply(const QString& task, const TaskEvent& event, QList<Consol
                               QString::fromStdString(event.checkpoint().path()))
                          .arg(event.checkpoint().global_step())});
       break;
-    case TaskEvent::kTraffic:
+    case TaskEvent::kTraffic: {
+      const QString peer = QString::fromStdString(event.traffic().peer());
+      const qint64 bytes = event.traffic().bytes_sent() + event.traffic().bytes_received();
+      TrafficSample& last = traffic_[task + "|" + peer];
+      if (last.wall_time > 0 && event.wall_time() > last.wall_time)
+        emit trafficChanged(task, peer, static_cast<double>(bytes - last.bytes) / (event.wall_time() - last.wall_time));
+      last = {bytes, event.wall_time()};
+      break;
+    }
     case TaskEvent::KIND_NOT_SET:
       break;
   }

@@ -66,6 +66,9 @@ class RunMonitor : public QObject {
   void consoleLines(const QList<clab::ui::ConsoleLine>& lines);
   void placementsChanged(const QList<clab::ui::PlacementRow>& rows);
   void checkpointSaved(const QString& task, const QString& path, qint64 step);
+  // Bytes per second between two tasks, both directions together, from the calls `task`
+  // made to `peer` (reported every second while they talk).
+  void trafficChanged(const QString& task, const QString& peer, double bytes_per_second);
 
  private:
   void Drain();
@@ -75,6 +78,11 @@ class RunMonitor : public QObject {
   QHash<QString, TaskStatus> statuses_;
   QHash<QString, QPair<qint64, qint64>> rate_base_;  // task -> (local step, ms) at the last rate update
   QList<PlacementRow> placements_;
+  struct TrafficSample {
+    qint64 bytes = 0;
+    double wall_time = 0;
+  };
+  QHash<QString, TrafficSample> traffic_;  // "task|peer" -> the last totals
   QTimer timer_;
   QElapsedTimer clock_;
 };

@@ -52,6 +52,7 @@ MainWindow::MainWindow(QString clab_program, QWidget* parent)
   connect(monitor_, &RunMonitor::progress, this, &MainWindow::onProgress);
   connect(monitor_, &RunMonitor::consoleLines, console_, &ConsoleView::append);
   connect(monitor_, &RunMonitor::placementsChanged, placement_, &PlacementView::setRows);
+  connect(monitor_, &RunMonitor::trafficChanged, scene_, &ClusterScene::setLinkRate);
   connect(monitor_, &RunMonitor::checkpointSaved, checkpoints_, [this] { checkpoints_->refresh(); });
   connect(cluster_, &LocalCluster::taskFinished, this, &MainWindow::onTaskFinished);
   connect(cluster_, &LocalCluster::runFinished, this, &MainWindow::onRunFinished);
