@@ -25,6 +25,8 @@
 #include <QJsonObject>
 #include <QUndoStack>
 #include <QFileDialog>
+#include <QFileInfo>
+#include <QSettings>
 #include <QGraphicsView>
 #include <QLabel>
 #include <QMenu>
@@ -119,6 +121,12 @@ void MainWindow::buildLayout() {
 
 void MainWindow::buildActions() {
   QMenu* file = menuBar()->addMenu("&File");
+  file->addAction("&New", this, [this] {
+    if (!maybeSave()) return;
+    Project project = Project::Seed();
+    project.name = "Untitled";
+    setProject(project);
+  })->setShortcut(QKeySequence::New);
   QAction* open_action = file->addAction("&Open...", this, &MainWindow::open);
   open_action->setShortcut(QKeySequence::Open);
   QAction* save_action = file->addAction("&Save", this, &MainWindow::save);
@@ -131,6 +139,8 @@ void MainWindow::buildActions() {
   examples->addAction("Seed on two workers, 20,000 steps", this, [this] {
     if (maybeSave()) setProject(Project::SeedTwoWorkers());
   });
+  recent_menu_ = file->addMenu("Open &Recent");
+  connect(recent_menu_, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
   file->addSeparator();
   file->addAction("&Quit", this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
@@ -284,7 +294,35 @@ bool MainWindow::openProject(const QString& path, QString* error) {
   Project project;
   if (!Project::Load(path, &project, error)) return false;
   setProject(project, path);
+  rememberRecent(path);
   return true;
+}
+
+QStringList MainWindow::recentProjects() const {
+  return QSettings().value("recentProjects").toStringList();
+}
+
+void MainWindow::rememberRecent(const QString& path) {
+  constexpr int kMaxRecent = 8;
+  QStringList recent = recentProjects();
+  const QString absolute = QFileInfo(path).absoluteFilePath();
+  recent.removeAll(absolute);
+  recent.prepend(absolute);
+  while (recent.size() > kMaxRecent) recent.removeLast();
+  QSettings().setValue("recentProjects", recent);
+}
+
+void MainWindow::fillRecentMenu() {
+  recent_menu_->clear();
+  const QStringList recent = recentProjects();
+  if (recent.isEmpty()) recent_menu_->addAction("(no recent projects)")->setEnabled(false);
+  for (const QString& path : recent) {
+    recent_menu_->addAction(path, this, [this, path] {
+      if (!maybeSave()) return;
+      QString error;
+      if (!openProject(path, &error)) QMessageBox::warning(this, "Cannot open the project", error);
+    });
+  }
 }
 
 bool MainWindow::runProject(QString* error) {
@@ -427,6 +465,7 @@ void MainWindow::save() {
     return;
   }
   undo_->setClean();
+  rememberRecent(path_);
   setWindowTitle(QStringLiteral("%1[*] - ClusterLab Studio").arg(path_));
   statusBar()->showMessage("Saved " + path_, 3000);
 }

@@ -11,6 +11,7 @@
 class QAction;
 class QGraphicsView;
 class QLabel;
+class QMenu;
 class QTabWidget;
 class QUndoStack;
 
@@ -87,6 +88,9 @@ class MainWindow : public QMainWindow {
   void edit(const QString& text, const Project& after);
   void showSelectedTask();
   bool maybeSave();
+  QStringList recentProjects() const;
+  void rememberRecent(const QString& path);
+  void fillRecentMenu();
   void buildLayout();
   void onStatusChanged(const QString& task);
   void onProgress();
@@ -118,6 +122,7 @@ class MainWindow : public QMainWindow {
   QAction* run_ = nullptr;
   QAction* stop_ = nullptr;
   QAction* attach_ = nullptr;
+  QMenu* recent_menu_ = nullptr;
   bool attached_ = false;
   QHash<QString, QString> process_notes_;  // task -> "exited 1" / "crashed"
 };
