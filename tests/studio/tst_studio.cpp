@@ -294,6 +294,10 @@ class StudioTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(window.dashboard()->stateOf(chief) == "training", 20000);
     const qint64 resumed = window.monitor()->statuses().value(chief).local_step;
     QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->statuses().value(chief).local_step > resumed + 50, 20000);
+    // The timeline marks the kill and the restart, the failed steps and the recoveries.
+    QCOMPARE(window.dashboard()->markCount("fault"), 2);
+    QVERIFY(window.dashboard()->markCount("error") >= 1);
+    QTRY_VERIFY_WITH_TIMEOUT(window.dashboard()->markCount("recovered") >= 1, 10000);
 
     const QList<qint64> pids = window.cluster()->pids();
     QSignalSpy finished(window.cluster(), &LocalCluster::runFinished);

@@ -37,6 +37,7 @@ void RunMonitor::Clear() {
   rate_base_.clear();
   placements_.clear();
   traffic_.clear();
+  failed_tasks_.clear();
 }
 
 void RunMonitor::StopWatching() {
@@ -82,6 +83,7 @@ void RunMonitor::Apply(const QString& task, const TaskEvent& event, QList<Consol
   switch (event.kind_case()) {
     case TaskEvent::kState: {
       status.phase = event.state().phase();
+      if (status.phase == TaskState::MODEL_READY && failed_tasks_.remove(task)) emit timelineMark(task, "recovered");
       status.detail = QString::fromStdString(event.state().detail());
       status.uninitialized.clear();
       for (const std::string& name : event.state().uninitialized()) status.uninitialized << QString::fromStdString(name);
@@ -117,6 +119,10 @@ void RunMonitor::Apply(const QString& task, const TaskEvent& event, QList<Consol
       lines->append({task, event.wall_time(), event.log().level(), "log", QString::fromStdString(event.log().text())});
       break;
     case TaskEvent::kError:
+      if (!failed_tasks_.contains(task)) {
+        failed_tasks_.insert(task);
+        emit timelineMark(task, "error");
+      }
       lines->append({task, event.wall_time(), 40, "error",
                      QString::fromStdString(event.error().code() + ": " + event.error().message())});
       break;

@@ -9,6 +9,7 @@
 #include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
+#include <QSet>
 #include <QStringList>
 #include <QTimer>
 
@@ -68,6 +69,9 @@ class RunMonitor : public QObject {
   void checkpointSaved(const QString& task, const QString& path, qint64 step);
   // Bytes per second between two tasks, both directions together, from the calls `task`
   // made to `peer` (reported every second while they talk).
+  // Moments worth marking on the run's timeline: "error" (a step failed; the session will
+  // recreate itself) and "recovered" (the model is ready again after an error).
+  void timelineMark(const QString& task, const QString& kind);
   void trafficChanged(const QString& task, const QString& peer, double bytes_per_second);
 
  private:
@@ -76,6 +80,7 @@ class RunMonitor : public QObject {
 
   QHash<QString, std::shared_ptr<TaskWatcher>> watchers_;
   QHash<QString, TaskStatus> statuses_;
+  QSet<QString> failed_tasks_;  // tasks that reported an error and have not recovered yet
   QHash<QString, QPair<qint64, qint64>> rate_base_;  // task -> (local step, ms) at the last rate update
   QList<PlacementRow> placements_;
   struct TrafficSample {

@@ -5,7 +5,9 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLegendMarker>
 #include <QLineSeries>
+#include <QScatterSeries>
 #include <QTableWidget>
 #include <QValueAxis>
 #include <QVBoxLayout>
@@ -73,7 +75,19 @@ DashboardView::DashboardView(QWidget* parent) : QWidget(parent) {
   auto* chart = new QChart;
   chart->addSeries(series_);
   chart->setTitle("Training speed");
-  chart->legend()->hide();
+  auto marks = [chart](const QString& name, const QColor& color) {
+    auto* series = new QScatterSeries;
+    series->setName(name);
+    series->setColor(color);
+    series->setMarkerSize(11);
+    chart->addSeries(series);
+    return series;
+  };
+  faults_ = marks("fault injected", QColor(200, 60, 200));
+  errors_ = marks("step failed", QColor(210, 40, 40));
+  recoveries_ = marks("recovered", QColor(40, 170, 80));
+  chart->legend()->setAlignment(Qt::AlignBottom);
+  chart->legend()->markers(series_).first()->setVisible(false);
   x_axis_ = new QValueAxis;
   x_axis_->setTitleText("seconds since start");
   x_axis_->setRange(0, 10);
@@ -82,8 +96,11 @@ DashboardView::DashboardView(QWidget* parent) : QWidget(parent) {
   y_axis_->setRange(0, max_rate_);
   chart->addAxis(x_axis_, Qt::AlignBottom);
   chart->addAxis(y_axis_, Qt::AlignLeft);
-  series_->attachAxis(x_axis_);
-  series_->attachAxis(y_axis_);
+  for (QXYSeries* series : {static_cast<QXYSeries*>(series_), static_cast<QXYSeries*>(faults_),
+                             static_cast<QXYSeries*>(errors_), static_cast<QXYSeries*>(recoveries_)}) {
+    series->attachAxis(x_axis_);
+    series->attachAxis(y_axis_);
+  }
   auto* chart_view = new QChartView(chart, this);
   chart_view->setRenderHint(QPainter::Antialiasing);
   chart_view->setMinimumHeight(180);
@@ -129,8 +146,23 @@ void DashboardView::updateTask(const QString& task, const TaskStatus& status, co
   }
 }
 
+void DashboardView::mark(const QString& kind) {
+  QScatterSeries* series = kind == "fault" ? faults_ : kind == "error" ? errors_ : recoveries_;
+  const double t = static_cast<double>(run_clock_.elapsed()) / 1000.0;
+  const double y = series_->count() > 0 ? series_->at(series_->count() - 1).y() : 0.0;
+  series->append(t, y);
+}
+
+int DashboardView::markCount(const QString& kind) const {
+  const QScatterSeries* series = kind == "fault" ? faults_ : kind == "error" ? errors_ : recoveries_;
+  return series->count();
+}
+
 void DashboardView::startRun() {
   series_->clear();
+  faults_->clear();
+  errors_->clear();
+  recoveries_->clear();
   max_rate_ = 10;
   y_axis_->setRange(0, max_rate_);
   x_axis_->setRange(0, 10);

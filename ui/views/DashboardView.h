@@ -10,6 +10,7 @@
 
 class QLabel;
 class QLineSeries;
+class QScatterSeries;
 class QTableWidget;
 class QValueAxis;
 
@@ -25,6 +26,10 @@ class DashboardView : public QWidget {
   void updateTask(const QString& task, const TaskStatus& status, const QString& process_note = {});
   void updateProgress(qint64 global_step, double steps_per_second);
   void startRun();
+  // A mark on the speed chart at this moment: "fault" (killed or restarted from the studio),
+  // "error" (a step failed) or "recovered" (a session is ready again).
+  void mark(const QString& kind);
+  int markCount(const QString& kind) const;
   QString globalStepText() const;
   QString stateOf(const QString& task) const;
 
@@ -33,6 +38,9 @@ class DashboardView : public QWidget {
   QLabel* rate_ = nullptr;
   QTableWidget* table_ = nullptr;
   QLineSeries* series_ = nullptr;
+  QScatterSeries* faults_ = nullptr;
+  QScatterSeries* errors_ = nullptr;
+  QScatterSeries* recoveries_ = nullptr;
   QValueAxis* x_axis_ = nullptr;
   QValueAxis* y_axis_ = nullptr;
   QElapsedTimer run_clock_;

@@ -55,6 +55,9 @@ MainWindow::MainWindow(QString clab_program, QWidget* parent)
   connect(monitor_, &RunMonitor::consoleLines, console_, &ConsoleView::append);
   connect(monitor_, &RunMonitor::placementsChanged, placement_, &PlacementView::setRows);
   connect(monitor_, &RunMonitor::trafficChanged, scene_, &ClusterScene::setLinkRate);
+  connect(monitor_, &RunMonitor::timelineMark, dashboard_, [this](const QString&, const QString& kind) {
+    dashboard_->mark(kind);
+  });
   connect(monitor_, &RunMonitor::checkpointSaved, checkpoints_, [this] { checkpoints_->refresh(); });
   connect(cluster_, &LocalCluster::taskFinished, this, &MainWindow::onTaskFinished);
   connect(cluster_, &LocalCluster::runFinished, this, &MainWindow::onRunFinished);
@@ -398,6 +401,7 @@ void MainWindow::onProgress() {
 
 bool MainWindow::killTask(const QString& task) {
   if (!cluster_->killTask(task)) return false;
+  dashboard_->mark("fault");
   ConsoleLine line{task, static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0, 30, "fault",
                    "killed with SIGKILL from the studio"};
   console_->append({line});
@@ -406,6 +410,7 @@ bool MainWindow::killTask(const QString& task) {
 
 bool MainWindow::restartTask(const QString& task) {
   if (!cluster_->restartTask(task)) return false;
+  dashboard_->mark("fault");
   process_notes_.remove(task);
   ConsoleLine line{task, static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0, 30, "fault",
                    "restarted from the studio"};
