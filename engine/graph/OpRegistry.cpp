@@ -295,6 +295,7 @@ OpRegistry& OpRegistry::Global() {
     RegisterStateOps(*r);
     RegisterMathOps(*r);
     RegisterNnOps(*r);
+    RegisterNnGradOps(*r);
     RegisterRandomOps(*r);
     RegisterSendRecvOps(*r);
     RegisterVariableStatusOps(*r);

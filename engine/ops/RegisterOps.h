@@ -9,6 +9,7 @@ void RegisterArrayOps(OpRegistry& registry);     // ops/ArrayOps.cpp
 void RegisterStateOps(OpRegistry& registry);     // ops/StateOps.cpp
 void RegisterMathOps(OpRegistry& registry);      // ops/MathOps.cpp
 void RegisterNnOps(OpRegistry& registry);        // ops/NnOps.cpp
+void RegisterNnGradOps(OpRegistry& registry);    // ops/NnGradOps.cpp
 void RegisterRandomOps(OpRegistry& registry);    // ops/RandomOps.cpp
 void RegisterSendRecvOps(OpRegistry& registry);  // runtime/SendRecvOps.cpp
 void RegisterVariableStatusOps(OpRegistry& registry);  // ops/VariableStatusOps.cpp

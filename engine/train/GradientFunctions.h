@@ -1,0 +1,28 @@
+// The gradient function of each differentiable op: given the forward node, its inputs and
+// outputs and the gradient arriving at its output 0, build the gradients of its inputs
+// (an invalid Output for an input that gets none).
+#pragma once
+
+#include "clab/core/Status.h"
+#include "clab/graph/GraphBuilder.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace clab::gradients_internal {
+
+struct GradContext {
+  GraphBuilder* graph = nullptr;
+  const tensorflow::NodeDef* node = nullptr;
+  std::vector<Output> inputs;   // the forward node's data inputs
+  Output output;                // its output 0
+  Output grad;                  // d y / d output
+};
+
+using GradFn = std::function<StatusOr<std::vector<Output>>(const GradContext&)>;
+
+// nullptr when the op has none.
+const GradFn* FindGradFn(const std::string& op);
+
+}  // namespace clab::gradients_internal

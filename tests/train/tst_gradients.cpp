@@ -1,0 +1,260 @@
+// Gradients and gradient descent. Every gradient function is checked against central finite
+// differences in float64 (a data-driven table); linear regression on synthetic data learns
+// its two parameters; with a ps and a worker, the gradients are computed on the worker and
+// the updates run on the ps.
+#include "StatusText.h"
+
+#include "clab/distributed/ReplicaDeviceSetter.h"
+#include "clab/distributed/Server.h"
+#include "clab/graph/GraphBuilder.h"
+#include "clab/ops/Ops.h"
+#include "clab/runtime/Session.h"
+#include "clab/train/GlobalStep.h"
+#include "clab/train/GradientDescentOptimizer.h"
+#include "clab/train/Gradients.h"
+
+#include <QTcpServer>
+#include <QtTest>
+
+#include <cmath>
+#include <functional>
+#include <mutex>
+#include <random>
+
+using namespace clab;
+using namespace clab::testing;
+
+namespace {
+
+using Builder = std::function<Output(GraphBuilder&, const std::vector<Output>&)>;
+
+struct GradCase {
+  std::vector<std::vector<int64_t>> shapes;  // one placeholder per shape
+  Builder build;
+  bool positive = false;  // inputs drawn from (0.5, 2) instead of (-2, 2) (Log)
+};
+
+Tensor RandomTensor(const std::vector<int64_t>& dims, std::mt19937& rng, bool positive) {
+  Tensor t(DT_DOUBLE, TensorShape(dims));
+  std::uniform_real_distribution<double> dist(positive ? 0.5 : -2.0, 2.0);
+  for (int64_t i = 0; i < t.NumElements(); ++i) {
+    double v = dist(rng);
+    // Keep away from Relu's kink, where the derivative is not defined.
+    if (!positive && std::abs(v) < 0.05) v = 0.3;
+    t.data<double>()[i] = v;
+  }
+  return t;
+}
+
+Output SumAll(GraphBuilder& g, const Output& x) {
+  std::vector<int32_t> axes;
+  for (int i = 0; i < g.ShapeOf(x).rank(); ++i) axes.push_back(i);
+  return ops::Sum(g, x, ops::Const(g, Tensor::Vector<int32_t>(axes)));
+}
+
+}  // namespace
+
+Q_DECLARE_METATYPE(GradCase)
+
+class GradientsTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void matchesFiniteDifferences_data() {
+    QTest::addColumn<GradCase>("c");
+    auto unary = [](auto op) {
+      return [op](GraphBuilder& g, const std::vector<Output>& in) { return op(g, in[0], ""); };
+    };
+    QTest::newRow("Identity") << GradCase{{{2, 3}}, unary(ops::Identity)};
+    QTest::newRow("Neg") << GradCase{{{2, 3}}, unary(ops::Neg)};
+    QTest::newRow("Square") << GradCase{{{2, 3}}, unary(ops::Square)};
+    QTest::newRow("Exp") << GradCase{{{2, 3}}, unary(ops::Exp)};
+    QTest::newRow("Log") << GradCase{{{2, 3}}, unary(ops::Log), true};
+    QTest::newRow("Sigmoid") << GradCase{{{2, 3}}, unary(ops::Sigmoid)};
+    QTest::newRow("Tanh") << GradCase{{{2, 3}}, unary(ops::Tanh)};
+    QTest::newRow("Relu") << GradCase{{{2, 3}}, unary(ops::Relu)};
+    QTest::newRow("Add") << GradCase{{{2, 3}, {2, 3}}, [](GraphBuilder& g, const auto& in) { return ops::Add(g, in[0], in[1]); }};
+    QTest::newRow("Add bias broadcast") << GradCase{{{4, 3}, {3}}, [](GraphBuilder& g, const auto& in) { return ops::Add(g, in[0], in[1]); }};
+    QTest::newRow("Sub column broadcast") << GradCase{{{4, 3}, {4, 1}}, [](GraphBuilder& g, const auto& in) { return ops::Sub(g, in[0], in[1]); }};
+    QTest::newRow("Mul") << GradCase{{{2, 3}, {2, 3}}, [](GraphBuilder& g, const auto& in) { return ops::Mul(g, in[0], in[1]); }};
+    QTest::newRow("Mul scalar broadcast") << GradCase{{{2, 3}, {}}, [](GraphBuilder& g, const auto& in) { return ops::Mul(g, in[0], in[1]); }};
+    QTest::newRow("Mul same input twice") << GradCase{{{3}}, [](GraphBuilder& g, const auto& in) { return ops::Mul(g, in[0], in[0]); }};
+    QTest::newRow("MatMul") << GradCase{{{2, 3}, {3, 4}}, [](GraphBuilder& g, const auto& in) { return ops::MatMul(g, in[0], in[1]); }};
+    QTest::newRow("MatMul transpose_a") << GradCase{{{3, 2}, {3, 4}}, [](GraphBuilder& g, const auto& in) { return ops::MatMul(g, in[0], in[1], true, false); }};
+    QTest::newRow("MatMul transpose_b") << GradCase{{{2, 3}, {4, 3}}, [](GraphBuilder& g, const auto& in) { return ops::MatMul(g, in[0], in[1], false, true); }};
+    QTest::newRow("MatMul both") << GradCase{{{3, 2}, {4, 3}}, [](GraphBuilder& g, const auto& in) { return ops::MatMul(g, in[0], in[1], true, true); }};
+    QTest::newRow("Sum axis 1") << GradCase{{{3, 4}}, [](GraphBuilder& g, const auto& in) { return ops::Sum(g, in[0], ops::Const(g, Tensor::Scalar<int32_t>(1))); }};
+    QTest::newRow("Mean axis 0 keep") << GradCase{{{3, 4}}, [](GraphBuilder& g, const auto& in) { return ops::Mean(g, in[0], ops::Const(g, Tensor::Scalar<int32_t>(0)), true); }};
+    QTest::newRow("Reshape") << GradCase{{{2, 6}}, [](GraphBuilder& g, const auto& in) { return ops::Reshape(g, in[0], ops::Const(g, Tensor::Vector<int32_t>({3, 4}))); }};
+    QTest::newRow("chain: MLP layer") << GradCase{{{4, 3}, {3, 2}, {2}}, [](GraphBuilder& g, const auto& in) {
+      return ops::Tanh(g, ops::Add(g, ops::MatMul(g, in[0], in[1]), in[2]));
+    }};
+  }
+
+  void matchesFiniteDifferences() {
+    QFETCH(GradCase, c);
+    std::mt19937 rng(7);
+    GraphBuilder g;
+    std::vector<Output> inputs;
+    std::vector<Tensor> values;
+    for (size_t i = 0; i < c.shapes.size(); ++i) {
+      inputs.push_back(ops::Placeholder(g, DT_DOUBLE, PartialShape(TensorShape(c.shapes[i])), "x" + std::to_string(i)));
+      values.push_back(RandomTensor(c.shapes[i], rng, c.positive));
+    }
+    const Output y = c.build(g, inputs);
+    // A weighted sum, so that every output element matters differently.
+    const TensorShape y_shape = g.ShapeOf(y).AsTensorShape();
+    const Output weights = ops::Const(g, RandomTensor(y_shape.dims(), rng, false));
+    const Output loss = SumAll(g, ops::Mul(g, y, weights));
+    auto grads = Gradients(g, loss, inputs);
+    QVERIFY2(grads.ok(), StatusText(grads.status()));
+    QVERIFY2(g.status().ok(), StatusText(g.status()));
+
+    auto session = NewSession(SessionOptions());
+    QVERIFY((*session)->Create(g.graph_def()).ok());
+    auto feeds_of = [&](const std::vector<Tensor>& v) {
+      FeedList feeds;
+      for (size_t i = 0; i < inputs.size(); ++i) feeds.emplace_back(inputs[i].name(), v[i]);
+      return feeds;
+    };
+    auto loss_at = [&](const std::vector<Tensor>& v) {
+      std::vector<Tensor> out;
+      Status s = (*session)->Run(feeds_of(v), {loss.name()}, {}, &out);
+      return s.ok() ? out[0].scalar<double>() : NAN;
+    };
+    std::vector<std::string> grad_names;
+    for (const Output& grad : *grads) grad_names.push_back(grad.name());
+    std::vector<Tensor> analytic;
+    const Status run = (*session)->Run(feeds_of(values), grad_names, {}, &analytic);
+    QVERIFY2(run.ok(), StatusText(run));
+    constexpr double kEps = 1e-6;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      QCOMPARE(analytic[i].shape(), values[i].shape());
+      for (int64_t k = 0; k < values[i].NumElements(); ++k) {
+        std::vector<Tensor> plus = values, minus = values;
+        plus[i] = values[i].DeepCopy();
+        minus[i] = values[i].DeepCopy();
+        plus[i].data<double>()[k] += kEps;
+        minus[i].data<double>()[k] -= kEps;
+        const double numeric = (loss_at(plus) - loss_at(minus)) / (2 * kEps);
+        const double exact = analytic[i].data<double>()[k];
+        QVERIFY2(std::abs(numeric - exact) <= 1e-5 * std::max(1.0, std::abs(numeric)),
+                 qPrintable(QString("input %1 element %2: analytic %3, numeric %4").arg(i).arg(k).arg(exact).arg(numeric)));
+      }
+    }
+  }
+
+  void opWithoutGradientIsNamed() {
+    GraphBuilder g;
+    Output x = ops::Placeholder(g, DT_FLOAT, PartialShape(TensorShape({3})), "x");
+    Output y = ops::Softmax(g, x);
+    auto grads = Gradients(g, ops::Sum(g, y, ops::Const(g, Tensor::Scalar<int32_t>(0))), {x});
+    QVERIFY(!grads.ok());
+    QCOMPARE(grads.status().code(), absl::StatusCode::kUnimplemented);
+    QVERIFY2(std::string(grads.status().message()).find("op Softmax") != std::string::npos, StatusText(grads.status()));
+  }
+
+  void linearRegressionLearnsItsParameters() {
+    // y = 3 x + 2 on 64 points; the loss falls and w, b approach 3 and 2.
+    std::vector<float> xs, ys;
+    for (int i = 0; i < 64; ++i) {
+      const float x = -1.0f + 2.0f * static_cast<float>(i) / 63.0f;
+      xs.push_back(x);
+      ys.push_back(3.0f * x + 2.0f);
+    }
+    GraphBuilder g;
+    Output global_step = GetOrCreateGlobalStep(g);
+    Output x = ops::Const(g, Tensor::FromVector<float>(xs, TensorShape({64, 1})), "x");
+    Output y = ops::Const(g, Tensor::FromVector<float>(ys, TensorShape({64, 1})), "y");
+    ops::Variable w = ops::MakeVariable(g, ops::Const(g, Tensor::Matrix<float>({{0.0f}})), "w");
+    ops::Variable b = ops::MakeVariable(g, ops::Const(g, Tensor::Vector<float>({0.0f})), "b");
+    Output prediction = ops::Add(g, ops::MatMul(g, x, w.read), b.read, "prediction");
+    Output loss = ops::Mean(g, ops::Square(g, ops::Sub(g, prediction, y)), ops::Const(g, Tensor::Vector<int32_t>({0, 1})),
+                            false, "loss");
+    GradientDescentOptimizer sgd(0.2);
+    auto train = sgd.Minimize(g, loss, global_step);
+    QVERIFY2(train.ok(), StatusText(train.status()));
+    Output init = ops::GlobalVariablesInitializer(g);
+    QVERIFY2(g.status().ok(), StatusText(g.status()));
+
+    auto session = NewSession(SessionOptions());
+    QVERIFY((*session)->Create(g.graph_def()).ok());
+    std::vector<Tensor> out;
+    QVERIFY((*session)->Run({}, {}, {init.node()}, &out).ok());
+    QVERIFY((*session)->Run({}, {loss.name()}, {}, &out).ok());
+    const float first_loss = out[0].scalar<float>();
+    for (int step = 0; step < 300; ++step) QVERIFY((*session)->Run({}, {}, {train->node()}, &out).ok());
+    QVERIFY((*session)->Run({}, {loss.name(), "w:0", "b:0", "global_step:0"}, {}, &out).ok());
+    qInfo("loss %g -> %g, w = %g, b = %g", first_loss, out[0].scalar<float>(), out[1].data<float>()[0],
+          out[2].data<float>()[0]);
+    QVERIFY(out[0].scalar<float>() < 1e-4f);
+    QVERIFY(std::abs(out[1].data<float>()[0] - 3.0f) < 0.02f);
+    QVERIFY(std::abs(out[2].data<float>()[0] - 2.0f) < 0.02f);
+    QCOMPARE(out[3].scalar<int64_t>(), int64_t(300));
+  }
+
+  void gradientsRunOnTheWorkerAndUpdatesOnThePs() {
+    QTcpServer a, b;
+    QVERIFY(a.listen(QHostAddress::LocalHost) && b.listen(QHostAddress::LocalHost));
+    const std::map<std::string, std::vector<std::string>> jobs = {
+        {"ps", {"127.0.0.1:" + std::to_string(a.serverPort())}},
+        {"worker", {"127.0.0.1:" + std::to_string(b.serverPort())}}};
+    a.close();
+    b.close();
+    std::mutex mu;
+    std::vector<std::string> lines;
+    auto start = [&](const std::string& job) {
+      ServerOptions options;
+      options.cluster = *ClusterSpec::FromDict(jobs);
+      options.job_name = job;
+      options.log = [&](const std::string& line) {
+        std::lock_guard<std::mutex> lock(mu);
+        lines.push_back(line);
+      };
+      return Server::Create(options);
+    };
+    auto ps = start("ps");
+    auto worker = start("worker");
+    QVERIFY(ps.ok() && worker.ok());
+
+    GraphBuilder g;
+    ReplicaDeviceSetterOptions setter_options;
+    setter_options.worker_device = "/job:worker/task:0";
+    setter_options.cluster = jobs;
+    auto setter = ReplicaDeviceSetter(setter_options);
+    QVERIFY(setter.ok());
+    std::string train;
+    {
+      auto scope = g.WithDevice(*setter);
+      Output global_step = GetOrCreateGlobalStep(g);
+      Output x = ops::Const(g, Tensor::Matrix<float>({{1, 2}, {3, 4}}), "x");
+      ops::Variable w = ops::MakeVariable(g, ops::Const(g, Tensor::Matrix<float>({{0.5f}, {-0.5f}})), "w");
+      Output loss = ops::Mean(g, ops::Square(g, ops::MatMul(g, x, w.read)), ops::Const(g, Tensor::Vector<int32_t>({0, 1})));
+      auto op = GradientDescentOptimizer(0.01).Minimize(g, loss, global_step);
+      QVERIFY2(op.ok(), StatusText(op.status()));
+      train = op->node();
+    }
+    Output init = ops::GlobalVariablesInitializer(g);
+    SessionOptions options;
+    options.target = (*worker)->target();
+    options.config.set_log_device_placement(true);
+    auto session = NewSession(options);
+    QVERIFY((*session)->Create(g.graph_def()).ok());
+    std::vector<Tensor> out;
+    QVERIFY((*session)->Run({}, {}, {init.node()}, &out).ok());
+    for (int i = 0; i < 5; ++i) QVERIFY((*session)->Run({}, {}, {train}, &out).ok());
+    QVERIFY((*session)->Run({}, {"global_step:0"}, {}, &out).ok());
+    QCOMPARE(out[0].scalar<int64_t>(), int64_t(5));
+    std::lock_guard<std::mutex> lock(mu);
+    auto placed = [&](const std::string& prefix, const std::string& device) {
+      for (const std::string& line : lines)
+        if (line.rfind(prefix, 0) == 0 && line.find(device) != std::string::npos) return true;
+      return false;
+    };
+    QVERIFY(placed("GradientDescent/update_w: (AssignSub)", "/job:ps/replica:0/task:0"));
+    QVERIFY(placed("gradients/MatMul", "/job:worker/replica:0/task:0"));
+  }
+};
+
+QTEST_GUILESS_MAIN(GradientsTest)
+#include "tst_gradients.moc"
