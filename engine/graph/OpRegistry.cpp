@@ -296,6 +296,7 @@ OpRegistry& OpRegistry::Global() {
     RegisterMathOps(*r);
     RegisterNnOps(*r);
     RegisterNnGradOps(*r);
+    RegisterNnLossOps(*r);
     RegisterRandomOps(*r);
     RegisterSendRecvOps(*r);
     RegisterVariableStatusOps(*r);

@@ -1,5 +1,7 @@
-// Gradient kernels of the nn family: ReluGrad(gradients, features) passes the gradient where
-// the forward input was positive, as TensorFlow's op of the same name.
+// Gradient kernels. ReluGrad(gradients, features) passes the gradient where the forward input
+// was positive, as TensorFlow's op of the same name. _ReductionGrad(grad, input,
+// reduction_indices) spreads the gradient of Sum (or, with mean, Mean) back over the reduced
+// axes, with the shapes of this run: batch sizes need not be known when the graph is built.
 #include "ops/MathOpsInternal.h"
 
 #include "ops/RegisterOps.h"
@@ -35,9 +37,91 @@ void ReluGradKernel(OpKernelContext* ctx) {
   }
 }
 
+template <typename T>
+void ReductionGradCompute(OpKernelContext* ctx, bool mean) {
+  const Tensor& grad = ctx->input(0);
+  const Tensor& input = ctx->input(1);
+  const Tensor& axes = ctx->input(2);
+  const int rank = input.shape().rank();
+  std::vector<bool> reduced(static_cast<size_t>(rank), false);
+  for (int64_t i = 0; i < axes.NumElements(); ++i) {
+    int64_t axis = axes.dtype() == DT_INT64 ? axes.data<int64_t>()[i] : axes.data<int32_t>()[i];
+    if (axis < 0) axis += rank;
+    if (axis < 0 || axis >= rank) {
+      ctx->SetStatus(math_internal::KernelInvalidArgument(ctx, "reduction axis out of range for rank ", rank));
+      return;
+    }
+    reduced[static_cast<size_t>(axis)] = true;
+  }
+  int64_t kept_elements = 1, count = 1;
+  for (int d = 0; d < rank; ++d) (reduced[static_cast<size_t>(d)] ? count : kept_elements) *= input.shape().dim(d);
+  if (grad.NumElements() != kept_elements) {
+    ctx->SetStatus(math_internal::KernelInvalidArgument(ctx, "gradient ", grad.shape().DebugString(),
+                                                        " does not match the reduction of ", input.shape().DebugString()));
+    return;
+  }
+  Tensor* output = ctx->allocate_output(0, grad.dtype(), input.shape());
+  if (output == nullptr) return;
+  const T* g = grad.data<T>();
+  T* out = output->data<T>();
+  const T scale = mean && count > 0 ? T(1) / static_cast<T>(count) : T(1);
+  std::vector<int64_t> coordinate(static_cast<size_t>(rank), 0);
+  for (int64_t i = 0; i < input.NumElements(); ++i) {
+    // The index into the gradient: the coordinate with the reduced axes left out.
+    int64_t source = 0;
+    for (int d = 0; d < rank; ++d)
+      if (!reduced[static_cast<size_t>(d)]) source = source * input.shape().dim(d) + coordinate[static_cast<size_t>(d)];
+    out[i] = g[source] * scale;
+    for (int d = rank - 1; d >= 0; --d) {
+      if (++coordinate[static_cast<size_t>(d)] < input.shape().dim(d)) break;
+      coordinate[static_cast<size_t>(d)] = 0;
+    }
+  }
+}
+
+class ReductionGradKernel : public OpKernel {
+ public:
+  explicit ReductionGradKernel(bool mean) : mean_(mean) {}
+  void Compute(OpKernelContext* ctx) override {
+    switch (ctx->input(0).dtype()) {
+      case DT_FLOAT: return ReductionGradCompute<float>(ctx, mean_);
+      case DT_DOUBLE: return ReductionGradCompute<double>(ctx, mean_);
+      default:
+        ctx->SetStatus(math_internal::KernelInvalidArgument(ctx, "_ReductionGrad has no kernel for ",
+                                                            DataTypeName(ctx->input(0).dtype())));
+    }
+  }
+
+ private:
+  const bool mean_;
+};
+
+StatusOr<std::unique_ptr<OpKernel>> MakeReductionGradKernel(OpKernelConstruction& construction) {
+  bool mean = false;
+  CLAB_RETURN_IF_ERROR(construction.GetAttr("mean", &mean));
+  return std::unique_ptr<OpKernel>(new ReductionGradKernel(mean));
+}
+
+Status ReductionGradShape(ShapeContext& ctx) {
+  ctx.set_output(0, ctx.input_shape(1));
+  return OkStatus();
+}
+
 }  // namespace
 
 void RegisterNnGradOps(OpRegistry& registry) {
+  registry.Register("_ReductionGrad")
+      .Input("grad: T")
+      .Input("input: T")
+      .Input("reduction_indices: Tidx")
+      .Output("output: T")
+      .Attr("T: {float, double}")
+      .Attr("Tidx: {int32, int64} = DT_INT32")
+      .Attr("mean: bool = false")
+      .SetShapeFn(ReductionGradShape)
+      .Kernel("CPU", MakeReductionGradKernel)
+      .Summary("The gradient of Sum or Mean: grad spread over the reduced axes of input's shape.")
+      .Group("math");
   registry.Register("ReluGrad")
       .Input("gradients: T")
       .Input("features: T")

@@ -78,6 +78,10 @@ Output Tanh(GraphBuilder& g, const Output& x, std::string_view name) { return Un
 Output Softmax(GraphBuilder& g, const Output& logits, std::string_view name) {
   return Unary(g, "Softmax", logits, name);
 }
+Output SparseSoftmaxCrossEntropyWithLogits(GraphBuilder& g, const Output& logits, const Output& labels,
+                                           std::string_view name) {
+  return g.AddNode("SparseSoftmaxCrossEntropyWithLogits", {logits, labels}, {}, name);
+}
 
 Output RandomUniform(GraphBuilder& g, const Output& shape, DataType dtype, int64_t seed, int64_t seed2,
                      std::string_view name) {

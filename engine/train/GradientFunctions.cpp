@@ -19,37 +19,30 @@ Output ShapeConst(GraphBuilder& g, const std::vector<int64_t>& dims) {
 }
 
 // Sums `grad` (shaped like the broadcast result) down to the shape of `x`: numpy
-// broadcasting's gradient. Uses the shapes known when the graph is built; a dimension
-// unknown on both sides is taken as equal.
+// broadcasting's gradient. The leading axes x lacks are summed away, then the axes where x
+// has size 1 are summed keeping them; which axes those are is decided from the ranks and
+// sizes known when the graph is built (a dimension unknown on both sides counts as equal).
 StatusOr<Output> SumToShapeOf(GraphBuilder& g, const Output& grad, const Output& x) {
   const PartialShape grad_shape = g.ShapeOf(grad);
   const PartialShape x_shape = g.ShapeOf(x);
   if (!x_shape.known_rank() || !grad_shape.known_rank())
     return errors::Unimplemented("the gradient of a broadcasting op needs ranks known when the graph is built (input ",
                                  x.name(), ")");
-  const int grad_rank = grad_shape.rank();
-  const int x_rank = x_shape.rank();
-  if (grad_rank == x_rank) {
-    bool same = true;
-    for (int i = 0; i < x_rank; ++i) same &= x_shape.dim(i) == grad_shape.dim(i) || x_shape.dim(i) < 0 || grad_shape.dim(i) < 0;
-    bool any_broadcast = false;
-    for (int i = 0; i < x_rank; ++i) any_broadcast |= x_shape.dim(i) == 1 && grad_shape.dim(i) != 1;
-    if (same && !any_broadcast) return grad;
+  const int extra = grad_shape.rank() - x_shape.rank();
+  Output result = grad;
+  if (extra > 0) {
+    std::vector<int32_t> leading;
+    for (int i = 0; i < extra; ++i) leading.push_back(i);
+    result = ops::Sum(g, result, ops::Const(g, Tensor::Vector<int32_t>(leading)), /*keep_dims=*/false);
   }
-  std::vector<int32_t> axes;
-  for (int i = 0; i < grad_rank - x_rank; ++i) axes.push_back(i);
-  for (int i = 0; i < x_rank; ++i) {
-    const int gi = i + grad_rank - x_rank;
-    if (x_shape.dim(i) == 1 && grad_shape.dim(gi) != 1) axes.push_back(gi);
+  std::vector<int32_t> broadcast;
+  for (int i = 0; i < x_shape.rank(); ++i) {
+    const int64_t grad_dim = grad_shape.dim(i + std::max(extra, 0));
+    if (x_shape.dim(i) == 1 && grad_dim != 1) broadcast.push_back(i);
   }
-  if (axes.empty()) return grad;
-  Output summed = ops::Sum(g, grad, ops::Const(g, Tensor::Vector<int32_t>(axes)), /*keep_dims=*/true);
-  if (!x_shape.IsFullyDefined()) {
-    if (grad_rank == x_rank) return summed;
-    return errors::Unimplemented("the gradient of a broadcasting op needs the shape of ", x.name(),
-                                 " known when the graph is built");
-  }
-  return ops::Reshape(g, summed, ShapeConst(g, x_shape.dims()));
+  if (!broadcast.empty())
+    result = ops::Sum(g, result, ops::Const(g, Tensor::Vector<int32_t>(broadcast)), /*keep_dims=*/true);
+  return result;
 }
 
 StatusOr<std::vector<Output>> AddGrad(const GradContext& c) {
@@ -128,9 +121,14 @@ StatusOr<std::vector<Output>> ReductionGrad(const GradContext& c, bool mean) {
   GraphBuilder& g = *c.graph;
   const PartialShape x_shape = g.ShapeOf(c.inputs[0]);
   const Tensor* axes_value = g.ConstantValue(c.inputs[1]);
-  if (!x_shape.IsFullyDefined() || axes_value == nullptr)
-    return errors::Unimplemented("the gradient of ", c.node->op(), " '", c.node->name(),
-                                 "' needs its input shape and a constant reduction_indices when the graph is built");
+  if (!x_shape.IsFullyDefined() || axes_value == nullptr) {
+    // Shapes known only when the step runs (a batch of any size): the kernel spreads the
+    // gradient with the shapes of that run.
+    std::map<std::string, tensorflow::AttrValue> attrs;
+    attrs["mean"] = AttrOf(mean);
+    return std::vector<Output>{g.AddNode("_ReductionGrad", {c.grad, c.inputs[0], c.inputs[1]}, std::move(attrs)),
+                               Output()};
+  }
   const int rank = x_shape.rank();
   std::vector<int64_t> kept = x_shape.dims();
   int64_t reduced_count = 1;
@@ -156,6 +154,15 @@ StatusOr<std::vector<Output>> ReshapeGrad(const GradContext& c) {
   return std::vector<Output>{ops::Reshape(g, c.grad, ShapeConst(g, x_shape.dims())), Output()};
 }
 
+// The op computed its gradient already (output 1, softmax - onehot): scale each example's
+// row by the gradient arriving at its loss.
+StatusOr<std::vector<Output>> SparseSoftmaxXentGrad(const GradContext& c) {
+  GraphBuilder& g = *c.graph;
+  const Output backprop(c.node->name(), 1);
+  const Output per_example = ops::Reshape(g, c.grad, ops::Const(g, Tensor::Vector<int32_t>({-1, 1})));
+  return std::vector<Output>{ops::Mul(g, per_example, backprop), Output()};
+}
+
 const std::map<std::string, GradFn>& Registry() {
   static const auto* registry = new std::map<std::string, GradFn>{
       {"Identity", IdentityGrad},
@@ -174,6 +181,7 @@ const std::map<std::string, GradFn>& Registry() {
       {"Sum", [](const GradContext& c) { return ReductionGrad(c, false); }},
       {"Mean", [](const GradContext& c) { return ReductionGrad(c, true); }},
       {"Reshape", ReshapeGrad},
+      {"SparseSoftmaxCrossEntropyWithLogits", SparseSoftmaxXentGrad},
   };
   return *registry;
 }

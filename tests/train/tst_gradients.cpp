@@ -32,6 +32,7 @@ struct GradCase {
   std::vector<std::vector<int64_t>> shapes;  // one placeholder per shape
   Builder build;
   bool positive = false;  // inputs drawn from (0.5, 2) instead of (-2, 2) (Log)
+  bool unknown_batch = false;  // placeholders declare dimension 0 unknown (shapes only known at run time)
 };
 
 Tensor RandomTensor(const std::vector<int64_t>& dims, std::mt19937& rng, bool positive) {
@@ -86,6 +87,18 @@ class GradientsTest : public QObject {
     QTest::newRow("Sum axis 1") << GradCase{{{3, 4}}, [](GraphBuilder& g, const auto& in) { return ops::Sum(g, in[0], ops::Const(g, Tensor::Scalar<int32_t>(1))); }};
     QTest::newRow("Mean axis 0 keep") << GradCase{{{3, 4}}, [](GraphBuilder& g, const auto& in) { return ops::Mean(g, in[0], ops::Const(g, Tensor::Scalar<int32_t>(0)), true); }};
     QTest::newRow("Reshape") << GradCase{{{2, 6}}, [](GraphBuilder& g, const auto& in) { return ops::Reshape(g, in[0], ops::Const(g, Tensor::Vector<int32_t>({3, 4}))); }};
+    QTest::newRow("Mean over an unknown batch") << GradCase{{{5, 3}}, [](GraphBuilder& g, const auto& in) {
+      return ops::Mean(g, in[0], ops::Const(g, Tensor::Scalar<int32_t>(0)));
+    }, false, true};
+    QTest::newRow("Sum over an unknown batch, keep_dims") << GradCase{{{4, 2}}, [](GraphBuilder& g, const auto& in) {
+      return ops::Sum(g, in[0], ops::Const(g, Tensor::Scalar<int32_t>(1)), true);
+    }, false, true};
+    QTest::newRow("Add bias, unknown batch") << GradCase{{{4, 3}, {3}}, [](GraphBuilder& g, const auto& in) {
+      return ops::Add(g, in[0], in[1]);
+    }, false, true};
+    QTest::newRow("SparseSoftmaxCrossEntropyWithLogits") << GradCase{{{4, 3}}, [](GraphBuilder& g, const auto& in) {
+      return ops::SparseSoftmaxCrossEntropyWithLogits(g, in[0], ops::Const(g, Tensor::Vector<int32_t>({0, 2, 1, 2})));
+    }};
     QTest::newRow("chain: MLP layer") << GradCase{{{4, 3}, {3, 2}, {2}}, [](GraphBuilder& g, const auto& in) {
       return ops::Tanh(g, ops::Add(g, ops::MatMul(g, in[0], in[1]), in[2]));
     }};
@@ -98,13 +111,17 @@ class GradientsTest : public QObject {
     std::vector<Output> inputs;
     std::vector<Tensor> values;
     for (size_t i = 0; i < c.shapes.size(); ++i) {
-      inputs.push_back(ops::Placeholder(g, DT_DOUBLE, PartialShape(TensorShape(c.shapes[i])), "x" + std::to_string(i)));
+      std::vector<int64_t> declared = c.shapes[i];
+      if (c.unknown_batch && !declared.empty()) declared[0] = -1;
+      inputs.push_back(ops::Placeholder(g, DT_DOUBLE, PartialShape(declared), "x" + std::to_string(i)));
       values.push_back(RandomTensor(c.shapes[i], rng, c.positive));
     }
     const Output y = c.build(g, inputs);
     // A weighted sum, so that every output element matters differently.
-    const TensorShape y_shape = g.ShapeOf(y).AsTensorShape();
-    const Output weights = ops::Const(g, RandomTensor(y_shape.dims(), rng, false));
+    // The weights need the output's real shape: for an unknown batch, that of the first input.
+    std::vector<int64_t> y_dims = g.ShapeOf(y).dims();
+    if (c.unknown_batch && !y_dims.empty() && y_dims[0] < 0) y_dims[0] = c.shapes[0][0];
+    const Output weights = ops::Const(g, RandomTensor(y_dims, rng, false));
     const Output loss = SumAll(g, ops::Mul(g, y, weights));
     auto grads = Gradients(g, loss, inputs);
     QVERIFY2(grads.ok(), StatusText(grads.status()));

@@ -49,6 +49,9 @@ Output Relu(GraphBuilder& g, const Output& x, std::string_view name = "");
 Output Sigmoid(GraphBuilder& g, const Output& x, std::string_view name = "");
 Output Tanh(GraphBuilder& g, const Output& x, std::string_view name = "");
 Output Softmax(GraphBuilder& g, const Output& logits, std::string_view name = "");
+// Each example's cross-entropy loss ([batch]) for int32/int64 labels ([batch]).
+Output SparseSoftmaxCrossEntropyWithLogits(GraphBuilder& g, const Output& logits, const Output& labels,
+                                           std::string_view name = "");
 
 // random (seed, seed2 as TensorFlow: both 0 means nondeterministic)
 Output RandomUniform(GraphBuilder& g, const Output& shape, DataType dtype, int64_t seed = 0,
