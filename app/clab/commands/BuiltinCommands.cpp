@@ -2,6 +2,7 @@
 
 #include "cli/CommandRegistry.h"
 #include "commands/BenchStepCommand.h"
+#include "commands/BenchTrainCommand.h"
 #include "commands/CkptCommands.h"
 #include "commands/DemoCommand.h"
 #include "commands/EventsCommand.h"
@@ -21,6 +22,7 @@ namespace clab::cli {
 void RegisterBuiltinCommands(CommandRegistry& registry) {
   registry.Add(std::make_unique<DemoCommand>());
   registry.Add(std::make_unique<BenchStepCommand>());
+  registry.Add(std::make_unique<BenchTrainCommand>());
   registry.Add(std::make_unique<CkptLsCommand>());
   registry.Add(std::make_unique<CkptShowCommand>());
   registry.Add(std::make_unique<EventsCommand>());
