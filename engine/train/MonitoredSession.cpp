@@ -98,6 +98,8 @@ StatusOr<std::unique_ptr<MonitoredSession>> MonitoredTrainingSession(GraphBuilde
   }
   CLAB_RETURN_IF_ERROR(graph.status());
   ms->graph_def_ = graph.graph_def();
+  for (const tensorflow::NodeDef& node : ms->graph_def_.node())
+    if (node.op() == "NoOp") ms->no_output_ops_.insert(node.name());
   ms->options_ = std::move(options);
   env.graph = nullptr;
 
@@ -247,9 +249,26 @@ Status MonitoredSession::RunOnce(const std::vector<std::string>& fetches, const 
     if (args->options.trace_level() > options.trace_level()) options.set_trace_level(args->options.trace_level());
     if (args->options.timeout_in_ms() > options.timeout_in_ms()) options.set_timeout_in_ms(args->options.timeout_in_ms());
   }
-  std::vector<Tensor> results;
+  // As mon_sess.run(train_op): a fetch naming an op without outputs (a NoOp such as a
+  // train op) is run as a target, and its result is an empty tensor (Python's None).
+  std::vector<std::string> tensor_fetches;
+  std::vector<std::string> targets;
+  std::vector<int> position(all_fetches.size(), -1);
+  for (size_t i = 0; i < all_fetches.size(); ++i) {
+    const std::string& fetch = all_fetches[i];
+    if (fetch.find(':') == std::string::npos && no_output_ops_.count(fetch)) {
+      targets.push_back(fetch);
+      continue;
+    }
+    position[i] = static_cast<int>(tensor_fetches.size());
+    tensor_fetches.push_back(fetch);
+  }
+  std::vector<Tensor> fetched;
   tensorflow::RunMetadata metadata;
-  CLAB_RETURN_IF_ERROR(session_->Run(options, all_feeds, all_fetches, {}, &results, &metadata));
+  CLAB_RETURN_IF_ERROR(session_->Run(options, all_feeds, tensor_fetches, targets, &fetched, &metadata));
+  std::vector<Tensor> results(all_fetches.size());
+  for (size_t i = 0; i < all_fetches.size(); ++i)
+    if (position[i] >= 0) results[i] = fetched[static_cast<size_t>(position[i])];
   outputs->assign(results.begin(), results.begin() + static_cast<long>(fetches.size()));
   for (size_t h = 0; h < hooks_.size(); ++h) {
     SessionRunValues values;

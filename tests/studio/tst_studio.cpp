@@ -240,6 +240,20 @@ class StudioTest : public QObject {
     for (qint64 pid : pids) QTRY_VERIFY_WITH_TIMEOUT(ProcessGone(pid), 5000);
   }
 
+  void trainingRunShowsAFallingLoss() {
+    MainWindow window(ClabProcess::programPath("clab"));
+    Project project = Project::DigitsMlp();
+    project.run.last_step = 1200;
+    window.setProject(project);
+    QSignalSpy finished(window.cluster(), &LocalCluster::runFinished);
+    QVERIFY(window.runProject());
+    QVERIFY(finished.wait(90000));
+    QCOMPARE(finished.first().first().toBool(), true);
+    QVERIFY2(window.dashboard()->lossPoints() >= 4, qPrintable(QString::number(window.dashboard()->lossPoints())));
+    QVERIFY(window.monitor()->globalStep() >= 1199);
+    QVERIFY(window.console()->text().contains("loss = "));
+  }
+
   void checkpointsOfARunAreListed() {
     QTemporaryDir dir;
     MainWindow window(ClabProcess::programPath("clab"));

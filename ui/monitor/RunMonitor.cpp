@@ -112,6 +112,9 @@ void RunMonitor::Apply(const QString& task, const TaskEvent& event, QList<Consol
       break;
     }
     case TaskEvent::kHook:
+      if (auto loss = event.hook().values().find("loss"); loss != event.hook().values().end())
+        emit lossReported(task, event.hook().global_step() >= 0 ? event.hook().global_step() : status.global_step,
+                          loss->second);
       lines->append({task, event.wall_time(), event.hook().level(), QString::fromStdString(event.hook().hook()),
                      QString::fromStdString(event.hook().text())});
       break;

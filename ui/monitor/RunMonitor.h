@@ -72,6 +72,8 @@ class RunMonitor : public QObject {
   // Moments worth marking on the run's timeline: "error" (a step failed; the session will
   // recreate itself) and "recovered" (the model is ready again after an error).
   void timelineMark(const QString& task, const QString& kind);
+  // A loss a hook logged (LoggingTensorHook's "loss"), at the task's latest global step.
+  void lossReported(const QString& task, qint64 global_step, double loss);
   void trafficChanged(const QString& task, const QString& peer, double bytes_per_second);
 
  private:

@@ -49,6 +49,17 @@ Project Project::SeedTwoWorkers() {
   return project;
 }
 
+QStringList Project::Programs() { return {"seed", "digits-mlp", "iris-softmax"}; }
+
+Project Project::DigitsMlp() {
+  Project project;
+  project.name = "Digits MLP on a ps and two workers";
+  project.program = "digits-mlp";
+  project.tasks = {{"ps", 0, "127.0.0.1", 2223}, {"worker", 0, "127.0.0.1", 2222}, {"worker", 1, "127.0.0.1", 2224}};
+  project.run.last_step = 6000;
+  return project;
+}
+
 QStringList Project::jobs() const {
   QStringList names;
   for (const ProjectTask& task : tasks)
@@ -159,8 +170,8 @@ bool Project::FromJson(const QJsonObject& json, Project* project, QString* error
   Project loaded;
   loaded.name = json.value("name").toString("Untitled");
   loaded.program = json.value("program").toString("seed");
-  if (loaded.program != "seed") {
-    *error = QStringLiteral("program: '%1' is unknown (known: seed)").arg(loaded.program);
+  if (!Programs().contains(loaded.program)) {
+    *error = QStringLiteral("program: '%1' is unknown (known: %2)").arg(loaded.program, Programs().join(", "));
     return false;
   }
   const QJsonValue cluster = json.value("cluster");

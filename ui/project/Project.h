@@ -1,5 +1,6 @@
 // A ClusterLab project (.clab, JSON): the cluster (jobs and their tasks' addresses), the
-// program its workers run (for now the seed example) and the run settings. Loading names the
+// program its workers run (the seed example or an example training program) and the run
+// settings. Loading names the
 // file and the field at fault; saving writes a temporary file and renames it over the old one.
 //
 //   {"format": "clusterlab-project", "version": 1, "name": "Seed",
@@ -38,6 +39,10 @@ class Project {
   // The seed program on one ps and two workers sharing w, for 20,000 steps: long enough to
   // watch the step rate, the two workers and a fault.
   static Project SeedTwoWorkers();
+  // The digits MLP (examples/models) trained by two workers: a loss that falls.
+  static Project DigitsMlp();
+  // What a project's workers can run: "seed" and the example training programs.
+  static QStringList Programs();
 
   // False with `error` ("file.clab: cluster.ps[0]: port 99999 is out of range").
   static bool Load(const QString& path, Project* project, QString* error);

@@ -84,12 +84,15 @@ bool LocalCluster::Start(const Project& project, QString* error) {
     task->is_worker = task_def.job == "worker";
     QStringList args;
     if (task->is_worker) {
-      args = {"example", "seed", "--cluster", spec, "--job_name", "worker", "--task_index",
-              QString::number(task_def.index), "--last_step", QString::number(project.run.last_step),
-              // The studio watches every task; a short run must not end before it does.
-              "--wait_for_watcher_ms", "10000"};
-      if (project.run.faithful) args << "--faithful";
-      if (project.run.max_seconds > 0) args << "--max_seconds" << QString::number(project.run.max_seconds);
+      args = project.program == "seed" ? QStringList{"example", "seed"}
+                                        : QStringList{"example", "train", "--model", project.program};
+      args << "--cluster" << spec << "--job_name" << "worker" << "--task_index" << QString::number(task_def.index)
+           << "--last_step" << QString::number(project.run.last_step)
+           // The studio watches every task; a short run must not end before it does.
+           << "--wait_for_watcher_ms" << "10000";
+      if (project.program == "seed" && project.run.faithful) args << "--faithful";
+      if (project.program == "seed" && project.run.max_seconds > 0)
+        args << "--max_seconds" << QString::number(project.run.max_seconds);
       if (!project.run.checkpoint_dir.isEmpty() && task_def.index == 0)
         args << "--checkpoint_dir" << project.run.checkpoint_dir;
     } else {

@@ -105,6 +105,29 @@ DashboardView::DashboardView(QWidget* parent) : QWidget(parent) {
   chart_view->setRenderHint(QPainter::Antialiasing);
   chart_view->setMinimumHeight(180);
 
+  loss_ = new QLineSeries;
+  loss_->setName("loss");
+  auto* loss_chart = new QChart;
+  loss_chart->addSeries(loss_);
+  loss_chart->setTitle("Loss (logged every 100 steps)");
+  loss_chart->legend()->hide();
+  loss_x_ = new QValueAxis;
+  loss_x_->setTitleText("global step");
+  loss_y_ = new QValueAxis;
+  loss_y_->setTitleText("loss");
+  loss_chart->addAxis(loss_x_, Qt::AlignBottom);
+  loss_chart->addAxis(loss_y_, Qt::AlignLeft);
+  loss_->attachAxis(loss_x_);
+  loss_->attachAxis(loss_y_);
+  auto* loss_view = new QChartView(loss_chart, this);
+  loss_view->setRenderHint(QPainter::Antialiasing);
+  loss_view->setMinimumHeight(180);
+  loss_view->hide();  // until a run reports a loss (the seed program has none)
+  loss_view_ = loss_view;
+  auto* charts = new QHBoxLayout;
+  charts->addWidget(chart_view, 1);
+  charts->addWidget(loss_view, 1);
+
   auto* figures = new QHBoxLayout;
   figures->addWidget(step_);
   figures->addSpacing(40);
@@ -114,7 +137,7 @@ DashboardView::DashboardView(QWidget* parent) : QWidget(parent) {
   layout->setContentsMargins(6, 6, 6, 6);
   layout->addLayout(figures);
   layout->addWidget(table_, 1);
-  layout->addWidget(chart_view, 1);
+  layout->addLayout(charts, 1);
   run_clock_.start();
 }
 
@@ -158,8 +181,22 @@ int DashboardView::markCount(const QString& kind) const {
   return series->count();
 }
 
+void DashboardView::addLoss(const QString&, qint64 global_step, double loss) {
+  loss_view_->show();
+  loss_->append(static_cast<double>(global_step), loss);
+  max_loss_ = std::max(max_loss_, loss);
+  max_loss_step_ = std::max(max_loss_step_, global_step);
+  loss_y_->setRange(0, max_loss_ * 1.1);
+  loss_x_->setRange(0, static_cast<double>(std::max<qint64>(max_loss_step_, 100)));
+}
+
+int DashboardView::lossPoints() const { return loss_->count(); }
+
 void DashboardView::startRun() {
   series_->clear();
+  loss_->clear();
+  max_loss_ = 0;
+  max_loss_step_ = 0;
   faults_->clear();
   errors_->clear();
   recoveries_->clear();

@@ -29,6 +29,9 @@ class DashboardView : public QWidget {
   // A mark on the speed chart at this moment: "fault" (killed or restarted from the studio),
   // "error" (a step failed) or "recovered" (a session is ready again).
   void mark(const QString& kind);
+  // A point of the loss chart (shown once a run reports a loss).
+  void addLoss(const QString& task, qint64 global_step, double loss);
+  int lossPoints() const;
   int markCount(const QString& kind) const;
   QString globalStepText() const;
   QString stateOf(const QString& task) const;
@@ -43,6 +46,12 @@ class DashboardView : public QWidget {
   QScatterSeries* recoveries_ = nullptr;
   QValueAxis* x_axis_ = nullptr;
   QValueAxis* y_axis_ = nullptr;
+  QLineSeries* loss_ = nullptr;
+  QValueAxis* loss_x_ = nullptr;
+  QValueAxis* loss_y_ = nullptr;
+  QWidget* loss_view_ = nullptr;
+  double max_loss_ = 0;
+  qint64 max_loss_step_ = 0;
   QElapsedTimer run_clock_;
   double max_rate_ = 10;
 };

@@ -55,6 +55,7 @@ MainWindow::MainWindow(QString clab_program, QWidget* parent)
   connect(monitor_, &RunMonitor::consoleLines, console_, &ConsoleView::append);
   connect(monitor_, &RunMonitor::placementsChanged, placement_, &PlacementView::setRows);
   connect(monitor_, &RunMonitor::trafficChanged, scene_, &ClusterScene::setLinkRate);
+  connect(monitor_, &RunMonitor::lossReported, dashboard_, &DashboardView::addLoss);
   connect(monitor_, &RunMonitor::timelineMark, dashboard_, [this](const QString&, const QString& kind) {
     dashboard_->mark(kind);
   });
@@ -141,6 +142,9 @@ void MainWindow::buildActions() {
   });
   examples->addAction("Seed on two workers, 20,000 steps", this, [this] {
     if (maybeSave()) setProject(Project::SeedTwoWorkers());
+  });
+  examples->addAction("Digits MLP on two workers (real training)", this, [this] {
+    if (maybeSave()) setProject(Project::DigitsMlp());
   });
   recent_menu_ = file->addMenu("Open &Recent");
   connect(recent_menu_, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);

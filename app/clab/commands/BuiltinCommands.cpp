@@ -7,6 +7,7 @@
 #include "commands/DemoCommand.h"
 #include "commands/EventsCommand.h"
 #include "commands/ExampleSeedCommand.h"
+#include "commands/ExampleTrainCommand.h"
 #include "commands/GraphShowCommand.h"
 #include "commands/HelpCommand.h"
 #include "commands/OpsCommand.h"
@@ -27,6 +28,7 @@ void RegisterBuiltinCommands(CommandRegistry& registry) {
   registry.Add(std::make_unique<CkptShowCommand>());
   registry.Add(std::make_unique<EventsCommand>());
   registry.Add(std::make_unique<ExampleSeedCommand>());
+  registry.Add(std::make_unique<ExampleTrainCommand>());
   registry.Add(std::make_unique<ServerCommand>());
   registry.Add(std::make_unique<GraphShowCommand>());
   registry.Add(std::make_unique<RunCommand>());

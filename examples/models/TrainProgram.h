@@ -1,0 +1,36 @@
+// An example training program, one task per process, as the seed program but learning for
+// real: the ps joins; each worker trains an example classifier on its shard of a shipped
+// data set in a MonitoredTrainingSession (StopAtStepHook, the loss logged every 100 steps,
+// checkpoints when a directory is given), then prints its held-out accuracy.
+//
+//   clab example train --model digits-mlp --job_name ps
+//   clab example train --model digits-mlp --job_name worker --task_index 0
+#pragma once
+
+#include "clab/core/Status.h"
+#include "clab/distributed/ClusterSpec.h"
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace clab::examples {
+
+struct TrainProgramOptions {
+  ClusterSpec cluster;
+  std::string job_name;
+  int task_index = 0;
+  std::string model = "digits-mlp";  // or "iris-softmax"
+  int64_t last_step = 3000;
+  std::string checkpoint_dir;
+  int64_t wait_for_ps_ms = 60000;
+  int64_t wait_for_watcher_ms = 0;
+};
+
+// The models this program knows.
+std::vector<std::string> TrainModels();
+
+Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out);
+
+}  // namespace clab::examples
