@@ -5,6 +5,7 @@
 
 #include <arpa/inet.h>
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -172,7 +173,16 @@ StatusOr<ClusterSpec> ClusterSpec::FromJson(std::string_view json) {
 StatusOr<ClusterSpec> ClusterSpec::Parse(std::string_view text) {
   const std::string trimmed = Trim(text);
   if (trimmed.empty()) return errors::InvalidArgument("The cluster spec is empty");
-  if (trimmed[0] == '{') return FromJson(trimmed);
+  if (trimmed[0] == '{') {
+    // The Python dict a TensorFlow program writes ({'ps': ['h:p'], ...}) is JSON but for its
+    // quotes; host names and ports never contain quote characters.
+    if (trimmed.find('"') == std::string::npos && trimmed.find('\'') != std::string::npos) {
+      std::string json = trimmed;
+      std::replace(json.begin(), json.end(), '\'', '"');
+      return FromJson(json);
+    }
+    return FromJson(trimmed);
+  }
   if (trimmed.find('=') == std::string::npos) {
     std::ifstream file(trimmed);
     if (!file)

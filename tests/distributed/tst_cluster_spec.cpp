@@ -41,6 +41,9 @@ void ClusterSpecTest::parsesEveryForm_data() {
                                           "task": {"type": "worker", "index": 0}})"
                                     << "ps=h1:1;worker=h2:2";
   QTest::newRow("ipv6") << "ps=[::1]:2223" << "ps=[::1]:2223";
+  QTest::newRow("python dict, as the seed writes it")
+      << "{'ps': ['10.211.55.3:2223'], 'worker': ['192.168.65.44:2222']}"
+      << "ps=10.211.55.3:2223;worker=192.168.65.44:2222";
 }
 
 void ClusterSpecTest::parsesEveryForm() {

@@ -155,6 +155,10 @@ class StudioTest : public QObject {
     QString error;
     QVERIFY2(window.importCluster(tf_config, &error), qPrintable(error));
     QCOMPARE(window.project().clusterSpec(), QString("ps=127.0.0.1:2223;worker=127.0.0.1:2222,127.0.0.1:2224"));
+    // The Python dict of a TensorFlow program imports too.
+    QVERIFY2(window.importCluster("{'ps': ['10.0.0.1:2222'], 'worker': ['10.0.0.2:2222']}", &error), qPrintable(error));
+    QCOMPARE(window.project().clusterSpec(), QString("ps=10.0.0.1:2222;worker=10.0.0.2:2222"));
+    window.undoStack()->undo();
     // Bad input names what is wrong and changes nothing.
     QVERIFY(!window.importCluster("ps=127.0.0.1:99999", &error));
     QVERIFY2(error.contains("99999"), qPrintable(error));

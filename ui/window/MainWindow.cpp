@@ -167,7 +167,9 @@ void MainWindow::buildActions() {
   edit_menu->addAction("&Import cluster...", this, [this] {
     bool ok = false;
     const QString text = QInputDialog::getMultiLineText(
-        this, "Import cluster", "A ClusterSpec JSON, a TF_CONFIG, or ps=host:port;worker=host:port,...", {}, &ok);
+        this, "Import cluster",
+        "A ClusterSpec JSON, a TF_CONFIG, a Python dict {'ps': [...], ...}, or ps=host:port;worker=host:port,...", {},
+        &ok);
     QString error;
     if (ok && !importCluster(text, &error)) QMessageBox::warning(this, "Cannot import the cluster", error);
   });

@@ -35,7 +35,8 @@ class ClusterSpec {
   static StatusOr<ClusterSpec> FromClusterDef(const tensorflow::ClusterDef& def);
   // {"ps": ["h:1"], "worker": {"1": "h:2"}} or a TF_CONFIG object (its "cluster" member).
   static StatusOr<ClusterSpec> FromJson(std::string_view json);
-  // Inline "job=addr,addr;job=addr", JSON text, or the path of a JSON file.
+  // Inline "job=addr,addr;job=addr", JSON text, the Python dict literal of a TensorFlow
+  // program ({'ps': ['h:p'], ...}), or the path of a JSON file.
   static StatusOr<ClusterSpec> Parse(std::string_view text);
 
   tensorflow::ClusterDef ToClusterDef() const;  // jobs sorted by name, tasks by index
