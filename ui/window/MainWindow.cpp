@@ -9,6 +9,7 @@
 #include "run/LocalCluster.h"
 #include "views/RunSettingsView.h"
 #include "views/TaskPropertiesView.h"
+#include "views/WelcomeView.h"
 #include "views/CheckpointsView.h"
 #include "views/ConsoleView.h"
 #include "views/DashboardView.h"
@@ -63,6 +64,20 @@ MainWindow::MainWindow(QString clab_program, QWidget* parent)
   connect(cluster_, &LocalCluster::taskFinished, this, &MainWindow::onTaskFinished);
   connect(cluster_, &LocalCluster::runFinished, this, &MainWindow::onRunFinished);
   connect(scene_, &QGraphicsScene::selectionChanged, this, &MainWindow::showSelectedTask);
+  connect(welcome_, &WelcomeView::exampleChosen, this, [this](const QString& example) {
+    if (!maybeSave()) return;
+    setProject(example == "digits-mlp"         ? Project::DigitsMlp()
+               : example == "seed-two-workers" ? Project::SeedTwoWorkers()
+                                               : Project::Seed());
+    tabs_->setCurrentWidget(dashboard_);
+  });
+  connect(welcome_, &WelcomeView::recentChosen, this, [this](const QString& path) {
+    if (!maybeSave()) return;
+    QString error;
+    if (openProject(path, &error)) tabs_->setCurrentWidget(dashboard_);
+    else QMessageBox::warning(this, "Cannot open the project", error);
+  });
+  welcome_->setRecent(recentProjects());
   connect(scene_, &ClusterScene::taskMenuRequested, this, [this](const QString& task, const QPoint& pos) {
     QMenu menu;
     QAction* kill = menu.addAction("Kill (SIGKILL)", this, [this, task] { killTask(task); });
@@ -98,6 +113,8 @@ void MainWindow::buildLayout() {
   console_ = new ConsoleView(this);
   placement_ = new PlacementView(this);
   tabs_ = new QTabWidget(this);
+  welcome_ = new WelcomeView(this);
+  tabs_->addTab(welcome_, "Welcome");
   tabs_->addTab(dashboard_, "Dashboard");
   tabs_->addTab(console_, "Console");
   tabs_->addTab(placement_, "Placement");
@@ -319,6 +336,7 @@ void MainWindow::rememberRecent(const QString& path) {
   recent.prepend(absolute);
   while (recent.size() > kMaxRecent) recent.removeLast();
   QSettings().setValue("recentProjects", recent);
+  welcome_->setRecent(recent);
 }
 
 void MainWindow::fillRecentMenu() {
@@ -347,6 +365,7 @@ bool MainWindow::runProject(QString* error) {
     return false;
   }
   dashboard_->startRun();
+  if (tabs_->currentWidget() == welcome_) tabs_->setCurrentWidget(dashboard_);
   monitor_->Watch(cluster_->addresses());
   // Local runs use free ports: the cards show where each task really listens.
   for (auto it = cluster_->addresses().begin(); it != cluster_->addresses().end(); ++it)

@@ -26,6 +26,7 @@ class PlacementView;
 class RunMonitor;
 class RunSettingsView;
 class TaskPropertiesView;
+class WelcomeView;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -112,6 +113,7 @@ class MainWindow : public QMainWindow {
   ConsoleView* console_ = nullptr;
   PlacementView* placement_ = nullptr;
   CheckpointsView* checkpoints_ = nullptr;
+  WelcomeView* welcome_ = nullptr;
   QTabWidget* tabs_ = nullptr;
   QUndoStack* undo_ = nullptr;
   TaskPropertiesView* properties_ = nullptr;
