@@ -1,7 +1,8 @@
-// Gradients and gradient descent. Every gradient function is checked against central finite
-// differences in float64 (a data-driven table); linear regression on synthetic data learns
-// its two parameters; with a ps and a worker, the gradients are computed on the worker and
-// the updates run on the ps.
+// Gradients and optimizers. Every gradient function is checked against central finite
+// differences in float64 (a data-driven table); every optimizer against its update rule
+// written out in the test; linear regression on synthetic data learns its two parameters;
+// with a ps and a worker, the gradients are computed on the worker and the updates (and the
+// optimizer's slot variables) live on the ps.
 #include "StatusText.h"
 
 #include "clab/distributed/ReplicaDeviceSetter.h"
@@ -10,7 +11,11 @@
 #include "clab/ops/Ops.h"
 #include "clab/runtime/Session.h"
 #include "clab/train/GlobalStep.h"
+#include "clab/train/AdagradOptimizer.h"
+#include "clab/train/AdamOptimizer.h"
 #include "clab/train/GradientDescentOptimizer.h"
+#include "clab/train/MomentumOptimizer.h"
+#include "clab/train/RMSPropOptimizer.h"
 #include "clab/train/Gradients.h"
 
 #include <QTcpServer>
@@ -171,6 +176,66 @@ class GradientsTest : public QObject {
     QVERIFY2(std::string(grads.status().message()).find("op Softmax") != std::string::npos, StatusText(grads.status()));
   }
 
+  // Three steps of each optimizer on loss = sum(w^2) (gradient 2w), against the same rule
+  // written out here in double precision.
+  void optimizersFollowTheirUpdateRules_data() {
+    QTest::addColumn<QString>("optimizer");
+    for (const char* name : {"GradientDescent", "Momentum", "Nesterov", "Adagrad", "RMSProp", "Adam"})
+      QTest::newRow(name) << QString(name);
+  }
+  void optimizersFollowTheirUpdateRules() {
+    QFETCH(QString, optimizer);
+    GraphBuilder g;
+    ops::Variable w = ops::MakeVariable(g, ops::Const(g, Tensor::Vector<double>({1.0, -2.0})), "w");
+    const Output loss = ops::Sum(g, ops::Square(g, w.read), ops::Const(g, Tensor::Scalar<int32_t>(0)));
+    std::unique_ptr<Optimizer> opt;
+    if (optimizer == "GradientDescent") opt = std::make_unique<GradientDescentOptimizer>(0.1);
+    if (optimizer == "Momentum") opt = std::make_unique<MomentumOptimizer>(0.1, 0.9);
+    if (optimizer == "Nesterov") opt = std::make_unique<MomentumOptimizer>(0.1, 0.9, true);
+    if (optimizer == "Adagrad") opt = std::make_unique<AdagradOptimizer>(0.1, 0.1);
+    if (optimizer == "RMSProp") opt = std::make_unique<RMSPropOptimizer>(0.01, 0.9, 0.5, 1e-10);
+    if (optimizer == "Adam") opt = std::make_unique<AdamOptimizer>(0.1);
+    auto train = opt->Minimize(g, loss);
+    QVERIFY2(train.ok(), StatusText(train.status()));
+    const Output init = ops::GlobalVariablesInitializer(g);
+    auto session = NewSession(SessionOptions());
+    QVERIFY((*session)->Create(g.graph_def()).ok());
+    std::vector<Tensor> out;
+    QVERIFY((*session)->Run({}, {}, {init.node()}, &out).ok());
+
+    double x[2] = {1.0, -2.0};
+    double s1[2] = {0, 0}, s2[2] = {0, 0};
+    if (optimizer == "Adagrad") s1[0] = s1[1] = 0.1;
+    if (optimizer == "RMSProp") s1[0] = s1[1] = 1.0;
+    double b1p = 0.9, b2p = 0.999;
+    for (int step = 0; step < 3; ++step) {
+      QVERIFY((*session)->Run({}, {}, {train->node()}, &out).ok());
+      for (int i = 0; i < 2; ++i) {
+        const double grad = 2 * x[i];
+        if (optimizer == "GradientDescent") x[i] -= 0.1 * grad;
+        if (optimizer == "Momentum") { s1[i] = 0.9 * s1[i] + grad; x[i] -= 0.1 * s1[i]; }
+        if (optimizer == "Nesterov") { s1[i] = 0.9 * s1[i] + grad; x[i] -= 0.1 * (grad + 0.9 * s1[i]); }
+        if (optimizer == "Adagrad") { s1[i] += grad * grad; x[i] -= 0.1 * grad / std::sqrt(s1[i]); }
+        if (optimizer == "RMSProp") {
+          s1[i] = 0.9 * s1[i] + 0.1 * grad * grad;
+          s2[i] = 0.5 * s2[i] + 0.01 * grad / std::sqrt(s1[i] + 1e-10);
+          x[i] -= s2[i];
+        }
+        if (optimizer == "Adam") {
+          s1[i] = 0.9 * s1[i] + 0.1 * grad;
+          s2[i] = 0.999 * s2[i] + 0.001 * grad * grad;
+          x[i] -= 0.1 * std::sqrt(1 - b2p) / (1 - b1p) * s1[i] / (std::sqrt(s2[i]) + 1e-8);
+        }
+      }
+      b1p *= 0.9;
+      b2p *= 0.999;
+    }
+    QVERIFY((*session)->Run({}, {"w:0"}, {}, &out).ok());
+    for (int i = 0; i < 2; ++i)
+      QVERIFY2(std::abs(out[0].data<double>()[i] - x[i]) < 1e-12,
+               qPrintable(QString("w[%1] = %2, expected %3").arg(i).arg(out[0].data<double>()[i], 0, 'g', 17).arg(x[i], 0, 'g', 17)));
+  }
+
   void linearRegressionLearnsItsParameters() {
     // y = 3 x + 2 on 64 points; the loss falls and w, b approach 3 and 2.
     std::vector<float> xs, ys;
@@ -247,7 +312,7 @@ class GradientsTest : public QObject {
       Output x = ops::Const(g, Tensor::Matrix<float>({{1, 2}, {3, 4}}), "x");
       ops::Variable w = ops::MakeVariable(g, ops::Const(g, Tensor::Matrix<float>({{0.5f}, {-0.5f}})), "w");
       Output loss = ops::Mean(g, ops::Square(g, ops::MatMul(g, x, w.read)), ops::Const(g, Tensor::Vector<int32_t>({0, 1})));
-      auto op = GradientDescentOptimizer(0.01).Minimize(g, loss, global_step);
+      auto op = MomentumOptimizer(0.01, 0.9).Minimize(g, loss, global_step);
       QVERIFY2(op.ok(), StatusText(op.status()));
       train = op->node();
     }
@@ -268,7 +333,9 @@ class GradientsTest : public QObject {
         if (line.rfind(prefix, 0) == 0 && line.find(device) != std::string::npos) return true;
       return false;
     };
-    QVERIFY(placed("GradientDescent/update_w: (AssignSub)", "/job:ps/replica:0/task:0"));
+    QVERIFY(placed("Momentum/update_w: (AssignSub)", "/job:ps/replica:0/task:0"));
+    // The optimizer's slot lives with its variable.
+    QVERIFY(placed("Momentum/w/Momentum: (VariableV2)", "/job:ps/replica:0/task:0"));
     QVERIFY(placed("gradients/MatMul", "/job:worker/replica:0/task:0"));
   }
 };
