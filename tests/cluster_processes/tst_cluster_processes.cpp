@@ -120,6 +120,7 @@ class ClusterProcessesTest : public QObject {
   void demoRunsPsAndWorkerProcesses();
   void demoCheckpointsAreListedAndShown();
   void watchPrintsATasksEvents();
+  void trainRunsAProjectOnProcesses();
 };
 
 void ClusterProcessesTest::psAndTwoWorkersShareVariables() {
@@ -369,6 +370,26 @@ void ClusterProcessesTest::watchPrintsATasksEvents() {
   const ProgramResult nobody = ClabProcess::clab({"watch", target, "--no_follow"});
   QCOMPARE(nobody.exitCode, 1);
   QVERIFY2(nobody.err.startsWith("clab: no task answers at " + target), qPrintable(nobody.err));
+}
+
+void ClusterProcessesTest::trainRunsAProjectOnProcesses() {
+  const QString project = ClabProcess::sourceDir() + "/examples/projects/digits-mlp.clab";
+  const ProgramResult result = ClabProcess::clab({"train", project, "--last_step", "600", "--workers", "2"}, 120000);
+  QVERIFY2(result.exitCode == 0, qPrintable(result.out.right(3000) + result.err));
+  QVERIFY2(result.out.contains("[worker/1] "), qPrintable(result.out.right(2000)));
+  QVERIFY(result.out.contains("[ps/0]     Received SIGTERM"));
+  const QRegularExpression accuracy("\\nworker/(\\d): Worker \\d ran \\d+ steps; held-out accuracy ([0-9.]+)");
+  int found = 0;
+  for (auto match = accuracy.globalMatch(result.out); match.hasNext();) {
+    const double value = match.next().captured(2).toDouble();
+    QVERIFY2(value >= 0.85, qPrintable(result.out.right(500)));
+    ++found;
+  }
+  QCOMPARE(found, 2);
+  // The seed is not a training model: one clear line.
+  const ProgramResult seed = ClabProcess::clab({"train", ClabProcess::sourceDir() + "/examples/projects/seed.clab"});
+  QCOMPARE(seed.exitCode, 1);
+  QVERIFY2(seed.err.contains("program 'seed' is not a training model"), qPrintable(seed.err));
 }
 
 QTEST_GUILESS_MAIN(ClusterProcessesTest)

@@ -13,6 +13,7 @@
 #include "commands/OpsCommand.h"
 #include "commands/RunCommand.h"
 #include "commands/ServerCommand.h"
+#include "commands/TrainCommand.h"
 #include "commands/VersionCommand.h"
 #include "commands/WatchCommand.h"
 
@@ -30,6 +31,7 @@ void RegisterBuiltinCommands(CommandRegistry& registry) {
   registry.Add(std::make_unique<ExampleSeedCommand>());
   registry.Add(std::make_unique<ExampleTrainCommand>());
   registry.Add(std::make_unique<ServerCommand>());
+  registry.Add(std::make_unique<TrainCommand>());
   registry.Add(std::make_unique<GraphShowCommand>());
   registry.Add(std::make_unique<RunCommand>());
   registry.Add(std::make_unique<OpsCommand>());

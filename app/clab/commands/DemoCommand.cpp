@@ -1,8 +1,8 @@
 #include "commands/DemoCommand.h"
 
-#include "cli/ChildProcess.h"
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
+#include "cli/LocalTasks.h"
 #include "cli/LoopbackPorts.h"
 #include "clab/graph/GraphBuilder.h"
 #include "clab/runtime/Session.h"
@@ -10,7 +10,6 @@
 
 #include <absl/strings/str_cat.h>
 
-#include <mutex>
 #include <ostream>
 
 namespace clab::cli {
@@ -53,14 +52,6 @@ Status DemoCommand::RunDistributed(std::ostream& out) {
       << "  worker/0  runs MatMul and prints the result; log_device_placement shows where each op runs\n"
       << std::endl;
 
-  std::mutex out_mu;
-  auto printer = [&](std::string prefix) {
-    return [&out, &out_mu, prefix = std::move(prefix)](const std::string& line) {
-      std::lock_guard<std::mutex> lock(out_mu);
-      out << prefix << line << std::endl;
-    };
-  };
-  const std::string self = ChildProcess::SelfPath();
   auto task_args = [&](const char* job) {
     std::vector<std::string> args{"example", "seed", "--cluster", cluster, "--job_name", job, "--task_index", "0",
                                   "--last_step", std::to_string(last_step_)};
@@ -69,24 +60,16 @@ Status DemoCommand::RunDistributed(std::ostream& out) {
     if (!checkpoint_dir_.empty()) args.insert(args.end(), {"--checkpoint_dir", checkpoint_dir_});
     return args;
   };
-  CLAB_ASSIGN_OR_RETURN(std::unique_ptr<ChildProcess> ps, ChildProcess::Start(self, task_args("ps"), printer("[ps/0]     ")));
-  CLAB_ASSIGN_OR_RETURN(std::unique_ptr<ChildProcess> worker,
-                        ChildProcess::Start(self, task_args("worker"), printer("[worker/0] ")));
-
-  const std::optional<int> worker_status = worker->Wait(std::chrono::seconds(timeout_s_));
-  if (!worker_status) worker->Stop();
-  const int ps_status = ps->Stop();
-  worker.reset();  // joins its output reader: every line is printed before the summary
-  ps.reset();
-  {
-    std::lock_guard<std::mutex> lock(out_mu);
-    out << std::endl;
-  }
-  if (!worker_status)
+  CLAB_ASSIGN_OR_RETURN(const LocalTasksResult result,
+                        RunLocalTasks({{"ps/0", task_args("ps"), false}, {"worker/0", task_args("worker"), true}}, out,
+                                      std::chrono::seconds(timeout_s_)));
+  out << std::endl;
+  if (result.timed_out)
     return errors::DeadlineExceeded("the worker did not finish within ", timeout_s_,
                                     " s (see its lines above); both tasks were stopped");
-  if (*worker_status != 0)
-    return errors::Unknown("the worker task failed with exit status ", *worker_status, " (see its lines above)");
+  if (result.worker_status[0] != 0)
+    return errors::Unknown("the worker task failed with exit status ", result.worker_status[0], " (see its lines above)");
+  const int ps_status = result.other_status[0];
   out << "Both tasks ended cleanly (ps exit status " << ps_status
       << " after SIGTERM). The same program runs on real hosts: see 'clab help example seed'." << std::endl;
   if (!checkpoint_dir_.empty())
