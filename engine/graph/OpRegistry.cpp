@@ -297,6 +297,7 @@ OpRegistry& OpRegistry::Global() {
     RegisterNnOps(*r);
     RegisterNnGradOps(*r);
     RegisterNnLossOps(*r);
+    RegisterModelOps(*r);
     RegisterRandomOps(*r);
     RegisterSendRecvOps(*r);
     RegisterVariableStatusOps(*r);

@@ -284,6 +284,17 @@ void RegisterBinaryMathOps(OpRegistry& registry) {
   RegisterBinary<MulFn, true>(registry, "Mul", "x * y, element-wise with broadcasting.");
   // TensorFlow has no CPU kernel for integer RealDiv either; integers divide with FloorDiv.
   RegisterBinary<RealDivFn, false>(registry, "RealDiv", "x / y, element-wise with broadcasting.");
+  // tf.nn.bias_add: the bias along the last (channel) axis, NHWC; the same kernel as Add.
+  registry.Register("BiasAdd")
+      .Input("value: T")
+      .Input("bias: T")
+      .Output("output: T")
+      .Attr("T: {float, double, int32, int64}")
+      .Attr("data_format: string = 'NHWC'")
+      .SetShapeFn(UnchangedShape)
+      .Kernel("CPU", BinaryKernelFactory<AddFn, true>())
+      .Summary("value + bias, the bias added along the last axis.")
+      .Group("nn");
 }
 
 }  // namespace math_internal

@@ -78,6 +78,16 @@ Output Tanh(GraphBuilder& g, const Output& x, std::string_view name) { return Un
 Output Softmax(GraphBuilder& g, const Output& logits, std::string_view name) {
   return Unary(g, "Softmax", logits, name);
 }
+Output BiasAdd(GraphBuilder& g, const Output& value, const Output& bias, std::string_view name) {
+  return g.AddNode("BiasAdd", {value, bias}, {}, name);
+}
+Output L2Loss(GraphBuilder& g, const Output& t, std::string_view name) { return g.AddNode("L2Loss", {t}, {}, name); }
+Output ArgMax(GraphBuilder& g, const Output& input, int axis, std::string_view name) {
+  return g.AddNode("ArgMax", {input, Const(g, Tensor::Scalar<int32_t>(axis))}, {}, name);
+}
+Output Equal(GraphBuilder& g, const Output& x, const Output& y, std::string_view name) {
+  return g.AddNode("Equal", {x, y}, {}, name);
+}
 Output SparseSoftmaxCrossEntropyWithLogits(GraphBuilder& g, const Output& logits, const Output& labels,
                                            std::string_view name) {
   return g.AddNode("SparseSoftmaxCrossEntropyWithLogits", {logits, labels}, {}, name);

@@ -11,6 +11,7 @@ void RegisterMathOps(OpRegistry& registry);      // ops/MathOps.cpp
 void RegisterNnOps(OpRegistry& registry);        // ops/NnOps.cpp
 void RegisterNnGradOps(OpRegistry& registry);    // ops/NnGradOps.cpp
 void RegisterNnLossOps(OpRegistry& registry);    // ops/NnLossOps.cpp
+void RegisterModelOps(OpRegistry& registry);     // ops/ModelOps.cpp
 void RegisterRandomOps(OpRegistry& registry);    // ops/RandomOps.cpp
 void RegisterSendRecvOps(OpRegistry& registry);  // runtime/SendRecvOps.cpp
 void RegisterVariableStatusOps(OpRegistry& registry);  // ops/VariableStatusOps.cpp

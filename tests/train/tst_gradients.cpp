@@ -104,6 +104,10 @@ class GradientsTest : public QObject {
     QTest::newRow("SparseSoftmaxCrossEntropyWithLogits") << GradCase{{{4, 3}}, [](GraphBuilder& g, const auto& in) {
       return ops::SparseSoftmaxCrossEntropyWithLogits(g, in[0], ops::Const(g, Tensor::Vector<int32_t>({0, 2, 1, 2})));
     }};
+    QTest::newRow("BiasAdd") << GradCase{{{4, 3}, {3}}, [](GraphBuilder& g, const auto& in) {
+      return ops::BiasAdd(g, in[0], in[1]);
+    }};
+    QTest::newRow("L2Loss") << GradCase{{{2, 3}}, [](GraphBuilder& g, const auto& in) { return ops::L2Loss(g, in[0]); }};
     QTest::newRow("chain: MLP layer") << GradCase{{{4, 3}, {3, 2}, {2}}, [](GraphBuilder& g, const auto& in) {
       return ops::Tanh(g, ops::Add(g, ops::MatMul(g, in[0], in[1]), in[2]));
     }};
@@ -164,6 +168,25 @@ class GradientsTest : public QObject {
                  qPrintable(QString("input %1 element %2: analytic %3, numeric %4").arg(i).arg(k).arg(exact).arg(numeric)));
       }
     }
+  }
+
+  void accuracyInTheGraph() {
+    // ArgMax, Equal, Cast and Mean: the fraction of rows whose largest logit is the label.
+    GraphBuilder g;
+    Output logits = ops::Const(g, Tensor::Matrix<float>({{0.1f, 0.9f, 0.0f}, {2.0f, 1.0f, 0.5f}, {0.0f, 0.2f, 0.3f},
+                                                         {1.0f, 3.0f, 2.0f}}));
+    Output labels = ops::Const(g, Tensor::Vector<int64_t>({1, 0, 1, 1}));
+    Output predicted = ops::ArgMax(g, logits, 1, "predicted");
+    Output correct = ops::Cast(g, ops::Equal(g, predicted, labels), DT_FLOAT);
+    Output accuracy = ops::Mean(g, correct, ops::Const(g, Tensor::Scalar<int32_t>(0)), false, "accuracy");
+    QVERIFY2(g.status().ok(), StatusText(g.status()));
+    auto session = NewSession(SessionOptions());
+    QVERIFY((*session)->Create(g.graph_def()).ok());
+    std::vector<Tensor> out;
+    const Status run = (*session)->Run({}, {predicted.name(), accuracy.name()}, {}, &out);
+    QVERIFY2(run.ok(), StatusText(run));
+    QCOMPARE(out[0].DebugString(), std::string("[1 0 2 1]"));
+    QCOMPARE(out[1].scalar<float>(), 0.75f);
   }
 
   void opWithoutGradientIsNamed() {

@@ -49,6 +49,11 @@ Output Relu(GraphBuilder& g, const Output& x, std::string_view name = "");
 Output Sigmoid(GraphBuilder& g, const Output& x, std::string_view name = "");
 Output Tanh(GraphBuilder& g, const Output& x, std::string_view name = "");
 Output Softmax(GraphBuilder& g, const Output& logits, std::string_view name = "");
+Output BiasAdd(GraphBuilder& g, const Output& value, const Output& bias, std::string_view name = "");
+Output L2Loss(GraphBuilder& g, const Output& t, std::string_view name = "");
+// The index (int64) of the largest value along `axis`.
+Output ArgMax(GraphBuilder& g, const Output& input, int axis, std::string_view name = "");
+Output Equal(GraphBuilder& g, const Output& x, const Output& y, std::string_view name = "");
 // Each example's cross-entropy loss ([batch]) for int32/int64 labels ([batch]).
 Output SparseSoftmaxCrossEntropyWithLogits(GraphBuilder& g, const Output& logits, const Output& labels,
                                            std::string_view name = "");
