@@ -5,6 +5,8 @@
 #include "cli/FlagParser.h"
 #include "cli/LoopbackPorts.h"
 #include "clab/distributed/Server.h"
+#include "clab/ops/Ops.h"
+#include "clab/runtime/Session.h"
 #include "models/ClusterTraining.h"
 
 #include <absl/strings/numbers.h>
@@ -27,7 +29,8 @@ std::string BenchTrainCommand::description() const {
          "gradient descent at 0.1) on resources/data/digits.csv.gz for --steps global steps,\n"
          "asynchronously, with one ps process ('clab server') and 1, 2 and 4 workers (their\n"
          "servers and sessions in this process, each on its own shard), over loopback gRPC.\n"
-         "Prints steps/s and examples/s of the whole cluster and the held-out accuracy, beside a\n"
+         "Prints steps/s and examples/s of the whole cluster and the held-out accuracy, beside the\n"
+         "same training in one process without any RPC (the floor), and a\n"
          "PyTorch RPC parameter server measured on this kind of machine (960 steps/s with one\n"
          "worker, 1,300 in total with two).";
 }
@@ -52,6 +55,26 @@ Status BenchTrainCommand::Run(std::ostream& out) {
       << " global steps, asynchronous; 1 ps process, workers in this process." << std::endl;
   std::string table = absl::StrFormat("\n%-8s %9s %10s %12s %10s %14s %8s\n", "workers", "seconds", "steps/s",
                                       "examples/s", "accuracy", "PyTorch RPC", "ratio");
+  // The floor: the same model and steps in one process, no RPC at all.
+  {
+    GraphBuilder g;
+    CLAB_ASSIGN_OR_RETURN(const examples::ClassifierGraph model,
+                          examples::BuildClassifier(g, data.num_features, {static_cast<int>(hidden_)}, data.num_classes,
+                                                    0.1, 7));
+    const Output init = ops::GlobalVariablesInitializer(g);
+    CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Session> session, NewSession(SessionOptions()));
+    CLAB_RETURN_IF_ERROR(session->Create(g.graph_def()));
+    std::vector<Tensor> unused;
+    CLAB_RETURN_IF_ERROR(session->Run({}, {}, {init.node()}, &unused));
+    const auto start = std::chrono::steady_clock::now();
+    CLAB_RETURN_IF_ERROR(examples::Train(*session, model, data.train, steps_, 32, 107).status());
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CLAB_ASSIGN_OR_RETURN(const double accuracy, examples::Accuracy(*session, model, data.held_out));
+    const double rate = static_cast<double>(steps_) / seconds;
+    out << "  in one process, no RPC: " << absl::StrFormat("%.0f steps/s, accuracy %.3f", rate, accuracy) << std::endl;
+    table += absl::StrFormat("%-8s %9.2f %10.0f %12.0f %10.3f %14s %8s\n", "local", seconds, rate, rate * 32, accuracy,
+                             "-", "-");
+  }
   for (int workers : counts) {
     CLAB_ASSIGN_OR_RETURN(const std::vector<int> ports, PickFreeLoopbackPorts(workers + 1));
     std::map<std::string, std::vector<std::string>> jobs;
