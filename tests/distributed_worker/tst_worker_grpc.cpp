@@ -382,7 +382,11 @@ class WorkerGrpcTest : public QObject {
     QVERIFY(!done.Ready());
     cancellation.Cancel();
     QCOMPARE(done.Wait(2s).code(), absl::StatusCode::kCancelled);
-    // The ps learnt of it through the cancelled RecvTensor: its part of the step fails too.
+    // The ps learns of it through the cancelled RecvTensor, a message of its own on the
+    // connection: the client side is done before it arrives, so give it a moment (the run
+    // started below would otherwise race it and could finish first).
+    std::this_thread::sleep_for(200ms);
+    // Its part of the step then fails too.
     auto ps_handle = Register(kPs, partitions.at(kPs));
     QVERIFY(ps_handle.ok());
     tensorflow::RunGraphRequest ps_request;
