@@ -256,6 +256,13 @@ std::string ClusterSpec::ToInline() const {
   return absl::StrJoin(parts, ";");
 }
 
+std::map<std::string, std::vector<std::string>> ClusterSpec::ToDict() const {
+  std::map<std::string, std::vector<std::string>> dict;
+  for (const auto& [job, tasks] : jobs_)
+    for (const auto& [index, address] : tasks) dict[job].push_back(address);
+  return dict;
+}
+
 std::string ClusterSpec::ToPythonDict() const {
   std::vector<std::string> parts;
   for (const auto& [job, tasks] : jobs_) {

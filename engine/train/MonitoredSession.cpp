@@ -1,5 +1,6 @@
 #include "clab/train/MonitoredSession.h"
 
+#include "clab/graph/OpRegistry.h"
 #include "clab/ops/Ops.h"
 #include "clab/train/CheckpointState.h"
 #include "clab/train/GlobalStep.h"
@@ -98,8 +99,11 @@ StatusOr<std::unique_ptr<MonitoredSession>> MonitoredTrainingSession(GraphBuilde
   }
   CLAB_RETURN_IF_ERROR(graph.status());
   ms->graph_def_ = graph.graph_def();
-  for (const tensorflow::NodeDef& node : ms->graph_def_.node())
-    if (node.op() == "NoOp") ms->no_output_ops_.insert(node.name());
+  // Nodes whose op has no outputs (NoOp, a train op, ...) can only be run, not fetched.
+  for (const tensorflow::NodeDef& node : ms->graph_def_.node()) {
+    const OpDef* op = OpRegistry::Global().Find(node.op());
+    if (op != nullptr && op->outputs.empty()) ms->no_output_ops_.insert(node.name());
+  }
   ms->options_ = std::move(options);
   env.graph = nullptr;
 
@@ -249,8 +253,8 @@ Status MonitoredSession::RunOnce(const std::vector<std::string>& fetches, const 
     if (args->options.trace_level() > options.trace_level()) options.set_trace_level(args->options.trace_level());
     if (args->options.timeout_in_ms() > options.timeout_in_ms()) options.set_timeout_in_ms(args->options.timeout_in_ms());
   }
-  // As mon_sess.run(train_op): a fetch naming an op without outputs (a NoOp such as a
-  // train op) is run as a target, and its result is an empty tensor (Python's None).
+  // As mon_sess.run(train_op): a fetch naming a node without outputs (a train op) is run as
+  // a target, and its result is an empty tensor (Python's None).
   std::vector<std::string> tensor_fetches;
   std::vector<std::string> targets;
   std::vector<int> position(all_fetches.size(), -1);

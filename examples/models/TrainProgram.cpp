@@ -56,10 +56,7 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
   {
     ReplicaDeviceSetterOptions setter;
     setter.worker_device = StrCat("/job:worker/task:", options.task_index);
-    std::map<std::string, std::vector<std::string>> dict;
-    for (const auto& [job, tasks] : options.cluster.all_jobs())
-      for (const auto& [index, address] : tasks) dict[job].push_back(address);
-    setter.cluster = dict;
+    setter.cluster = options.cluster.ToDict();
     CLAB_ASSIGN_OR_RETURN(DeviceFunction device_function, ReplicaDeviceSetter(setter));
     auto scope = g.WithDevice(device_function);
     CLAB_ASSIGN_OR_RETURN(model, BuildClassifier(g, data.num_features, spec.hidden, data.num_classes,

@@ -44,13 +44,6 @@ class StopAfterSecondsHook final : public SessionRunHook {
   std::chrono::steady_clock::time_point start_;
 };
 
-std::map<std::string, std::vector<std::string>> AsDict(const ClusterSpec& cluster) {
-  std::map<std::string, std::vector<std::string>> dict;
-  for (const auto& [job, tasks] : cluster.all_jobs())
-    for (const auto& [index, address] : tasks) dict[job].push_back(address);
-  return dict;
-}
-
 }  // namespace
 
 Status RunSeedProgram(const SeedProgramOptions& options, std::ostream& out) {
@@ -92,7 +85,7 @@ Status RunSeedProgram(const SeedProgramOptions& options, std::ostream& out) {
   {
     ReplicaDeviceSetterOptions setter;
     setter.worker_device = worker_device;
-    setter.cluster = AsDict(cluster);
+    setter.cluster = cluster.ToDict();
     CLAB_ASSIGN_OR_RETURN(DeviceFunction device_function, ReplicaDeviceSetter(setter));
     auto scope = g.WithDevice(device_function);
     if (!options.faithful) global_step = GetOrCreateGlobalStep(g);

@@ -386,6 +386,16 @@ void ClusterProcessesTest::trainRunsAProjectOnProcesses() {
     ++found;
   }
   QCOMPARE(found, 2);
+  // A project field of the wrong type is named.
+  QTemporaryDir dir;
+  QFile bad(dir.filePath("bad.clab"));
+  QVERIFY(bad.open(QIODevice::WriteOnly));
+  bad.write(R"({"format": "clusterlab-project", "program": "digits-mlp", "cluster": {"ps": ["h:1"], "worker": ["h:2"]},
+               "run": {"last_step": "many"}})");
+  bad.close();
+  const ProgramResult wrong = ClabProcess::clab({"train", dir.filePath("bad.clab")});
+  QCOMPARE(wrong.exitCode, 1);
+  QVERIFY2(wrong.err.contains("bad.clab: run.last_step: wants a whole number"), qPrintable(wrong.err));
   // The seed is not a training model: one clear line.
   const ProgramResult seed = ClabProcess::clab({"train", ClabProcess::sourceDir() + "/examples/projects/seed.clab"});
   QCOMPARE(seed.exitCode, 1);

@@ -67,6 +67,9 @@ class StudioTest : public QObject {
         << "cluster.worker[0]: 'h:x1': the port is not a number";
     QTest::newRow("empty job") << QByteArray(R"({"format": "clusterlab-project", "cluster": {"ps": []}})")
                                << "cluster.ps: wants a non-empty list";
+    QTest::newRow("setting of the wrong type")
+        << QByteArray(R"({"format": "clusterlab-project", "cluster": {"ps": ["h:1"]}, "run": {"last_step": "many"}})")
+        << "run.last_step: wants a whole number";
     QTest::newRow("unknown program")
         << QByteArray(R"({"format": "clusterlab-project", "program": "mnist", "cluster": {"ps": ["h:1"]}})")
         << "program: 'mnist' is unknown";

@@ -198,7 +198,22 @@ bool Project::FromJson(const QJsonObject& json, Project* project, QString* error
       loaded.tasks << task;
     }
   }
+  if (json.contains("run") && !json.value("run").isObject()) {
+    *error = "run: wants an object of run settings";
+    return false;
+  }
   const QJsonObject run = json.value("run").toObject();
+  // A setting of the wrong type is an error, never quietly replaced by its default.
+  auto wrong = [&](const char* name, bool ok, const char* what) {
+    if (!run.contains(name) || ok) return false;
+    *error = QStringLiteral("run.%1: wants %2").arg(name, what);
+    return true;
+  };
+  if (wrong("last_step", run.value("last_step").isDouble(), "a whole number") ||
+      wrong("faithful", run.value("faithful").isBool(), "true or false") ||
+      wrong("max_seconds", run.value("max_seconds").isDouble(), "a number of seconds") ||
+      wrong("checkpoint_dir", run.value("checkpoint_dir").isString(), "a path"))
+    return false;
   loaded.run.last_step = run.value("last_step").toInteger(200);
   loaded.run.faithful = run.value("faithful").toBool(false);
   loaded.run.max_seconds = run.value("max_seconds").toInt(0);

@@ -27,19 +27,42 @@ struct ProjectRun {
 StatusOr<ProjectRun> ReadProject(const std::string& path) {
   std::ifstream file(path);
   if (!file) return errors::NotFound("cannot read '", path, "'");
-  nlohmann::json json = nlohmann::json::parse(file, nullptr, /*allow_exceptions=*/false);
+  const nlohmann::json json = nlohmann::json::parse(file, nullptr, /*allow_exceptions=*/false);
   if (json.is_discarded() || !json.is_object()) return errors::InvalidArgument(path, ": not a JSON object");
-  if (json.value("format", "") != "clusterlab-project")
+  // Each field is checked for its type, so a wrong one is named rather than ignored.
+  auto field = [&](const nlohmann::json& object, const char* name, bool (nlohmann::json::*is_type)() const,
+                   const char* what) -> StatusOr<const nlohmann::json*> {
+    auto it = object.find(name);
+    if (it == object.end()) return static_cast<const nlohmann::json*>(nullptr);
+    const char* within = &object == &json ? "" : "run.";
+    if (!((*it).*is_type)()) return errors::InvalidArgument(path, ": ", within, name, ": wants ", what);
+    return &*it;
+  };
+  CLAB_ASSIGN_OR_RETURN(const nlohmann::json* format, field(json, "format", &nlohmann::json::is_string, "a string"));
+  if (format == nullptr || format->get<std::string>() != "clusterlab-project")
     return errors::InvalidArgument(path, ": format: not a ClusterLab project");
   ProjectRun run;
-  run.program = json.value("program", "seed");
-  const auto& cluster = json["cluster"];
-  if (!cluster.is_object()) return errors::InvalidArgument(path, ": cluster: missing");
-  if (cluster.contains("ps") && cluster["ps"].is_array()) run.ps = static_cast<int>(cluster["ps"].size());
-  if (cluster.contains("worker") && cluster["worker"].is_array()) run.workers = static_cast<int>(cluster["worker"].size());
-  const auto& settings = json.contains("run") ? json["run"] : nlohmann::json::object();
-  run.last_step = settings.value("last_step", int64_t{3000});
-  run.checkpoint_dir = settings.value("checkpoint_dir", "");
+  CLAB_ASSIGN_OR_RETURN(const nlohmann::json* program, field(json, "program", &nlohmann::json::is_string, "a string"));
+  run.program = program ? program->get<std::string>() : "seed";
+  CLAB_ASSIGN_OR_RETURN(const nlohmann::json* cluster,
+                        field(json, "cluster", &nlohmann::json::is_object, "an object of job -> addresses"));
+  if (cluster == nullptr) return errors::InvalidArgument(path, ": cluster: missing");
+  for (const auto& [job, addresses] : cluster->items()) {
+    if (!addresses.is_array()) return errors::InvalidArgument(path, ": cluster.", job, ": wants a list of addresses");
+    if (job == "ps") run.ps = static_cast<int>(addresses.size());
+    if (job == "worker") run.workers = static_cast<int>(addresses.size());
+  }
+  run.last_step = 3000;
+  CLAB_ASSIGN_OR_RETURN(const nlohmann::json* settings, field(json, "run", &nlohmann::json::is_object, "an object"));
+  if (settings != nullptr) {
+    CLAB_ASSIGN_OR_RETURN(const nlohmann::json* last_step,
+                          field(*settings, "last_step", &nlohmann::json::is_number_integer, "a whole number"));
+    if (last_step != nullptr) run.last_step = last_step->get<int64_t>();
+    CLAB_ASSIGN_OR_RETURN(const nlohmann::json* dir,
+                          field(*settings, "checkpoint_dir", &nlohmann::json::is_string, "a string"));
+    if (dir != nullptr) run.checkpoint_dir = dir->get<std::string>();
+  }
+  if (run.last_step < 1) return errors::InvalidArgument(path, ": run.last_step: ", run.last_step, " is not >= 1");
   return run;
 }
 

@@ -43,6 +43,8 @@ class ClusterSpec {
   std::string ToJson() const;                   // {"ps": ["..."], "worker": [...]}
   std::string ToInline() const;                 // "ps=...;worker=..."
   std::string ToPythonDict() const;             // {'ps': ['...'], 'worker': [...]}
+  // Job -> addresses in task order, as ReplicaDeviceSetterOptions::cluster takes it.
+  std::map<std::string, std::vector<std::string>> ToDict() const;
 
   bool empty() const { return jobs_.empty(); }
   std::vector<std::string> jobs() const;

@@ -69,8 +69,9 @@ class MonitoredSession {
   ~MonitoredSession();  // closes (hooks' End runs) if Close() was not called
 
   bool should_stop();
-  // Runs `fetches` (and the hooks' extra fetches) once. A fetch naming a NoOp (a train op)
-  // runs it and gives an empty tensor, as mon_sess.run(train_op) gives None. A run after should_stop() turned
+  // Runs `fetches` (and the hooks' extra fetches) once. A fetch naming a node without
+  // outputs (a train op) runs it and gives an empty tensor, as mon_sess.run(train_op) gives
+  // None. A run after should_stop() turned
   // true is FAILED_PRECONDITION "Run called even after should_stop requested."
   Status Run(const std::vector<std::string>& fetches, const FeedList& feeds, std::vector<Tensor>* outputs);
   Status Close();
@@ -91,7 +92,7 @@ class MonitoredSession {
 
   MonitoredTrainingSessionOptions options_;
   tensorflow::GraphDef graph_def_;
-  std::set<std::string> no_output_ops_;  // fetched as targets (the train op)
+  std::set<std::string> no_output_ops_;  // nodes without outputs: fetched as targets
   std::vector<std::shared_ptr<SessionRunHook>> hooks_;
   std::shared_ptr<TrainingLog> log_;
   std::shared_ptr<Saver> saver_;
