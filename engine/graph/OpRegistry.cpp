@@ -301,6 +301,8 @@ OpRegistry& OpRegistry::Global() {
     RegisterRandomOps(*r);
     RegisterSendRecvOps(*r);
     RegisterVariableStatusOps(*r);
+    RegisterQueueOps(*r);
+    RegisterAccumulatorOps(*r);
     for (const auto& [name, op] : r->ops_) {
       Status valid = ValidateOpDef(*op);
       if (!valid.ok()) DieOnBadRegistration(name, std::string(valid.message()));

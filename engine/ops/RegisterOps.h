@@ -15,5 +15,7 @@ void RegisterModelOps(OpRegistry& registry);     // ops/ModelOps.cpp
 void RegisterRandomOps(OpRegistry& registry);    // ops/RandomOps.cpp
 void RegisterSendRecvOps(OpRegistry& registry);  // runtime/SendRecvOps.cpp
 void RegisterVariableStatusOps(OpRegistry& registry);  // ops/VariableStatusOps.cpp
+void RegisterQueueOps(OpRegistry& registry);        // ops/QueueOps.cpp
+void RegisterAccumulatorOps(OpRegistry& registry);  // ops/AccumulatorOps.cpp
 
 }  // namespace clab

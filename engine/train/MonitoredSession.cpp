@@ -48,6 +48,8 @@ StatusOr<std::unique_ptr<MonitoredSession>> MonitoredTrainingSession(GraphBuilde
   env.log = ms->log_.get();
   if (auto gs = GetGlobalStep(graph)) env.global_step_tensor = GlobalStepReadTensor(*gs);
   env.graph_def = &ms->graph_def_;
+  env.master = options.master;
+  env.config = options.config;
 
   // The saver exists before the hooks so that the checkpoint hook and restore share it.
   ms->saver_ = options.scaffold.saver;
@@ -213,6 +215,13 @@ Status MonitoredSession::Run(const std::vector<std::string>& fetches, const Feed
   if (stop_requested_) return errors::FailedPrecondition("Run called even after should_stop requested.");
   while (true) {
     Status s = RunOnce(fetches, feeds, outputs);
+    if (absl::IsOutOfRange(s)) {
+      // Input exhausted or a queue closed: the end of training, as TensorFlow's monitored
+      // session treats OutOfRangeError. The caller still sees the status.
+      stop_requested_ = true;
+      log_->Info(StrCat("Stopping: ", s.message()));
+      return s;
+    }
     if (!IsRecoverable(s)) return s;
     if (options_.max_recoveries > 0 && recoveries_ >= options_.max_recoveries) return s;
     ++recoveries_;

@@ -66,6 +66,31 @@ Output RandomStandardNormal(GraphBuilder& g, const Output& shape, DataType dtype
 Output TruncatedNormal(GraphBuilder& g, const Output& shape, DataType dtype, int64_t seed = 0,
                        int64_t seed2 = 0, std::string_view name = "");
 
+// queues (handles are [container, name] string vectors; ops using one run on its device)
+Output FIFOQueue(GraphBuilder& g, const std::vector<DataType>& component_types,
+                 const std::vector<PartialShape>& shapes = {}, int64_t capacity = -1,
+                 std::string_view shared_name = "", std::string_view name = "fifo_queue");
+Output QueueEnqueue(GraphBuilder& g, const Output& handle, const std::vector<Output>& components,
+                    std::string_view name = "");
+Output QueueEnqueueMany(GraphBuilder& g, const Output& handle, const std::vector<Output>& components,
+                        std::string_view name = "");
+std::vector<Output> QueueDequeue(GraphBuilder& g, const Output& handle, const std::vector<DataType>& component_types,
+                                 std::string_view name = "");
+Output QueueClose(GraphBuilder& g, const Output& handle, bool cancel_pending_enqueues = false,
+                  std::string_view name = "");
+Output QueueSize(GraphBuilder& g, const Output& handle, std::string_view name = "");
+
+// gradient accumulators (synchronous replicas)
+Output ConditionalAccumulator(GraphBuilder& g, DataType dtype, const PartialShape& shape,
+                              std::string_view shared_name = "", std::string_view name = "ConditionalAccumulator");
+Output AccumulatorApplyGradient(GraphBuilder& g, const Output& handle, const Output& local_step, const Output& gradient,
+                                std::string_view name = "");
+Output AccumulatorTakeGradient(GraphBuilder& g, const Output& handle, const Output& num_required, DataType dtype,
+                               std::string_view name = "");
+Output AccumulatorSetGlobalStep(GraphBuilder& g, const Output& handle, const Output& new_global_step,
+                                std::string_view name = "");
+Output AccumulatorNumAccumulated(GraphBuilder& g, const Output& handle, std::string_view name = "");
+
 // Python-level helpers.
 // tf.Variable(initial_value, name=): a VariableV2 "name", its initializer "name/Assign" and
 // "name/read" (an Identity colocated with it); registered in the "variables" collection

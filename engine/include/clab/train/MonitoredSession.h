@@ -71,7 +71,8 @@ class MonitoredSession {
   bool should_stop();
   // Runs `fetches` (and the hooks' extra fetches) once. A fetch naming a node without
   // outputs (a train op) runs it and gives an empty tensor, as mon_sess.run(train_op) gives
-  // None. A run after should_stop() turned
+  // None. OUT_OF_RANGE (input exhausted, a queue closed) is returned and also ends the
+  // session: should_stop() turns true, as TensorFlow ends on OutOfRangeError. A run after should_stop() turned
   // true is FAILED_PRECONDITION "Run called even after should_stop requested."
   Status Run(const std::vector<std::string>& fetches, const FeedList& feeds, std::vector<Tensor>* outputs);
   Status Close();

@@ -51,6 +51,9 @@ struct HookEnvironment {
   std::string global_step_tensor;  // "global_step/read:0", empty without a global step
   // The finished graph; filled once the graph is finalised (valid from AfterCreateSession).
   const tensorflow::GraphDef* graph_def = nullptr;
+  // Where the monitored session connects, for hooks that run a session of their own.
+  std::string master;
+  tensorflow::ConfigProto config;
 };
 
 class SessionRunHook {
