@@ -4,6 +4,8 @@
 #include "clab/ops/Ops.h"
 #include "clab/train/GlobalStep.h"
 #include "clab/train/GradientDescentOptimizer.h"
+#include "clab/train/SyncReplicasOptimizer.h"
+#include "models/MinibatchSampler.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,9 +15,7 @@
 #include <random>
 
 namespace clab::examples {
-namespace {
-
-Examples Gather(const Examples& data, const std::vector<int64_t>& rows) {
+Examples Rows(const Examples& data, const std::vector<int64_t>& rows) {
   const int64_t d = data.features.shape().dim(1);
   Examples out{Tensor(DT_FLOAT, TensorShape({static_cast<int64_t>(rows.size()), d})),
                Tensor(DT_INT32, TensorShape({static_cast<int64_t>(rows.size())}))};
@@ -26,7 +26,6 @@ Examples Gather(const Examples& data, const std::vector<int64_t>& rows) {
   return out;
 }
 
-}  // namespace
 
 std::string DataPath(const std::string& name) {
   if (const char* source = std::getenv("CLAB_SOURCE_DIR"); source && *source)
@@ -86,11 +85,11 @@ StatusOr<ClassificationData> LoadClassificationCsv(const std::string& path, int 
 Examples Shard(const Examples& examples, int shard, int num_shards) {
   std::vector<int64_t> rows;
   for (int64_t i = shard; i < examples.size(); i += num_shards) rows.push_back(i);
-  return Gather(examples, rows);
+  return Rows(examples, rows);
 }
 
 StatusOr<ClassifierGraph> BuildClassifier(GraphBuilder& g, int num_features, const std::vector<int>& hidden,
-                                          int num_classes, double learning_rate, uint64_t seed) {
+                                          int num_classes, double learning_rate, uint64_t seed, int sync_replicas) {
   ClassifierGraph model;
   const Output global_step = GetOrCreateGlobalStep(g);
   model.features = ops::Placeholder(g, DT_FLOAT, PartialShape{-1, num_features}, "features");
@@ -117,29 +116,25 @@ StatusOr<ClassifierGraph> BuildClassifier(GraphBuilder& g, int num_features, con
   model.logits = activations;
   const Output per_example = ops::SparseSoftmaxCrossEntropyWithLogits(g, model.logits, model.labels, "xent");
   model.loss = ops::Mean(g, per_example, ops::Const(g, Tensor::Scalar<int32_t>(0)), false, "loss");
-  CLAB_ASSIGN_OR_RETURN(model.train, GradientDescentOptimizer(learning_rate).Minimize(g, model.loss, global_step));
+  auto descent = std::make_shared<GradientDescentOptimizer>(learning_rate);
+  if (sync_replicas > 0) {
+    model.sync = std::make_shared<SyncReplicasOptimizer>(
+        descent, SyncReplicasOptions{.replicas_to_aggregate = sync_replicas, .total_num_replicas = sync_replicas});
+    CLAB_ASSIGN_OR_RETURN(model.train, model.sync->Minimize(g, model.loss, global_step));
+  } else {
+    CLAB_ASSIGN_OR_RETURN(model.train, descent->Minimize(g, model.loss, global_step));
+  }
   CLAB_RETURN_IF_ERROR(g.status());
   return model;
 }
 
 StatusOr<double> Train(Session& session, const ClassifierGraph& model, const Examples& data, int64_t steps, int batch,
                        uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<int64_t> order(static_cast<size_t>(data.size()));
-  std::iota(order.begin(), order.end(), 0);
-  size_t next = order.size();
+  MinibatchSampler sampler(data, batch, seed);
   std::vector<Tensor> out;
   double loss = 0;
   for (int64_t step = 0; step < steps; ++step) {
-    std::vector<int64_t> rows;
-    for (int i = 0; i < batch; ++i) {
-      if (next == order.size()) {
-        std::shuffle(order.begin(), order.end(), rng);
-        next = 0;
-      }
-      rows.push_back(order[next++]);
-    }
-    const Examples minibatch = Gather(data, rows);
+    const Examples minibatch = sampler.Next();
     CLAB_RETURN_IF_ERROR(session.Run({{model.features.name(), minibatch.features}, {model.labels.name(), minibatch.labels}},
                                      {model.loss.name()}, {model.train.node()}, &out));
     loss = out[0].scalar<float>();

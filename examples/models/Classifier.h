@@ -8,8 +8,10 @@
 #include "clab/core/Tensor.h"
 #include "clab/graph/GraphBuilder.h"
 #include "clab/runtime/Session.h"
+#include "clab/train/SyncReplicasOptimizer.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,6 +35,9 @@ struct ClassificationData {
 // training split's statistics.
 StatusOr<ClassificationData> LoadClassificationCsv(const std::string& path, int held_out_every = 5);
 
+// The given rows, in that order.
+Examples Rows(const Examples& data, const std::vector<int64_t>& rows);
+
 // Rows i with i % num_shards == shard: a worker's share of the data.
 Examples Shard(const Examples& examples, int shard, int num_shards);
 
@@ -42,12 +47,16 @@ struct ClassifierGraph {
   Output logits;    // [?, classes]
   Output loss;      // mean cross-entropy, a scalar
   Output train;     // one step of gradient descent (and the global step's increment)
+  // Set for synchronous replicas: every worker runs its MakeSessionRunHook.
+  std::shared_ptr<SyncReplicasOptimizer> sync;
 };
 
 // `hidden`: the sizes of the hidden layers ({} is softmax regression). Weights start from a
 // normal distribution scaled by sqrt(2 / fan_in), drawn from `seed`; biases from zero.
+// sync_replicas > 0: updates through SyncReplicasOptimizer, each the mean of that many
+// workers' gradients; 0: every worker updates the ps on its own (asynchronously).
 StatusOr<ClassifierGraph> BuildClassifier(GraphBuilder& graph, int num_features, const std::vector<int>& hidden,
-                                          int num_classes, double learning_rate, uint64_t seed);
+                                          int num_classes, double learning_rate, uint64_t seed, int sync_replicas = 0);
 
 // Runs `steps` steps on minibatches of `batch` examples drawn in a shuffled order (from
 // `seed`); the last minibatch's loss.

@@ -2,11 +2,48 @@
 
 #include "clab/distributed/ReplicaDeviceSetter.h"
 #include "clab/ops/Ops.h"
+#include "clab/train/MonitoredSession.h"
+#include "clab/train/hooks/StopAtStepHook.h"
+#include "models/MinibatchSampler.h"
 
 #include <chrono>
 #include <future>
 
 namespace clab::examples {
+namespace {
+
+// One worker of synchronous training: a monitored session with the replicas' hook, until
+// the global step (one per aggregated update) reaches total_steps. Worker 0 is the chief.
+StatusOr<double> TrainSynchronously(GraphBuilder& g, const ClassifierGraph& model, const std::string& target, int task,
+                                    const Examples& shard, const Examples& held_out,
+                                    const ClusterTrainingOptions& options,
+                                    std::promise<std::chrono::steady_clock::time_point>& started) {
+  MonitoredTrainingSessionOptions session_options;
+  session_options.master = target;
+  session_options.is_chief = task == 0;
+  session_options.log = std::make_shared<TrainingLog>("", /*print=*/false);
+  CLAB_ASSIGN_OR_RETURN(auto sync_hook, model.sync->MakeSessionRunHook(session_options.is_chief));
+  session_options.hooks = {sync_hook, std::make_shared<StopAtStepHook>(StopAtStepHook::LastStep(options.total_steps))};
+  CLAB_ASSIGN_OR_RETURN(std::unique_ptr<MonitoredSession> session, MonitoredTrainingSession(g, session_options));
+  if (task == 0) started.set_value(std::chrono::steady_clock::now());
+  MinibatchSampler sampler(shard, options.batch, options.seed + 100 + static_cast<uint64_t>(task));
+  std::vector<Tensor> out;
+  while (!session->should_stop()) {
+    const Examples batch = sampler.Next();
+    Status s = session->Run({model.train.node()},
+                            {{model.features.name(), batch.features}, {model.labels.name(), batch.labels}}, &out);
+    if (absl::IsOutOfRange(s)) break;  // the chief has finished
+    CLAB_RETURN_IF_ERROR(s);
+  }
+  double accuracy = 0;
+  if (task == 0) {
+    CLAB_ASSIGN_OR_RETURN(accuracy, Accuracy(*session->raw_session(), model, held_out));
+  }
+  CLAB_RETURN_IF_ERROR(session->Close());
+  return accuracy;
+}
+
+}  // namespace
 
 StatusOr<ClusterTrainingResult> TrainOnCluster(const ClassificationData& data, const ClusterTrainingOptions& options) {
   const int workers = static_cast<int>(options.worker_servers.size());
@@ -26,14 +63,16 @@ StatusOr<ClusterTrainingResult> TrainOnCluster(const ClassificationData& data, c
     {
       auto scope = g.WithDevice(setter);
       CLAB_ASSIGN_OR_RETURN(model, BuildClassifier(g, data.num_features, options.hidden, data.num_classes,
-                                                   options.learning_rate, options.seed));
+                                                   options.learning_rate, options.seed, options.sync ? workers : 0));
     }
+    const Examples shard = Shard(data.train, task, workers);
+    const std::string target = options.worker_servers[static_cast<size_t>(task)]->target();
+    if (model.sync) return TrainSynchronously(g, model, target, task, shard, data.held_out, options, started);
     const Output init = ops::GlobalVariablesInitializer(g);
     SessionOptions session_options;
-    session_options.target = options.worker_servers[static_cast<size_t>(task)]->target();
+    session_options.target = target;
     CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Session> session, NewSession(session_options));
     CLAB_RETURN_IF_ERROR(session->Create(g.graph_def()));
-    const Examples shard = Shard(data.train, task, workers);
     // One warm-up step each (graph registration), not counted.
     std::vector<Tensor> out;
     if (task == 0) {

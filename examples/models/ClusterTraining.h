@@ -1,6 +1,6 @@
 // Trains an example classifier with between-graph replication: every worker builds its own
 // copy of the graph under replica_device_setter, runs it in a session on its own server, on
-// its own shard of the training data, asynchronously; worker 0 initialises the variables
+// its own shard of the training data, asynchronously (or as synchronous replicas); worker 0 initialises the variables
 // on the ps and the others start once it has. Used by `clab bench train` and the tests.
 #pragma once
 
@@ -22,7 +22,10 @@ struct ClusterTrainingOptions {
   std::vector<int> hidden = {128};
   double learning_rate = 0.1;
   int batch = 32;
-  int64_t total_steps = 3000;  // shared between the workers
+  int64_t total_steps = 3000;  // global steps, shared between the workers
+  // Synchronous replicas: each global step applies the mean gradient of every worker's
+  // minibatch (so it consumes one minibatch per worker), in monitored sessions.
+  bool sync = false;
   uint64_t seed = 7;
 };
 

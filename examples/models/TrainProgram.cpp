@@ -6,12 +6,11 @@
 #include "clab/train/hooks/LoggingTensorHook.h"
 #include "clab/train/hooks/StopAtStepHook.h"
 #include "models/Classifier.h"
+#include "models/MinibatchSampler.h"
 
 #include <absl/strings/str_join.h>
 
-#include <numeric>
 #include <ostream>
-#include <random>
 
 namespace clab::examples {
 namespace {
@@ -60,7 +59,7 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
     CLAB_ASSIGN_OR_RETURN(DeviceFunction device_function, ReplicaDeviceSetter(setter));
     auto scope = g.WithDevice(device_function);
     CLAB_ASSIGN_OR_RETURN(model, BuildClassifier(g, data.num_features, spec.hidden, data.num_classes,
-                                                 spec.learning_rate, /*seed=*/7));
+                                                 spec.learning_rate, /*seed=*/7, options.sync ? workers : 0));
   }
 
   MonitoredTrainingSessionOptions session_options;
@@ -71,35 +70,24 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
   session_options.hooks.push_back(std::make_shared<StopAtStepHook>(StopAtStepHook::LastStep(options.last_step)));
   CLAB_ASSIGN_OR_RETURN(auto logging, LoggingTensorHook::Create({{"loss", model.loss.name()}}, 100, 0));
   session_options.hooks.push_back(logging);
+  if (model.sync) {
+    CLAB_ASSIGN_OR_RETURN(auto sync_hook, model.sync->MakeSessionRunHook(session_options.is_chief));
+    session_options.hooks.push_back(sync_hook);
+  }
   session_options.log = std::make_shared<TrainingLog>(server->task_name());
   session_options.log->AddSink([server = server.get()](const TaskEvent& event) { server->Publish(event); });
   CLAB_ASSIGN_OR_RETURN(std::unique_ptr<MonitoredSession> session, MonitoredTrainingSession(g, session_options));
 
   // Minibatches of 32 in a shuffled order, a new order each pass over the shard.
-  std::mt19937_64 rng(100 + static_cast<uint64_t>(options.task_index));
-  std::vector<int64_t> order(static_cast<size_t>(shard.size()));
-  std::iota(order.begin(), order.end(), 0);
-  size_t next = order.size();
+  MinibatchSampler sampler(shard, 32, 100 + static_cast<uint64_t>(options.task_index));
   std::vector<Tensor> outputs;
   int64_t runs = 0;
   while (!session->should_stop()) {
-    std::vector<int64_t> rows;
-    for (int i = 0; i < 32; ++i) {
-      if (next == order.size()) {
-        std::shuffle(order.begin(), order.end(), rng);
-        next = 0;
-      }
-      rows.push_back(order[next++]);
-    }
-    Examples batch{Tensor(DT_FLOAT, TensorShape({32, data.num_features})), Tensor(DT_INT32, TensorShape({32}))};
-    for (size_t i = 0; i < rows.size(); ++i) {
-      std::copy_n(shard.features.data<float>() + rows[i] * data.num_features, data.num_features,
-                  batch.features.data<float>() + static_cast<int64_t>(i) * data.num_features);
-      batch.labels.data<int32_t>()[i] = shard.labels.data<int32_t>()[rows[i]];
-    }
-    CLAB_RETURN_IF_ERROR(session->Run({model.train.node(), model.loss.name()},
-                                      {{model.features.name(), batch.features}, {model.labels.name(), batch.labels}},
-                                      &outputs));
+    const Examples batch = sampler.Next();
+    Status s = session->Run({model.train.node(), model.loss.name()},
+                            {{model.features.name(), batch.features}, {model.labels.name(), batch.labels}}, &outputs);
+    if (absl::IsOutOfRange(s)) break;  // synchronous replicas: the chief has finished
+    CLAB_RETURN_IF_ERROR(s);
     ++runs;
   }
   CLAB_ASSIGN_OR_RETURN(const double accuracy, Accuracy(*session->raw_session(), model, data.held_out));

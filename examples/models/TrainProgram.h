@@ -23,6 +23,8 @@ struct TrainProgramOptions {
   int task_index = 0;
   std::string model = "digits-mlp";  // or "iris-softmax"
   int64_t last_step = 3000;
+  // Synchronous replicas: every global step is the mean gradient of all the workers.
+  bool sync = false;
   std::string checkpoint_dir;
   int64_t wait_for_ps_ms = 60000;
   int64_t wait_for_watcher_ms = 0;

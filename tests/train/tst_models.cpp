@@ -79,7 +79,16 @@ class ModelsTest : public QObject {
              "the same seed gave different weights");
   }
 
+  void mlpTrainedByTwoWorkersAgainstOnePs_data() {
+    QTest::addColumn<bool>("sync");
+    QTest::addColumn<int>("steps");
+    QTest::newRow("asynchronous") << false << 1600;
+    // Each synchronous global step is the mean of both workers' minibatches.
+    QTest::newRow("synchronous replicas") << true << 800;
+  }
   void mlpTrainedByTwoWorkersAgainstOnePs() {
+    QFETCH(bool, sync);
+    QFETCH(int, steps);
     auto data = LoadClassificationCsv(DataPath("digits.csv.gz"));
     QVERIFY(data.ok());
     QTcpServer p0, p1, p2;
@@ -105,11 +114,13 @@ class ModelsTest : public QObject {
     options.cluster = jobs;
     options.worker_servers = {servers[1].get(), servers[2].get()};
     options.hidden = {32};
-    options.total_steps = 1600;
+    options.total_steps = steps;
+    options.sync = sync;
     auto result = TrainOnCluster(*data, options);
     QVERIFY2(result.ok(), StatusText(result.status()));
-    qInfo("digits MLP, 1 ps + 2 asynchronous workers: held-out accuracy %.3f (%.0f steps/s)",
-          result->held_out_accuracy, static_cast<double>(result->steps) / result->seconds);
+    qInfo("digits MLP, 1 ps + 2 %s workers: held-out accuracy %.3f (%.0f global steps/s)",
+          sync ? "synchronous" : "asynchronous", result->held_out_accuracy,
+          static_cast<double>(result->steps) / result->seconds);
     QVERIFY(result->held_out_accuracy >= 0.9);
   }
 };

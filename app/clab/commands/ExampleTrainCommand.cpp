@@ -26,6 +26,7 @@ void ExampleTrainCommand::DeclareFlags(FlagParser& flags) {
   flags.AddString("model", "NAME", "digits-mlp or iris-softmax", &model_);
   flags.AddInt("last_step", "N", "StopAtStepHook's last_step", &last_step_, 1);
   flags.AddString("checkpoint_dir", "DIR", "where the chief writes checkpoints and event files", &checkpoint_dir_);
+  flags.AddBool("sync", "synchronous replicas: each global step applies the mean gradient of all the workers", &sync_);
   flags.AddInt("wait_for_ps_ms", "MS", "how long a worker waits for the ps", &wait_for_ps_ms_, 1);
   flags.AddInt("wait_for_watcher_ms", "MS", "before starting, wait this long for a watcher of the task's events",
                &wait_for_watcher_ms_, 0);
@@ -45,6 +46,7 @@ Status ExampleTrainCommand::Run(std::ostream& out) {
   options.model = model_;
   options.last_step = last_step_;
   options.checkpoint_dir = checkpoint_dir_;
+  options.sync = sync_;
   options.wait_for_ps_ms = wait_for_ps_ms_;
   options.wait_for_watcher_ms = wait_for_watcher_ms_;
   return RunTrainProgram(options, out);

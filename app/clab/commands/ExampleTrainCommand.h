@@ -21,6 +21,7 @@ class ExampleTrainCommand : public Command {
   ClusterFlags cluster_flags_;
   std::string model_ = "digits-mlp";
   int64_t last_step_ = 3000;
+  bool sync_ = false;
   std::string checkpoint_dir_;
   int64_t wait_for_ps_ms_ = 60000;
   int64_t wait_for_watcher_ms_ = 0;

@@ -22,6 +22,7 @@ struct ProjectRun {
   int workers = 0;
   int64_t last_step = 0;
   std::string checkpoint_dir;
+  bool sync = false;
 };
 
 StatusOr<ProjectRun> ReadProject(const std::string& path) {
@@ -61,6 +62,8 @@ StatusOr<ProjectRun> ReadProject(const std::string& path) {
     CLAB_ASSIGN_OR_RETURN(const nlohmann::json* dir,
                           field(*settings, "checkpoint_dir", &nlohmann::json::is_string, "a string"));
     if (dir != nullptr) run.checkpoint_dir = dir->get<std::string>();
+    CLAB_ASSIGN_OR_RETURN(const nlohmann::json* sync, field(*settings, "sync", &nlohmann::json::is_boolean, "true or false"));
+    if (sync != nullptr) run.sync = sync->get<bool>();
   }
   if (run.last_step < 1) return errors::InvalidArgument(path, ": run.last_step: ", run.last_step, " is not >= 1");
   return run;
@@ -73,7 +76,7 @@ std::string TrainCommand::description() const {
          "starts its ps and worker tasks as processes on free 127.0.0.1 ports ('clab example\n"
          "train'), prints every task's output with its label, and ends with each worker's\n"
          "held-out accuracy. --workers and --ps change the cluster's size; the run settings\n"
-         "(last step, checkpoint directory) come from the project unless given.\n\n"
+         "(last step, checkpoint directory, sync) come from the project unless given.\n\n"
          "Example:  clab train examples/projects/digits-mlp.clab --workers 2";
 }
 
@@ -84,6 +87,7 @@ void TrainCommand::DeclareFlags(FlagParser& flags) {
   flags.AddInt("last_step", "N", "StopAtStepHook's last step (default: the project's)", &last_step_, 0);
   flags.AddString("checkpoint_dir", "DIR", "where the chief writes checkpoints (default: the project's)",
                   &checkpoint_dir_);
+  flags.AddBool("sync", "synchronous replicas (default: the project's run.sync, else asynchronous)", &sync_);
   flags.AddInt("timeout", "SECONDS", "stop everything when the workers have not finished by then", &timeout_s_, 1);
 }
 
@@ -97,6 +101,7 @@ Status TrainCommand::Run(std::ostream& out) {
   if (ps_ > 0) run.ps = static_cast<int>(ps_);
   if (last_step_ > 0) run.last_step = last_step_;
   if (!checkpoint_dir_.empty()) run.checkpoint_dir = checkpoint_dir_;
+  if (sync_) run.sync = true;
   if (run.ps < 1 || run.workers < 1)
     return errors::InvalidArgument(project_, ": the cluster needs at least one ps and one worker");
 
@@ -108,7 +113,8 @@ Status TrainCommand::Run(std::ostream& out) {
   const std::string cluster =
       absl::StrCat("ps=", absl::StrJoin(ps_addresses, ","), ";worker=", absl::StrJoin(worker_addresses, ","));
   out << "Training " << run.program << " on " << run.ps << " ps and " << run.workers << " workers, to global step "
-      << run.last_step << ":\n  cluster " << cluster << "\n" << std::endl;
+      << run.last_step << (run.sync ? ", as synchronous replicas" : ", asynchronously") << ":\n  cluster "
+      << cluster << "\n" << std::endl;
 
   std::vector<LocalTask> tasks;
   for (int i = 0; i < run.ps; ++i)
@@ -120,6 +126,7 @@ Status TrainCommand::Run(std::ostream& out) {
                                   "worker", "--task_index", std::to_string(i), "--last_step",
                                   std::to_string(run.last_step)};
     if (i == 0 && !run.checkpoint_dir.empty()) args.insert(args.end(), {"--checkpoint_dir", run.checkpoint_dir});
+    if (run.sync) args.push_back("--sync");
     tasks.push_back({absl::StrCat("worker/", i), args, true});
   }
   CLAB_ASSIGN_OR_RETURN(const LocalTasksResult result, RunLocalTasks(tasks, out, std::chrono::seconds(timeout_s_)));

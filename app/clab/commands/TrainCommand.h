@@ -23,6 +23,7 @@ class TrainCommand : public Command {
   int64_t workers_ = 0;  // 0: as many as the project has
   int64_t ps_ = 0;
   int64_t last_step_ = 0;  // 0: the project's
+  bool sync_ = false;
   std::string checkpoint_dir_;
   int64_t timeout_s_ = 1800;
 };
