@@ -303,6 +303,7 @@ OpRegistry& OpRegistry::Global() {
     RegisterVariableStatusOps(*r);
     RegisterQueueOps(*r);
     RegisterAccumulatorOps(*r);
+    RegisterGatherScatterOps(*r);
     for (const auto& [name, op] : r->ops_) {
       Status valid = ValidateOpDef(*op);
       if (!valid.ok()) DieOnBadRegistration(name, std::string(valid.message()));

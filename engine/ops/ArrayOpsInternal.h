@@ -62,6 +62,16 @@ inline bool ReadInput(OpKernelContext* ctx, int i, Tensor* value) {
   return false;
 }
 
+// True when only the variable and this kernel call hold `current`'s buffer: then nobody can
+// observe an in-place write.
+inline bool OnlyVariableHolds(const OpKernelContext* ctx, const Tensor& current, const Tensor& value) {
+  long holders = current.BufferUseCount() - 1;  // the variable's own
+  for (int i = 0; i < ctx->num_inputs(); ++i)
+    if (ctx->input(i).SharesBufferWith(current)) --holders;
+  if (value.SharesBufferWith(current)) --holders;  // our local copy of input 1
+  return holders <= 0 && current.OnHost();
+}
+
 // A 1-D int32 or int64 tensor (shapes, permutations, dims) as int64 values.
 inline StatusOr<std::vector<int64_t>> ReadIndexVector(const Tensor& t) {
   std::vector<int64_t> values(static_cast<size_t>(t.NumElements()));

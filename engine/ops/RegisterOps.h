@@ -17,5 +17,6 @@ void RegisterSendRecvOps(OpRegistry& registry);  // runtime/SendRecvOps.cpp
 void RegisterVariableStatusOps(OpRegistry& registry);  // ops/VariableStatusOps.cpp
 void RegisterQueueOps(OpRegistry& registry);        // ops/QueueOps.cpp
 void RegisterAccumulatorOps(OpRegistry& registry);  // ops/AccumulatorOps.cpp
+void RegisterGatherScatterOps(OpRegistry& registry);  // ops/GatherScatterOps.cpp
 
 }  // namespace clab

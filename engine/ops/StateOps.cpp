@@ -20,6 +20,7 @@ namespace {
 using array_internal::FailInvalidArgument;
 using array_internal::InputNodeName;
 using array_internal::NodeSuffix;
+using array_internal::OnlyVariableHolds;
 using array_internal::ReadInput;
 using array_internal::UninitializedError;
 
@@ -70,16 +71,6 @@ Status VariableShape(ShapeContext& c) {
 }
 
 // ---- Writes --------------------------------------------------------------------------------
-
-// True when only the variable and this kernel call hold `current`'s buffer: then nobody can
-// observe an in-place write.
-bool OnlyVariableHolds(const OpKernelContext* ctx, const Tensor& current, const Tensor& value) {
-  long holders = current.BufferUseCount() - 1;  // the variable's own
-  for (int i = 0; i < ctx->num_inputs(); ++i)
-    if (ctx->input(i).SharesBufferWith(current)) --holders;
-  if (value.SharesBufferWith(current)) --holders;  // our local copy of input 1
-  return holders <= 0 && current.OnHost();
-}
 
 struct WriteTarget {
   std::shared_ptr<Variable> var;

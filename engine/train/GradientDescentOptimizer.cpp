@@ -9,4 +9,10 @@ StatusOr<Output> GradientDescentOptimizer::ApplyDense(GraphBuilder& g, const Out
   return ops::AssignSub(g, var, ops::Mul(g, rate, grad), "update_" + var.node());
 }
 
+StatusOr<Output> GradientDescentOptimizer::ApplySparse(GraphBuilder& g, const Output& var, const Output& values,
+                                                       const Output& indices, const Output& rows) {
+  const Output rate = Scalar(g, g.TypeOf(values), learning_rate_, "learning_rate");
+  return ops::ScatterSub(g, var, indices, ops::Mul(g, rate, values), "update_" + var.node());
+}
+
 }  // namespace clab

@@ -181,6 +181,8 @@ const std::map<std::string, GradFn>& Registry() {
       {"Sum", [](const GradContext& c) { return ReductionGrad(c, false); }},
       {"Mean", [](const GradContext& c) { return ReductionGrad(c, true); }},
       {"Reshape", ReshapeGrad},
+      {"GatherV2", GatherGrad},
+      {"Gather", GatherGrad},
       {"BiasAdd", AddGrad},
       {"L2Loss", [](const GradContext& c) -> StatusOr<std::vector<Output>> {
          return std::vector<Output>{ops::Mul(*c.graph, c.inputs[0], c.grad)};

@@ -22,6 +22,11 @@ struct GradContext {
 
 using GradFn = std::function<StatusOr<std::vector<Output>>(const GradContext&)>;
 
+// Gather's: a sparse gradient in dense clothing, UnsortedSegmentSum(values, indices,
+// rows). Optimizers recognise that op and send only values and indices to the ps
+// (Optimizer::ApplyGradients); anything else may use it as the dense tensor it is.
+StatusOr<std::vector<Output>> GatherGrad(const GradContext& c);
+
 // nullptr when the op has none.
 const GradFn* FindGradFn(const std::string& op);
 

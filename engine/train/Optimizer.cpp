@@ -1,6 +1,7 @@
 #include "clab/train/Optimizer.h"
 
 #include "clab/graph/AttrValues.h"
+#include "clab/graph/Graph.h"
 #include "clab/ops/Ops.h"
 #include "clab/train/GlobalStep.h"
 #include "clab/train/Gradients.h"
@@ -34,6 +35,11 @@ StatusOr<Output> Optimizer::Slot(GraphBuilder& g, const Output& var, const std::
   return variable.var;
 }
 
+StatusOr<Output> Optimizer::ApplySparse(GraphBuilder& g, const Output& var, const Output& values,
+                                        const Output& indices, const Output& rows) {
+  return ApplyDense(g, var, ops::UnsortedSegmentSum(g, values, indices, rows, var.node() + "/sparse_to_dense"));
+}
+
 StatusOr<Output> Optimizer::Minimize(GraphBuilder& g, const Output& loss, const std::optional<Output>& global_step,
                                      std::vector<std::string> variables, std::string_view name) {
   if (variables.empty()) variables = g.Collection("trainable_variables");
@@ -63,7 +69,20 @@ StatusOr<Output> Optimizer::ApplyGradients(GraphBuilder& g, const std::vector<st
         prepared = true;
       }
       auto colocate = g.ColocateWith(var);
-      CLAB_ASSIGN_OR_RETURN(Output update, ApplyDense(g, var, grad));
+      // Gather's gradient arrives as UnsortedSegmentSum(values, indices, rows) built on the
+      // worker; its inputs are the sparse gradient, and that node is then never run.
+      const tensorflow::NodeDef* grad_node = g.FindNode(grad.node());
+      Output update;
+      if (grad_node != nullptr && grad_node->op() == "UnsortedSegmentSum" && grad_node->input_size() >= 3) {
+        std::vector<Output> sparse;
+        for (int i = 0; i < 3; ++i) {
+          CLAB_ASSIGN_OR_RETURN(TensorId id, TensorId::Parse(grad_node->input(i)));
+          sparse.emplace_back(id.node, id.index);
+        }
+        CLAB_ASSIGN_OR_RETURN(update, ApplySparse(g, var, sparse[0], sparse[1], sparse[2]));
+      } else {
+        CLAB_ASSIGN_OR_RETURN(update, ApplyDense(g, var, grad));
+      }
       updates.push_back(update.control());
     }
     if (updates.empty()) return errors::FailedPrecondition("ApplyGradients: no gradient to apply");

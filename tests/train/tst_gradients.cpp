@@ -92,6 +92,12 @@ class GradientsTest : public QObject {
     QTest::newRow("Sum axis 1") << GradCase{{{3, 4}}, [](GraphBuilder& g, const auto& in) { return ops::Sum(g, in[0], ops::Const(g, Tensor::Scalar<int32_t>(1))); }};
     QTest::newRow("Mean axis 0 keep") << GradCase{{{3, 4}}, [](GraphBuilder& g, const auto& in) { return ops::Mean(g, in[0], ops::Const(g, Tensor::Scalar<int32_t>(0)), true); }};
     QTest::newRow("Reshape") << GradCase{{{2, 6}}, [](GraphBuilder& g, const auto& in) { return ops::Reshape(g, in[0], ops::Const(g, Tensor::Vector<int32_t>({3, 4}))); }};
+    QTest::newRow("Gather rows, one repeated") << GradCase{{{4, 3}}, [](GraphBuilder& g, const auto& in) {
+      return ops::Gather(g, in[0], ops::Const(g, Tensor::Vector<int32_t>({2, 0, 2})));
+    }};
+    QTest::newRow("Gather with 2-D indices") << GradCase{{{5, 2}}, [](GraphBuilder& g, const auto& in) {
+      return ops::Gather(g, in[0], ops::Const(g, Tensor::Matrix<int64_t>({{1, 4}, {1, 0}})));
+    }};
     QTest::newRow("Mean over an unknown batch") << GradCase{{{5, 3}}, [](GraphBuilder& g, const auto& in) {
       return ops::Mean(g, in[0], ops::Const(g, Tensor::Scalar<int32_t>(0)));
     }, false, true};
@@ -298,6 +304,39 @@ class GradientsTest : public QObject {
     QCOMPARE(out[3].scalar<int64_t>(), int64_t(300));
   }
 
+  void sparseGradientsUpdateOnlyTheGatheredRows_data() {
+    QTest::addColumn<QString>("optimizer");
+    QTest::newRow("GradientDescent (ScatterSub)") << QString("sgd");
+    QTest::newRow("Momentum (summed into a dense gradient on the ps)") << QString("momentum");
+  }
+  void sparseGradientsUpdateOnlyTheGatheredRows() {
+    QFETCH(QString, optimizer);
+    GraphBuilder g;
+    Tensor initial = Tensor::Matrix<float>({{1, 2}, {3, 4}, {5, 6}, {7, 8}, {9, 10}});
+    ops::Variable emb = ops::MakeVariable(g, ops::Const(g, initial), "emb");
+    Output rows = ops::Gather(g, emb.read, ops::Const(g, Tensor::Vector<int32_t>({1, 3, 1})));
+    Output loss = SumAll(g, ops::Square(g, rows));
+    auto train = optimizer == "sgd" ? GradientDescentOptimizer(0.1).Minimize(g, loss)
+                                    : MomentumOptimizer(0.1, 0.9).Minimize(g, loss);
+    QVERIFY2(train.ok(), StatusText(train.status()));
+    if (optimizer == "sgd") {
+      const tensorflow::NodeDef* update = g.FindNode("GradientDescent/update_emb");
+      QVERIFY(update != nullptr);
+      QCOMPARE(QString::fromStdString(update->op()), QString("ScatterSub"));
+    }
+    Output init = ops::GlobalVariablesInitializer(g);
+    auto session = NewSession(SessionOptions());
+    QVERIFY((*session)->Create(g.graph_def()).ok());
+    std::vector<Tensor> out;
+    QVERIFY((*session)->Run({}, {}, {init.node()}, &out).ok());
+    QVERIFY((*session)->Run({}, {}, {train->node()}, &out).ok());
+    QVERIFY((*session)->Run({}, {"emb:0"}, {}, &out).ok());
+    // d loss / d row = 2 * row per lookup: row 1 is looked up twice, row 3 once.
+    const std::vector<float> expected = {1, 2, 3 - 0.1f * 4 * 3, 4 - 0.1f * 4 * 4, 5, 6, 7 - 0.1f * 2 * 7,
+                                         8 - 0.1f * 2 * 8, 9, 10};
+    for (size_t i = 0; i < expected.size(); ++i) QCOMPARE(out[0].data<float>()[i], expected[i]);
+  }
+
   void gradientsRunOnTheWorkerAndUpdatesOnThePs() {
     QTcpServer a, b;
     QVERIFY(a.listen(QHostAddress::LocalHost) && b.listen(QHostAddress::LocalHost));
@@ -334,7 +373,11 @@ class GradientsTest : public QObject {
       Output global_step = GetOrCreateGlobalStep(g);
       Output x = ops::Const(g, Tensor::Matrix<float>({{1, 2}, {3, 4}}), "x");
       ops::Variable w = ops::MakeVariable(g, ops::Const(g, Tensor::Matrix<float>({{0.5f}, {-0.5f}})), "w");
-      Output loss = ops::Mean(g, ops::Square(g, ops::MatMul(g, x, w.read)), ops::Const(g, Tensor::Vector<int32_t>({0, 1})));
+      ops::Variable emb = ops::MakeVariable(g, ops::Const(g, Tensor(DT_FLOAT, TensorShape({1000, 8}))), "emb");
+      Output looked_up = ops::Gather(g, emb.read, ops::Const(g, Tensor::Vector<int32_t>({3, 7})));
+      Output loss = ops::Add(
+          g, ops::Mean(g, ops::Square(g, ops::MatMul(g, x, w.read)), ops::Const(g, Tensor::Vector<int32_t>({0, 1}))),
+          SumAll(g, ops::Square(g, looked_up)));
       auto op = MomentumOptimizer(0.01, 0.9).Minimize(g, loss, global_step);
       QVERIFY2(op.ok(), StatusText(op.status()));
       train = op->node();
@@ -360,6 +403,10 @@ class GradientsTest : public QObject {
     // The optimizer's slot lives with its variable.
     QVERIFY(placed("Momentum/w/Momentum: (VariableV2)", "/job:ps/replica:0/task:0"));
     QVERIFY(placed("gradients/MatMul", "/job:worker/replica:0/task:0"));
+    // The embedding's gradient travels as 2 rows and their indices; it is summed into the
+    // dense [1000, 8] form only on the ps.
+    QVERIFY(!placed("gradients/UnsortedSegmentSum", "/job:worker"));
+    QVERIFY(placed("Momentum/emb/sparse_to_dense: (UnsortedSegmentSum)", "/job:ps/replica:0/task:0"));
   }
 };
 

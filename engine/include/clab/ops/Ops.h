@@ -66,6 +66,16 @@ Output RandomStandardNormal(GraphBuilder& g, const Output& shape, DataType dtype
 Output TruncatedNormal(GraphBuilder& g, const Output& shape, DataType dtype, int64_t seed = 0,
                        int64_t seed2 = 0, std::string_view name = "");
 
+// rows by index
+// tf.gather(params, indices, axis): GatherV2.
+Output Gather(GraphBuilder& g, const Output& params, const Output& indices, int axis = 0, std::string_view name = "");
+Output UnsortedSegmentSum(GraphBuilder& g, const Output& data, const Output& segment_ids, const Output& num_segments,
+                          std::string_view name = "");
+Output ScatterSub(GraphBuilder& g, const Output& ref, const Output& indices, const Output& updates,
+                  std::string_view name = "");
+Output ScatterAdd(GraphBuilder& g, const Output& ref, const Output& indices, const Output& updates,
+                  std::string_view name = "");
+
 // queues (handles are [container, name] string vectors; ops using one run on its device)
 Output FIFOQueue(GraphBuilder& g, const std::vector<DataType>& component_types,
                  const std::vector<PartialShape>& shapes = {}, int64_t capacity = -1,

@@ -1,4 +1,5 @@
-// tf.train.GradientDescentOptimizer: var -= learning_rate * grad.
+// tf.train.GradientDescentOptimizer: var -= learning_rate * grad; a sparse gradient (an
+// embedding's) updates only its rows, with ScatterSub.
 //
 //   GradientDescentOptimizer sgd(0.1);
 //   auto train = sgd.Minimize(g, loss, GetOrCreateGlobalStep(g));
@@ -17,6 +18,8 @@ class GradientDescentOptimizer : public Optimizer {
 
  protected:
   StatusOr<Output> ApplyDense(GraphBuilder& graph, const Output& var, const Output& grad) override;
+  StatusOr<Output> ApplySparse(GraphBuilder& graph, const Output& var, const Output& values, const Output& indices,
+                               const Output& rows) override;
 
  private:
   const double learning_rate_;

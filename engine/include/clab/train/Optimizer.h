@@ -33,6 +33,13 @@ class Optimizer {
   // The ops that apply `grad` to `var`; called inside a scope colocated with `var`. Returns
   // the op (or tensor) whose completion means the variable is updated.
   virtual StatusOr<Output> ApplyDense(GraphBuilder& graph, const Output& var, const Output& grad) = 0;
+  // A sparse gradient: `values` for the rows `indices` of `var` (a repeated row adds up), of
+  // `rows` rows in all. Called, colocated with the variable, for the gradient of a Gather
+  // (an embedding lookup), so only the values and indices travel to the ps. The default sums
+  // them into a dense gradient there and calls ApplyDense; optimizers that can touch only
+  // those rows override it.
+  virtual StatusOr<Output> ApplySparse(GraphBuilder& graph, const Output& var, const Output& values,
+                                       const Output& indices, const Output& rows);
   // Called once after every ApplyDense, with control dependencies on all of them (Adam's
   // beta powers). Returns the extra op, or an invalid Output.
   virtual StatusOr<Output> Finish(GraphBuilder& graph, const std::vector<Output>& updates) { return Output(); }
