@@ -3,6 +3,7 @@
 #include "clab/core/DeviceName.h"
 #include "clab/graph/Graph.h"
 #include "clab/graph/Prune.h"
+#include "clab/runtime/PackTransfers.h"
 #include "clab/runtime/Partition.h"
 #include "distributed/InlineSends.h"
 
@@ -50,11 +51,19 @@ StatusOr<std::shared_ptr<StepPlan>> BuildStepPlan(const StepPlanInputs& in) {
 
   std::unordered_map<std::string, std::string> task_of_device;
   for (const AvailableDevice& device : *in.devices) task_of_device[device.name] = TaskOfDevice(device.name);
-  PartitionOptions partition_options;
-  partition_options.partition_of = [&task_of_device](const std::string& device) {
+  auto task_of = [&task_of_device](const std::string& device) {
     auto it = task_of_device.find(device);
     return it != task_of_device.end() ? it->second : TaskOfDevice(device);
   };
+  // One message per pair of devices on different tasks rather than one per tensor.
+  tensorflow::GraphDef packed;
+  CLAB_ASSIGN_OR_RETURN(const int packed_groups, PackCrossTaskTransfers(*graph, task_of, &packed));
+  if (packed_groups > 0) {
+    CLAB_ASSIGN_OR_RETURN(graph, Graph::FromGraphDef(packed));
+    for (Node* node : graph->nodes()) node->set_assigned_device(node->requested_device());
+  }
+  PartitionOptions partition_options;
+  partition_options.partition_of = task_of;
   partition_options.incarnation_of = [&in](const std::string& device) {
     auto it = in.incarnations->find(device);
     return it == in.incarnations->end() ? uint64_t{0} : it->second;

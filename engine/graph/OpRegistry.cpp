@@ -304,6 +304,7 @@ OpRegistry& OpRegistry::Global() {
     RegisterQueueOps(*r);
     RegisterAccumulatorOps(*r);
     RegisterGatherScatterOps(*r);
+    RegisterPackOps(*r);
     for (const auto& [name, op] : r->ops_) {
       Status valid = ValidateOpDef(*op);
       if (!valid.ok()) DieOnBadRegistration(name, std::string(valid.message()));

@@ -18,5 +18,6 @@ void RegisterVariableStatusOps(OpRegistry& registry);  // ops/VariableStatusOps.
 void RegisterQueueOps(OpRegistry& registry);        // ops/QueueOps.cpp
 void RegisterAccumulatorOps(OpRegistry& registry);  // ops/AccumulatorOps.cpp
 void RegisterGatherScatterOps(OpRegistry& registry);  // ops/GatherScatterOps.cpp
+void RegisterPackOps(OpRegistry& registry);         // ops/PackOps.cpp
 
 }  // namespace clab

@@ -389,7 +389,8 @@ class GradientsTest : public QObject {
     auto session = NewSession(options);
     QVERIFY((*session)->Create(g.graph_def()).ok());
     std::vector<Tensor> out;
-    QVERIFY((*session)->Run({}, {}, {init.node()}, &out).ok());
+    Status initialised = (*session)->Run({}, {}, {init.node()}, &out);
+    QVERIFY2(initialised.ok(), StatusText(initialised));
     for (int i = 0; i < 5; ++i) QVERIFY((*session)->Run({}, {}, {train}, &out).ok());
     QVERIFY((*session)->Run({}, {"global_step:0"}, {}, &out).ok());
     QCOMPARE(out[0].scalar<int64_t>(), int64_t(5));

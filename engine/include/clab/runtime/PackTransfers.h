@@ -1,0 +1,24 @@
+// Fewer messages per step: the tensors that one device sends to a device of another task in
+// a step (the weights a worker reads from its ps, the gradients it sends back) are packed
+// into one byte tensor (_PackTensors) and unpacked on arrival (_UnpackTensors), so they
+// travel as one message instead of one RecvTensor call each. A group is packed only when
+// that leaves the graph free of cycles (a tensor that waits for an answer from the other
+// task is not held back with those that do not).
+#pragma once
+
+#include "clab/core/Status.h"
+#include "clab/graph/Graph.h"
+#include "tensorflow/graph.pb.h"
+
+#include <functional>
+#include <string>
+
+namespace clab {
+
+// `graph` must be placed. Writes the placed graph (assigned devices in NodeDef.device), with
+// pack and unpack nodes, to `out`; returns how many groups were packed.
+StatusOr<int> PackCrossTaskTransfers(const Graph& graph,
+                                     const std::function<std::string(const std::string& device)>& task_of,
+                                     tensorflow::GraphDef* out);
+
+}  // namespace clab

@@ -1,0 +1,115 @@
+#include "clab/runtime/PackTransfers.h"
+
+#include "clab/graph/AttrValues.h"
+
+#include <deque>
+#include <map>
+#include <unordered_map>
+
+namespace clab {
+namespace {
+
+// Kahn's algorithm over data and control inputs.
+bool IsAcyclic(const tensorflow::GraphDef& graph) {
+  std::unordered_map<std::string, int> index;
+  for (int i = 0; i < graph.node_size(); ++i) index[graph.node(i).name()] = i;
+  std::vector<int> pending(static_cast<size_t>(graph.node_size()), 0);
+  std::vector<std::vector<int>> consumers(static_cast<size_t>(graph.node_size()));
+  for (int i = 0; i < graph.node_size(); ++i) {
+    for (const std::string& input : graph.node(i).input()) {
+      auto id = TensorId::Parse(input);
+      if (!id.ok()) continue;
+      auto it = index.find(id->node);
+      if (it == index.end()) continue;
+      consumers[static_cast<size_t>(it->second)].push_back(i);
+      ++pending[static_cast<size_t>(i)];
+    }
+  }
+  std::deque<int> ready;
+  for (int i = 0; i < graph.node_size(); ++i)
+    if (pending[static_cast<size_t>(i)] == 0) ready.push_back(i);
+  int seen = 0;
+  while (!ready.empty()) {
+    const int n = ready.front();
+    ready.pop_front();
+    ++seen;
+    for (int c : consumers[static_cast<size_t>(n)])
+      if (--pending[static_cast<size_t>(c)] == 0) ready.push_back(c);
+  }
+  return seen == graph.node_size();
+}
+
+struct Consumer {
+  std::string node;
+  int input;
+};
+
+struct Group {
+  std::vector<std::pair<std::string, int>> tensors;  // (node, output), in first-seen order
+  std::vector<DataType> types;
+  std::vector<std::vector<Consumer>> consumers;      // per tensor
+};
+
+}  // namespace
+
+StatusOr<int> PackCrossTaskTransfers(const Graph& graph,
+                                     const std::function<std::string(const std::string& device)>& task_of,
+                                     tensorflow::GraphDef* out) {
+  *out = graph.ToGraphDef(/*with_assigned_devices=*/true);
+  // (source device, destination device) -> the tensors crossing between them.
+  std::map<std::pair<std::string, std::string>, Group> groups;
+  for (const Node* node : graph.nodes()) {
+    for (const Edge* edge : node->in_edges()) {
+      if (edge->IsControl()) continue;
+      const Node* src = edge->src;
+      const std::string& from = src->assigned_device();
+      const std::string& to = node->assigned_device();
+      if (from.empty() || to.empty() || task_of(from) == task_of(to)) continue;
+      const DataType type = src->output_types()[static_cast<size_t>(edge->src_output)];
+      if (IsRefType(type) || type == DT_STRING) continue;
+      Group& group = groups[{from, to}];
+      const std::pair<std::string, int> tensor{src->name(), edge->src_output};
+      size_t k = 0;
+      while (k < group.tensors.size() && group.tensors[k] != tensor) ++k;
+      if (k == group.tensors.size()) {
+        group.tensors.push_back(tensor);
+        group.types.push_back(type);
+        group.consumers.emplace_back();
+      }
+      group.consumers[k].push_back({node->name(), edge->dst_input});
+    }
+  }
+
+  std::unordered_map<std::string, int> index;
+  for (int i = 0; i < out->node_size(); ++i) index[out->node(i).name()] = i;
+  int packed = 0;
+  for (const auto& [devices, group] : groups) {
+    if (group.tensors.size() < 2) continue;
+    const tensorflow::GraphDef before = *out;
+    std::string name = StrCat("pack_transfers_", packed);
+    while (index.count(name) || index.count(name + "/unpack")) name += "_";
+    tensorflow::NodeDef* pack = out->add_node();
+    pack->set_name(name);
+    pack->set_op("_PackTensors");
+    pack->set_device(devices.first);
+    for (const auto& [node, output] : group.tensors) pack->add_input(StrCat(node, ":", output));
+    (*pack->mutable_attr())["T"] = AttrOf(group.types);
+    tensorflow::NodeDef* unpack = out->add_node();
+    unpack->set_name(name + "/unpack");
+    unpack->set_op("_UnpackTensors");
+    unpack->set_device(devices.second);
+    unpack->add_input(name + ":0");
+    (*unpack->mutable_attr())["out_types"] = AttrOf(group.types);
+    for (size_t k = 0; k < group.tensors.size(); ++k)
+      for (const Consumer& consumer : group.consumers[k])
+        out->mutable_node(index.at(consumer.node))->set_input(consumer.input, StrCat(name, "/unpack:", k));
+    if (!IsAcyclic(*out)) {
+      *out = before;  // this group waits on an answer from the other side: leave it as it was
+      continue;
+    }
+    ++packed;
+  }
+  return packed;
+}
+
+}  // namespace clab
