@@ -301,6 +301,7 @@ OpRegistry& OpRegistry::Global() {
     RegisterRandomOps(*r);
     RegisterSendRecvOps(*r);
     RegisterVariableStatusOps(*r);
+    RegisterDatasetOps(*r);
     for (const auto& [name, op] : r->ops_) {
       Status valid = ValidateOpDef(*op);
       if (!valid.ok()) DieOnBadRegistration(name, std::string(valid.message()));

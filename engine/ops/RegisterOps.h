@@ -15,5 +15,6 @@ void RegisterModelOps(OpRegistry& registry);     // ops/ModelOps.cpp
 void RegisterRandomOps(OpRegistry& registry);    // ops/RandomOps.cpp
 void RegisterSendRecvOps(OpRegistry& registry);  // runtime/SendRecvOps.cpp
 void RegisterVariableStatusOps(OpRegistry& registry);  // ops/VariableStatusOps.cpp
+void RegisterDatasetOps(OpRegistry& registry);   // ops/DatasetOps.cpp
 
 }  // namespace clab
