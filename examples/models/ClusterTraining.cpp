@@ -25,15 +25,24 @@ StatusOr<ClusterTrainingResult> TrainOnCluster(const ClassificationData& data, c
     ClassifierGraph model;
     {
       auto scope = g.WithDevice(setter);
-      CLAB_ASSIGN_OR_RETURN(model, BuildClassifier(g, data.num_features, options.hidden, data.num_classes,
-                                                   options.learning_rate, options.seed));
+      if (options.data_path.empty()) {
+        CLAB_ASSIGN_OR_RETURN(model, BuildClassifier(g, data.num_features, options.hidden, data.num_classes,
+                                                     options.learning_rate, options.seed));
+      } else {
+        const ops::Minibatch inputs = ClassifierInputs(
+            g, TrainingDataset(options.data_path, data.num_features, options.batch, task, workers,
+                               options.seed + 100 + static_cast<uint64_t>(task)));
+        CLAB_ASSIGN_OR_RETURN(model, BuildClassifierOn(g, inputs.features, inputs.labels, data.num_features,
+                                                       options.hidden, data.num_classes, options.learning_rate,
+                                                       options.seed));
+      }
     }
     const Output init = ops::GlobalVariablesInitializer(g);
     SessionOptions session_options;
     session_options.target = options.worker_servers[static_cast<size_t>(task)]->target();
     CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Session> session, NewSession(session_options));
     CLAB_RETURN_IF_ERROR(session->Create(g.graph_def()));
-    const Examples shard = Shard(data.train, task, workers);
+    const Examples shard = options.data_path.empty() ? Shard(data.train, task, workers) : Examples{};
     // One warm-up step each (graph registration), not counted.
     std::vector<Tensor> out;
     if (task == 0) {
@@ -43,7 +52,11 @@ StatusOr<ClusterTrainingResult> TrainOnCluster(const ClassificationData& data, c
     }
     ready.wait();
     const int64_t steps = options.total_steps / workers + (task < options.total_steps % workers ? 1 : 0);
-    CLAB_RETURN_IF_ERROR(Train(*session, model, shard, steps, options.batch, options.seed + 100 + task).status());
+    if (options.data_path.empty()) {
+      CLAB_RETURN_IF_ERROR(Train(*session, model, shard, steps, options.batch, options.seed + 100 + task).status());
+    } else {
+      CLAB_RETURN_IF_ERROR(TrainOnGraphInput(*session, model, steps).status());
+    }
     if (task != 0) return 0.0;
     return Accuracy(*session, model, data.held_out);
   };

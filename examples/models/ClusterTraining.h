@@ -24,6 +24,10 @@ struct ClusterTrainingOptions {
   int batch = 32;
   int64_t total_steps = 3000;  // shared between the workers
   uint64_t seed = 7;
+  // When set, the CSV file `data` was loaded from: each worker's graph then reads its own
+  // shard of the training split with a MinibatchDataset op (ClassifierInputs) instead of
+  // being fed minibatches.
+  std::string data_path;
 };
 
 struct ClusterTrainingResult {

@@ -9,9 +9,7 @@
 
 #include <absl/strings/str_join.h>
 
-#include <numeric>
 #include <ostream>
-#include <random>
 
 namespace clab::examples {
 namespace {
@@ -49,7 +47,6 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
 
   CLAB_ASSIGN_OR_RETURN(const ClassificationData data, LoadClassificationCsv(DataPath(spec.data)));
   const int workers = options.cluster.num_tasks("worker");
-  const Examples shard = Shard(data.train, options.task_index, std::max(workers, 1));
 
   GraphBuilder g;
   ClassifierGraph model;
@@ -59,8 +56,12 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
     setter.cluster = options.cluster.ToDict();
     CLAB_ASSIGN_OR_RETURN(DeviceFunction device_function, ReplicaDeviceSetter(setter));
     auto scope = g.WithDevice(device_function);
-    CLAB_ASSIGN_OR_RETURN(model, BuildClassifier(g, data.num_features, spec.hidden, data.num_classes,
-                                                 spec.learning_rate, /*seed=*/7));
+    // Each worker's graph reads minibatches of 32 from its own shard, shuffled each epoch.
+    const ops::Minibatch inputs = ClassifierInputs(
+        g, TrainingDataset(DataPath(spec.data), data.num_features, 32, options.task_index, std::max(workers, 1),
+                           100 + static_cast<uint64_t>(options.task_index)));
+    CLAB_ASSIGN_OR_RETURN(model, BuildClassifierOn(g, inputs.features, inputs.labels, data.num_features, spec.hidden,
+                                                   data.num_classes, spec.learning_rate, /*seed=*/7));
   }
 
   MonitoredTrainingSessionOptions session_options;
@@ -75,31 +76,10 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
   session_options.log->AddSink([server = server.get()](const TaskEvent& event) { server->Publish(event); });
   CLAB_ASSIGN_OR_RETURN(std::unique_ptr<MonitoredSession> session, MonitoredTrainingSession(g, session_options));
 
-  // Minibatches of 32 in a shuffled order, a new order each pass over the shard.
-  std::mt19937_64 rng(100 + static_cast<uint64_t>(options.task_index));
-  std::vector<int64_t> order(static_cast<size_t>(shard.size()));
-  std::iota(order.begin(), order.end(), 0);
-  size_t next = order.size();
   std::vector<Tensor> outputs;
   int64_t runs = 0;
   while (!session->should_stop()) {
-    std::vector<int64_t> rows;
-    for (int i = 0; i < 32; ++i) {
-      if (next == order.size()) {
-        std::shuffle(order.begin(), order.end(), rng);
-        next = 0;
-      }
-      rows.push_back(order[next++]);
-    }
-    Examples batch{Tensor(DT_FLOAT, TensorShape({32, data.num_features})), Tensor(DT_INT32, TensorShape({32}))};
-    for (size_t i = 0; i < rows.size(); ++i) {
-      std::copy_n(shard.features.data<float>() + rows[i] * data.num_features, data.num_features,
-                  batch.features.data<float>() + static_cast<int64_t>(i) * data.num_features);
-      batch.labels.data<int32_t>()[i] = shard.labels.data<int32_t>()[rows[i]];
-    }
-    CLAB_RETURN_IF_ERROR(session->Run({model.train.node(), model.loss.name()},
-                                      {{model.features.name(), batch.features}, {model.labels.name(), batch.labels}},
-                                      &outputs));
+    CLAB_RETURN_IF_ERROR(session->Run({model.train.node(), model.loss.name()}, {}, &outputs));
     ++runs;
   }
   CLAB_ASSIGN_OR_RETURN(const double accuracy, Accuracy(*session->raw_session(), model, data.held_out));
