@@ -26,6 +26,7 @@
 #include "ops/Philox.h"
 #include "ops/RegisterOps.h"
 
+#include <absl/strings/match.h>
 #include <absl/strings/str_cat.h>
 
 #include <algorithm>
@@ -155,8 +156,10 @@ class MinibatchDatasetKernel : public OpKernel {
     std::lock_guard<std::mutex> lock(state.mu());
     if (!state.loaded()) {
       Status loaded = Load(&state);
-      if (!loaded.ok())
-        return Fail(ctx, Status(loaded.code(), absl::StrCat("cannot load '", config_.source.path, "': ", loaded.message())));
+      // Reader errors name the file already; the op's own checks do not.
+      if (!loaded.ok() && !absl::StrContains(loaded.message(), config_.source.path))
+        loaded = Status(loaded.code(), absl::StrCat("'", config_.source.path, "': ", loaded.message()));
+      if (!loaded.ok()) return Fail(ctx, loaded);
     }
     const ExampleSet& examples = state.examples();
     const int64_t d = examples.num_features;

@@ -368,6 +368,19 @@ class MinibatchDatasetTest : public QObject {
     QVERIFY2(Contains(batch.status(), "shard 2 of 3 of its training split has no examples"), StatusText(batch.status()));
   }
 
+  void declaredFeatureCountIsChecked() {
+    QTemporaryDir dir;
+    ops::MinibatchDatasetOptions options;
+    options.path = WriteIdCsv(dir, 4);
+    options.num_features = 5;
+    auto p = Build(options);
+    QCOMPARE(p->g.ShapeOf(p->batch.features), (PartialShape{32, 5}));
+    auto batch = Next(*p);
+    QVERIFY(!batch.ok());
+    QVERIFY2(Contains(batch.status(), "'" + options.path + "': the node declares num_features 5, but the file has 2"),
+             StatusText(batch.status()));
+  }
+
   void badAttrsFailWhenBuilding() {
     for (const auto& change : std::vector<std::function<void(ops::MinibatchDatasetOptions&)>>{
              [](auto& o) { o.shard_index = 2; },
