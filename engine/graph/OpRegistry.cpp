@@ -305,6 +305,7 @@ OpRegistry& OpRegistry::Global() {
     RegisterAccumulatorOps(*r);
     RegisterGatherScatterOps(*r);
     RegisterPackOps(*r);
+    RegisterDatasetOps(*r);
     for (const auto& [name, op] : r->ops_) {
       Status valid = ValidateOpDef(*op);
       if (!valid.ok()) DieOnBadRegistration(name, std::string(valid.message()));

@@ -19,5 +19,6 @@ void RegisterQueueOps(OpRegistry& registry);        // ops/QueueOps.cpp
 void RegisterAccumulatorOps(OpRegistry& registry);  // ops/AccumulatorOps.cpp
 void RegisterGatherScatterOps(OpRegistry& registry);  // ops/GatherScatterOps.cpp
 void RegisterPackOps(OpRegistry& registry);         // ops/PackOps.cpp
+void RegisterDatasetOps(OpRegistry& registry);   // ops/DatasetOps.cpp
 
 }  // namespace clab

@@ -90,10 +90,19 @@ Examples Shard(const Examples& examples, int shard, int num_shards) {
 
 StatusOr<ClassifierGraph> BuildClassifier(GraphBuilder& g, int num_features, const std::vector<int>& hidden,
                                           int num_classes, double learning_rate, uint64_t seed, int sync_replicas) {
+  const Output features = ops::Placeholder(g, DT_FLOAT, PartialShape{-1, num_features}, "features");
+  const Output labels = ops::Placeholder(g, DT_INT32, PartialShape{-1}, "labels");
+  return BuildClassifierOn(g, features, labels, num_features, hidden, num_classes, learning_rate, seed,
+                           sync_replicas);
+}
+
+StatusOr<ClassifierGraph> BuildClassifierOn(GraphBuilder& g, const Output& features, const Output& labels,
+                                            int num_features, const std::vector<int>& hidden, int num_classes,
+                                            double learning_rate, uint64_t seed, int sync_replicas) {
   ClassifierGraph model;
   const Output global_step = GetOrCreateGlobalStep(g);
-  model.features = ops::Placeholder(g, DT_FLOAT, PartialShape{-1, num_features}, "features");
-  model.labels = ops::Placeholder(g, DT_INT32, PartialShape{-1}, "labels");
+  model.features = features;
+  model.labels = labels;
   std::mt19937_64 rng(seed);
   Output activations = model.features;
   int fan_in = num_features;
@@ -142,6 +151,16 @@ StatusOr<double> Train(Session& session, const ClassifierGraph& model, const Exa
   return loss;
 }
 
+StatusOr<double> TrainOnGraphInput(Session& session, const ClassifierGraph& model, int64_t steps) {
+  std::vector<Tensor> out;
+  double loss = 0;
+  for (int64_t step = 0; step < steps; ++step) {
+    CLAB_RETURN_IF_ERROR(session.Run({}, {model.loss.name()}, {model.train.node()}, &out));
+    loss = out[0].scalar<float>();
+  }
+  return loss;
+}
+
 StatusOr<double> Accuracy(Session& session, const ClassifierGraph& model, const Examples& data) {
   std::vector<Tensor> out;
   CLAB_RETURN_IF_ERROR(session.Run({{model.features.name(), data.features}}, {model.logits.name()}, {}, &out));
@@ -153,6 +172,25 @@ StatusOr<double> Accuracy(Session& session, const ClassifierGraph& model, const 
     correct += best == data.labels.data<int32_t>()[r];
   }
   return static_cast<double>(correct) / static_cast<double>(data.size());
+}
+
+ops::MinibatchDatasetOptions TrainingDataset(const std::string& path, int num_features, int batch, int shard,
+                                             int num_shards, uint64_t seed, int held_out_every) {
+  ops::MinibatchDatasetOptions options;
+  options.path = path;
+  options.num_features = num_features;
+  options.batch_size = batch;
+  options.shard_index = shard;
+  options.num_shards = num_shards;
+  options.seed = static_cast<int64_t>(seed);
+  options.held_out_every = held_out_every;
+  options.scale = "standardize";
+  return options;
+}
+
+ops::Minibatch ClassifierInputs(GraphBuilder& g, const ops::MinibatchDatasetOptions& options) {
+  const ops::Minibatch data = ops::MinibatchDataset(g, options, "train_data");
+  return {ops::Identity(g, data.features, "features"), ops::Identity(g, data.labels, "labels")};
 }
 
 }  // namespace clab::examples

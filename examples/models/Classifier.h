@@ -7,6 +7,7 @@
 #include "clab/core/Status.h"
 #include "clab/core/Tensor.h"
 #include "clab/graph/GraphBuilder.h"
+#include "clab/ops/Ops.h"
 #include "clab/runtime/Session.h"
 #include "clab/train/SyncReplicasOptimizer.h"
 
@@ -42,7 +43,7 @@ Examples Rows(const Examples& data, const std::vector<int64_t>& rows);
 Examples Shard(const Examples& examples, int shard, int num_shards);
 
 struct ClassifierGraph {
-  Output features;  // placeholder float [?, d]
+  Output features;  // placeholder float [?, d] (or what BuildClassifierOn was given)
   Output labels;    // placeholder int32 [?]
   Output logits;    // [?, classes]
   Output loss;      // mean cross-entropy, a scalar
@@ -58,10 +59,19 @@ struct ClassifierGraph {
 StatusOr<ClassifierGraph> BuildClassifier(GraphBuilder& graph, int num_features, const std::vector<int>& hidden,
                                           int num_classes, double learning_rate, uint64_t seed, int sync_replicas = 0);
 
+// The same model on inputs the graph provides (ClassifierInputs below) instead of
+// placeholders. Feeding `features` still works, so Accuracy evaluates it as before.
+StatusOr<ClassifierGraph> BuildClassifierOn(GraphBuilder& graph, const Output& features, const Output& labels,
+                                            int num_features, const std::vector<int>& hidden, int num_classes,
+                                            double learning_rate, uint64_t seed, int sync_replicas = 0);
+
 // Runs `steps` steps on minibatches of `batch` examples drawn in a shuffled order (from
 // `seed`); the last minibatch's loss.
 StatusOr<double> Train(Session& session, const ClassifierGraph& model, const Examples& data, int64_t steps, int batch,
                        uint64_t seed);
+
+// Runs `steps` steps of a model whose graph reads its own minibatches; the last loss.
+StatusOr<double> TrainOnGraphInput(Session& session, const ClassifierGraph& model, int64_t steps);
 
 // The fraction of `data` whose largest logit is the label.
 StatusOr<double> Accuracy(Session& session, const ClassifierGraph& model, const Examples& data);
@@ -69,5 +79,16 @@ StatusOr<double> Accuracy(Session& session, const ClassifierGraph& model, const 
 // resources/data/<name> in the source tree (CLAB_SOURCE_DIR when set) or next to the
 // installed program (../share/clusterlab/data).
 std::string DataPath(const std::string& name);
+
+// Reading the data in the graph: a MinibatchDataset over the CSV file `path` split and
+// scaled as LoadClassificationCsv does (every `held_out_every`-th row held out, features
+// standardised with the training split's statistics), so shard `shard` of `num_shards`
+// serves exactly the rows of Shard(data.train, shard, num_shards), in an order shuffled
+// from `seed` each epoch.
+ops::MinibatchDatasetOptions TrainingDataset(const std::string& path, int num_features, int batch, int shard,
+                                             int num_shards, uint64_t seed, int held_out_every = 5);
+// The dataset node ("train_data") and Identity nodes "features" and "labels" on its outputs:
+// the classifier's inputs, which evaluation can feed as it feeds the placeholders.
+ops::Minibatch ClassifierInputs(GraphBuilder& graph, const ops::MinibatchDatasetOptions& options);
 
 }  // namespace clab::examples

@@ -26,12 +26,16 @@ StatusOr<double> TrainSynchronously(GraphBuilder& g, const ClassifierGraph& mode
   session_options.hooks = {sync_hook, std::make_shared<StopAtStepHook>(StopAtStepHook::LastStep(options.total_steps))};
   CLAB_ASSIGN_OR_RETURN(std::unique_ptr<MonitoredSession> session, MonitoredTrainingSession(g, session_options));
   if (task == 0) started.set_value(std::chrono::steady_clock::now());
+  // Minibatches fed from the shard, or (with a data path) read by the graph's dataset op.
   MinibatchSampler sampler(shard, options.batch, options.seed + 100 + static_cast<uint64_t>(task));
   std::vector<Tensor> out;
   while (!session->should_stop()) {
-    const Examples batch = sampler.Next();
-    Status s = session->Run({model.train.node()},
-                            {{model.features.name(), batch.features}, {model.labels.name(), batch.labels}}, &out);
+    FeedList feeds;
+    if (options.data_path.empty()) {
+      const Examples batch = sampler.Next();
+      feeds = {{model.features.name(), batch.features}, {model.labels.name(), batch.labels}};
+    }
+    Status s = session->Run({model.train.node()}, feeds, &out);
     if (absl::IsOutOfRange(s)) break;  // the chief has finished
     CLAB_RETURN_IF_ERROR(s);
   }
@@ -62,10 +66,19 @@ StatusOr<ClusterTrainingResult> TrainOnCluster(const ClassificationData& data, c
     ClassifierGraph model;
     {
       auto scope = g.WithDevice(setter);
-      CLAB_ASSIGN_OR_RETURN(model, BuildClassifier(g, data.num_features, options.hidden, data.num_classes,
-                                                   options.learning_rate, options.seed, options.sync ? workers : 0));
+      if (options.data_path.empty()) {
+        CLAB_ASSIGN_OR_RETURN(model, BuildClassifier(g, data.num_features, options.hidden, data.num_classes,
+                                                     options.learning_rate, options.seed, options.sync ? workers : 0));
+      } else {
+        const ops::Minibatch inputs = ClassifierInputs(
+            g, TrainingDataset(options.data_path, data.num_features, options.batch, task, workers,
+                               options.seed + 100 + static_cast<uint64_t>(task)));
+        CLAB_ASSIGN_OR_RETURN(model, BuildClassifierOn(g, inputs.features, inputs.labels, data.num_features,
+                                                       options.hidden, data.num_classes, options.learning_rate,
+                                                       options.seed, options.sync ? workers : 0));
+      }
     }
-    const Examples shard = Shard(data.train, task, workers);
+    const Examples shard = options.data_path.empty() ? Shard(data.train, task, workers) : Examples{};
     const std::string target = options.worker_servers[static_cast<size_t>(task)]->target();
     if (model.sync) return TrainSynchronously(g, model, target, task, shard, data.held_out, options, started);
     const Output init = ops::GlobalVariablesInitializer(g);
@@ -82,7 +95,11 @@ StatusOr<ClusterTrainingResult> TrainOnCluster(const ClassificationData& data, c
     }
     ready.wait();
     const int64_t steps = options.total_steps / workers + (task < options.total_steps % workers ? 1 : 0);
-    CLAB_RETURN_IF_ERROR(Train(*session, model, shard, steps, options.batch, options.seed + 100 + task).status());
+    if (options.data_path.empty()) {
+      CLAB_RETURN_IF_ERROR(Train(*session, model, shard, steps, options.batch, options.seed + 100 + task).status());
+    } else {
+      CLAB_RETURN_IF_ERROR(TrainOnGraphInput(*session, model, steps).status());
+    }
     if (task != 0) return 0.0;
     return Accuracy(*session, model, data.held_out);
   };

@@ -27,6 +27,10 @@ struct ClusterTrainingOptions {
   // minibatch (so it consumes one minibatch per worker), in monitored sessions.
   bool sync = false;
   uint64_t seed = 7;
+  // When set, the CSV file `data` was loaded from: each worker's graph then reads its own
+  // shard of the training split with a MinibatchDataset op (ClassifierInputs) instead of
+  // being fed minibatches.
+  std::string data_path;
 };
 
 struct ClusterTrainingResult {

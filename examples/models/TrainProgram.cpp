@@ -6,7 +6,6 @@
 #include "clab/train/hooks/LoggingTensorHook.h"
 #include "clab/train/hooks/StopAtStepHook.h"
 #include "models/Classifier.h"
-#include "models/MinibatchSampler.h"
 
 #include <absl/strings/str_join.h>
 
@@ -48,7 +47,6 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
 
   CLAB_ASSIGN_OR_RETURN(const ClassificationData data, LoadClassificationCsv(DataPath(spec.data)));
   const int workers = options.cluster.num_tasks("worker");
-  const Examples shard = Shard(data.train, options.task_index, std::max(workers, 1));
 
   GraphBuilder g;
   ClassifierGraph model;
@@ -58,8 +56,13 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
     setter.cluster = options.cluster.ToDict();
     CLAB_ASSIGN_OR_RETURN(DeviceFunction device_function, ReplicaDeviceSetter(setter));
     auto scope = g.WithDevice(device_function);
-    CLAB_ASSIGN_OR_RETURN(model, BuildClassifier(g, data.num_features, spec.hidden, data.num_classes,
-                                                 spec.learning_rate, /*seed=*/7, options.sync ? workers : 0));
+    // Each worker's graph reads minibatches of 32 from its own shard, shuffled each epoch.
+    const ops::Minibatch inputs = ClassifierInputs(
+        g, TrainingDataset(DataPath(spec.data), data.num_features, 32, options.task_index, std::max(workers, 1),
+                           100 + static_cast<uint64_t>(options.task_index)));
+    CLAB_ASSIGN_OR_RETURN(model, BuildClassifierOn(g, inputs.features, inputs.labels, data.num_features, spec.hidden,
+                                                   data.num_classes, spec.learning_rate, /*seed=*/7,
+                                                   options.sync ? workers : 0));
   }
 
   MonitoredTrainingSessionOptions session_options;
@@ -78,14 +81,10 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
   session_options.log->AddSink([server = server.get()](const TaskEvent& event) { server->Publish(event); });
   CLAB_ASSIGN_OR_RETURN(std::unique_ptr<MonitoredSession> session, MonitoredTrainingSession(g, session_options));
 
-  // Minibatches of 32 in a shuffled order, a new order each pass over the shard.
-  MinibatchSampler sampler(shard, 32, 100 + static_cast<uint64_t>(options.task_index));
   std::vector<Tensor> outputs;
   int64_t runs = 0;
   while (!session->should_stop()) {
-    const Examples batch = sampler.Next();
-    Status s = session->Run({model.train.node(), model.loss.name()},
-                            {{model.features.name(), batch.features}, {model.labels.name(), batch.labels}}, &outputs);
+    Status s = session->Run({model.train.node(), model.loss.name()}, {}, &outputs);
     if (absl::IsOutOfRange(s)) break;  // synchronous replicas: the chief has finished
     CLAB_RETURN_IF_ERROR(s);
     ++runs;

@@ -1,7 +1,8 @@
 // Real learning on the shipped data sets: softmax regression on Iris and a 64-32-10 MLP on
 // the handwritten digits reach at least 90% held-out accuracy; a seeded run is bit-identical
 // run to run; the MLP trained asynchronously by two workers against one ps (between-graph
-// replication, each worker on its own shard) learns as well.
+// replication, each worker on its own shard, fed or read by a MinibatchDataset op in its
+// graph) learns as well.
 #include "StatusText.h"
 
 #include "clab/distributed/ReplicaDeviceSetter.h"
@@ -79,14 +80,41 @@ class ModelsTest : public QObject {
              "the same seed gave different weights");
   }
 
+  // The in-graph input pipeline serves exactly the rows LoadClassificationCsv gives each
+  // shard, scaled the same way, bit for bit.
+  void datasetOpServesEachShardsRows() {
+    auto data = LoadClassificationCsv(DataPath("digits.csv.gz"));
+    QVERIFY2(data.ok(), StatusText(data.status()));
+    for (int shard = 0; shard < 2; ++shard) {
+      const Examples expected = Shard(data->train, shard, 2);
+      GraphBuilder g;
+      ops::MinibatchDatasetOptions options = TrainingDataset(DataPath("digits.csv.gz"), data->num_features,
+                                                             static_cast<int>(expected.size()), shard, 2, 1);
+      options.shuffle = false;  // file order, as Shard keeps it
+      const ops::Minibatch inputs = ClassifierInputs(g, options);
+      QCOMPARE(g.ShapeOf(inputs.features), (PartialShape{expected.size(), 64}));
+      auto session = NewSession(SessionOptions());
+      QVERIFY(session.ok() && (*session)->Create(g.graph_def()).ok());
+      std::vector<Tensor> out;
+      const Status run = (*session)->Run({}, {inputs.features.name(), inputs.labels.name()}, {}, &out);
+      QVERIFY2(run.ok(), StatusText(run));
+      QVERIFY(out[0].shape() == expected.features.shape());
+      QVERIFY(std::memcmp(out[0].raw_data(), expected.features.raw_data(), expected.features.TotalBytes()) == 0);
+      QVERIFY(std::memcmp(out[1].raw_data(), expected.labels.raw_data(), expected.labels.TotalBytes()) == 0);
+    }
+  }
+
   void mlpTrainedByTwoWorkersAgainstOnePs_data() {
+    QTest::addColumn<bool>("dataset_op");
     QTest::addColumn<bool>("sync");
     QTest::addColumn<int>("steps");
-    QTest::newRow("asynchronous") << false << 1600;
+    QTest::newRow("asynchronous, minibatches fed") << false << false << 1600;
+    QTest::newRow("asynchronous, minibatches from a MinibatchDataset op") << true << false << 1600;
     // Each synchronous global step is the mean of both workers' minibatches.
-    QTest::newRow("synchronous replicas") << true << 800;
+    QTest::newRow("synchronous replicas") << false << true << 800;
   }
   void mlpTrainedByTwoWorkersAgainstOnePs() {
+    QFETCH(bool, dataset_op);
     QFETCH(bool, sync);
     QFETCH(int, steps);
     auto data = LoadClassificationCsv(DataPath("digits.csv.gz"));
@@ -116,11 +144,12 @@ class ModelsTest : public QObject {
     options.hidden = {32};
     options.total_steps = steps;
     options.sync = sync;
+    if (dataset_op) options.data_path = DataPath("digits.csv.gz");
     auto result = TrainOnCluster(*data, options);
     QVERIFY2(result.ok(), StatusText(result.status()));
-    qInfo("digits MLP, 1 ps + 2 %s workers: held-out accuracy %.3f (%.0f global steps/s)",
-          sync ? "synchronous" : "asynchronous", result->held_out_accuracy,
-          static_cast<double>(result->steps) / result->seconds);
+    qInfo("digits MLP, 1 ps + 2 %s workers%s: held-out accuracy %.3f (%.0f global steps/s)",
+          sync ? "synchronous" : "asynchronous", dataset_op ? " reading their shards in the graph" : "",
+          result->held_out_accuracy, static_cast<double>(result->steps) / result->seconds);
     QVERIFY(result->held_out_accuracy >= 0.9);
   }
 };

@@ -101,6 +101,29 @@ Output AccumulatorSetGlobalStep(GraphBuilder& g, const Output& handle, const Out
                                 std::string_view name = "");
 Output AccumulatorNumAccumulated(GraphBuilder& g, const Output& handle, std::string_view name = "");
 
+// data: MinibatchDataset, the next minibatch of labelled examples from a CSV or IDX file
+// each time it runs (engine/ops/DatasetOps.cpp, clab/io/ExampleSet.h). Defaults as the op's.
+struct MinibatchDatasetOptions {
+  std::string path;         // .csv/.csv.gz (last column the class) or .idx/.idx.gz features
+  std::string labels_path;  // the IDX labels file (IDX sources only)
+  int64_t batch_size = 32;
+  int64_t seed = 0;         // the shuffle's seed (any value, 0 included, is deterministic)
+  bool shuffle = true;
+  int64_t shard_index = 0;  // example j of the split belongs to shard j % num_shards
+  int64_t num_shards = 1;
+  int64_t held_out_every = 0;  // every k-th example (i % k == k - 1) is held out; 0: none
+  std::string split = "train";  // or "held_out"
+  std::string scale = "none";   // or "standardize" (training split's statistics), "divide:X"
+  int64_t num_features = -1;    // declares d; -1: read from the file's header when building
+  std::string container;
+  std::string shared_name;      // empty: the node's name
+};
+struct Minibatch {
+  Output features;  // float [batch_size, d]
+  Output labels;    // int32 [batch_size]
+};
+Minibatch MinibatchDataset(GraphBuilder& g, const MinibatchDatasetOptions& options, std::string_view name = "");
+
 // Python-level helpers.
 // tf.Variable(initial_value, name=): a VariableV2 "name", its initializer "name/Assign" and
 // "name/read" (an Identity colocated with it); registered in the "variables" collection
