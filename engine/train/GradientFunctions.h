@@ -7,6 +7,7 @@
 #include "clab/graph/GraphBuilder.h"
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,5 +25,9 @@ using GradFn = std::function<StatusOr<std::vector<Output>>(const GradContext&)>;
 
 // nullptr when the op has none.
 const GradFn* FindGradFn(const std::string& op);
+
+// The gradients of the nn ops built from several ops or ops of their own (softmax,
+// cross-entropy, convolution, pooling), added to the registry (GradientFunctionsNn.cpp).
+void AddNnGradFns(std::map<std::string, GradFn>& registry);
 
 }  // namespace clab::gradients_internal
