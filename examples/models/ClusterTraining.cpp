@@ -26,7 +26,7 @@ StatusOr<ClusterTrainingResult> TrainOnCluster(const ClassificationData& data, c
     {
       auto scope = g.WithDevice(setter);
       CLAB_ASSIGN_OR_RETURN(model, BuildClassifier(g, data.num_features, options.hidden, data.num_classes,
-                                                   options.learning_rate, options.seed));
+                                                   options.learning_rate, options.seed, options.conv));
     }
     const Output init = ops::GlobalVariablesInitializer(g);
     SessionOptions session_options;

@@ -20,17 +20,19 @@ struct ModelSpec {
   std::string data;
   std::vector<int> hidden;
   double learning_rate;
+  ConvLayer conv;
 };
 
 StatusOr<ModelSpec> SpecOf(const std::string& model) {
-  if (model == "digits-mlp") return ModelSpec{"digits.csv.gz", {128}, 0.1};
-  if (model == "iris-softmax") return ModelSpec{"iris.csv", {}, 0.1};
+  if (model == "digits-mlp") return ModelSpec{"digits.csv.gz", {128}, 0.1, {}};
+  if (model == "digits-cnn") return ModelSpec{"digits.csv.gz", {}, 0.1, DigitsConvLayer()};
+  if (model == "iris-softmax") return ModelSpec{"iris.csv", {}, 0.1, {}};
   return errors::InvalidArgument("unknown model '", model, "' (models: ", absl::StrJoin(TrainModels(), ", "), ")");
 }
 
 }  // namespace
 
-std::vector<std::string> TrainModels() { return {"digits-mlp", "iris-softmax"}; }
+std::vector<std::string> TrainModels() { return {"digits-mlp", "digits-cnn", "iris-softmax"}; }
 
 Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
   CLAB_ASSIGN_OR_RETURN(const ModelSpec spec, SpecOf(options.model));
@@ -60,7 +62,7 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
     CLAB_ASSIGN_OR_RETURN(DeviceFunction device_function, ReplicaDeviceSetter(setter));
     auto scope = g.WithDevice(device_function);
     CLAB_ASSIGN_OR_RETURN(model, BuildClassifier(g, data.num_features, spec.hidden, data.num_classes,
-                                                 spec.learning_rate, /*seed=*/7));
+                                                 spec.learning_rate, /*seed=*/7, spec.conv));
   }
 
   MonitoredTrainingSessionOptions session_options;
