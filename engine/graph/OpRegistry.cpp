@@ -297,6 +297,8 @@ OpRegistry& OpRegistry::Global() {
     RegisterNnOps(*r);
     RegisterNnGradOps(*r);
     RegisterNnLossOps(*r);
+    RegisterConvOps(*r);
+    RegisterPoolOps(*r);
     RegisterModelOps(*r);
     RegisterRandomOps(*r);
     RegisterSendRecvOps(*r);

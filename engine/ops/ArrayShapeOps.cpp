@@ -1,4 +1,6 @@
-// Reshape and Transpose: ops that rearrange a tensor's elements or only its shape.
+// Reshape and Transpose: ops that rearrange a tensor's elements or only its shape; Shape,
+// which gives a tensor's shape as a vector (for gradients whose sizes are known only when
+// the step runs).
 #include "clab/core/TensorEigen.h"
 #include "clab/graph/OpRegistry.h"
 #include "clab/graph/ShapeContext.h"
@@ -7,6 +9,7 @@
 
 #include <absl/strings/str_join.h>
 
+#include <limits>
 #include <numeric>
 
 namespace clab::array_internal {
@@ -102,6 +105,34 @@ void ReshapeCompute(OpKernelContext* ctx) {
   auto reshaped = input.Reshaped(TensorShape(std::move(sizes)));
   if (!reshaped.ok()) return FailInvalidArgument(ctx, reshaped.status().message());
   ctx->set_output(0, std::move(reshaped).value());  // shares the input's buffer
+}
+
+// ---- Shape ---------------------------------------------------------------------------------
+
+Status ShapeShape(ShapeContext& c) {
+  const PartialShape& input = c.input_shape(0);
+  c.set_output(0, PartialShape({input.known_rank() ? static_cast<int64_t>(input.rank()) : -1}));
+  return OkStatus();
+}
+
+void ShapeCompute(OpKernelContext* ctx) {
+  Tensor input;
+  if (!ReadInput(ctx, 0, &input)) return;
+  DataType out_type = DT_INT32;
+  if (Status s = GetNodeAttr(ctx->node(), "out_type", &out_type); !s.ok()) return FailInvalidArgument(ctx, s.message());
+  const int rank = input.shape().rank();
+  Tensor* out = ctx->allocate_output(0, out_type, TensorShape({rank}));
+  if (out == nullptr) return;
+  for (int d = 0; d < rank; ++d) {
+    const int64_t size = input.shape().dim(d);
+    if (out_type == DT_INT64) {
+      out->data<int64_t>()[d] = size;
+    } else if (size > std::numeric_limits<int32_t>::max()) {
+      return FailInvalidArgument(ctx, "Shape output type is 32-bit but dim ", d, " is ", size);
+    } else {
+      out->data<int32_t>()[d] = static_cast<int32_t>(size);
+    }
+  }
 }
 
 // ---- Transpose -----------------------------------------------------------------------------
@@ -220,6 +251,16 @@ void RegisterArrayShapeOps(OpRegistry& registry) {
       .SetShapeFn(ReshapeShape)
       .Kernel("CPU", LambdaKernel(ReshapeCompute, /*expensive=*/false))
       .Summary("The same elements with a new shape; one size may be -1 (inferred)")
+      .Group("array");
+
+  registry.Register("Shape")
+      .Input("input: T")
+      .Output("output: out_type")
+      .Attr("T: type")
+      .Attr("out_type: {int32, int64} = DT_INT32")
+      .SetShapeFn(ShapeShape)
+      .Kernel("CPU", LambdaKernel(ShapeCompute, /*expensive=*/false))
+      .Summary("The shape of a tensor, as a vector")
       .Group("array");
 
   registry.Register("Transpose")

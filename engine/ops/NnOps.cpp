@@ -1,7 +1,10 @@
-// Neural-network activations: Relu, Sigmoid, Tanh, and Softmax over the last axis.
+// Neural-network activations: Relu, Sigmoid, Tanh, and Softmax and LogSoftmax over the last
+// axis.
 #include "ops/MathOpsInternal.h"
 
 #include "ops/RegisterOps.h"
+
+#include <cmath>
 
 namespace clab {
 namespace math_internal {
@@ -36,10 +39,13 @@ struct TanhFunctor {
 };
 
 // softmax(x)_i = exp(x_i - max x) / sum_j exp(x_j - max x): subtracting the row maximum
-// keeps exp from overflowing for large logits without changing the result.
+// keeps exp from overflowing for large logits without changing the result. LogSoftmax is
+// (x_i - max x) - log sum_j exp(x_j - max x), exact even where softmax underflows to 0.
 template <typename T>
 class SoftmaxKernel : public OpKernel {
  public:
+  explicit SoftmaxKernel(bool log) : log_(log) {}
+
   void Compute(OpKernelContext* ctx) override {
     const Tensor& logits = ctx->input(0);
     if (logits.shape().rank() < 1) {
@@ -53,24 +59,34 @@ class SoftmaxKernel : public OpKernel {
     const int64_t rows = logits.NumElements() / depth;
     const T* in = logits.data<T>();
     T* out = output->data<T>();
+    const bool log = log_;
     ParallelForRange(ctx, rows, 15.0 * static_cast<double>(depth), [=](int64_t begin, int64_t end) {
       for (int64_t r = begin; r < end; ++r) {
         ConstArrayMap<T> x(in + r * depth, depth);
         ArrayMap<T> y(out + r * depth, depth);
-        y = (x - x.maxCoeff()).exp();
-        y /= y.sum();
+        if (log) {
+          y = x - x.maxCoeff();
+          y -= std::log(y.exp().sum());
+        } else {
+          y = (x - x.maxCoeff()).exp();
+          y /= y.sum();
+        }
       }
     });
   }
+
+ private:
+  const bool log_;
 };
 
 StatusOr<std::unique_ptr<OpKernel>> MakeSoftmaxKernel(OpKernelConstruction& construction) {
+  const bool log = construction.op().name == "LogSoftmax";
   switch (construction.input_type(0)) {
-    case DT_FLOAT: return std::unique_ptr<OpKernel>(new SoftmaxKernel<float>());
-    case DT_DOUBLE: return std::unique_ptr<OpKernel>(new SoftmaxKernel<double>());
+    case DT_FLOAT: return std::unique_ptr<OpKernel>(new SoftmaxKernel<float>(log));
+    case DT_DOUBLE: return std::unique_ptr<OpKernel>(new SoftmaxKernel<double>(log));
     default:
-      return errors::InvalidArgument("Node '", construction.name(), "' (op Softmax) has no CPU kernel for type ",
-                                     DataTypeName(construction.input_type(0)));
+      return errors::InvalidArgument("Node '", construction.name(), "' (op ", construction.op().name,
+                                     ") has no CPU kernel for type ", DataTypeName(construction.input_type(0)));
   }
 }
 
@@ -119,6 +135,14 @@ void RegisterNnOps(OpRegistry& registry) {
       .SetShapeFn(SoftmaxShape)
       .Kernel("CPU", MakeSoftmaxKernel)
       .Summary("exp(logits) / sum(exp(logits)) over the last axis, computed stably.")
+      .Group("nn");
+  registry.Register("LogSoftmax")
+      .Input("logits: T")
+      .Output("logsoftmax: T")
+      .Attr("T: {float, double}")
+      .SetShapeFn(SoftmaxShape)
+      .Kernel("CPU", MakeSoftmaxKernel)
+      .Summary("logits - log(sum(exp(logits))) over the last axis, computed stably.")
       .Group("nn");
 }
 

@@ -50,6 +50,10 @@ Output Transpose(GraphBuilder& g, const Output& x, const Output& perm, std::stri
                    {{"T", AttrOf(ValueTypeOf(g, x))}, {"Tperm", AttrOf(ValueTypeOf(g, perm))}}, name);
 }
 
+Output Shape(GraphBuilder& g, const Output& x, DataType out_type, std::string_view name) {
+  return g.AddNode("Shape", {x}, {{"T", AttrOf(ValueTypeOf(g, x))}, {"out_type", AttrOf(out_type)}}, name);
+}
+
 Output Cast(GraphBuilder& g, const Output& x, DataType dtype, std::string_view name) {
   return g.AddNode("Cast", {x}, {{"SrcT", AttrOf(ValueTypeOf(g, x))}, {"DstT", AttrOf(dtype)}}, name);
 }

@@ -78,6 +78,9 @@ Output Tanh(GraphBuilder& g, const Output& x, std::string_view name) { return Un
 Output Softmax(GraphBuilder& g, const Output& logits, std::string_view name) {
   return Unary(g, "Softmax", logits, name);
 }
+Output LogSoftmax(GraphBuilder& g, const Output& logits, std::string_view name) {
+  return Unary(g, "LogSoftmax", logits, name);
+}
 Output BiasAdd(GraphBuilder& g, const Output& value, const Output& bias, std::string_view name) {
   return g.AddNode("BiasAdd", {value, bias}, {}, name);
 }
@@ -91,6 +94,11 @@ Output Equal(GraphBuilder& g, const Output& x, const Output& y, std::string_view
 Output SparseSoftmaxCrossEntropyWithLogits(GraphBuilder& g, const Output& logits, const Output& labels,
                                            std::string_view name) {
   return g.AddNode("SparseSoftmaxCrossEntropyWithLogits", {logits, labels}, {}, name);
+}
+
+Output SoftmaxCrossEntropyWithLogits(GraphBuilder& g, const Output& logits, const Output& labels,
+                                     std::string_view name) {
+  return g.AddNode("SoftmaxCrossEntropyWithLogits", {logits, labels}, {}, name);
 }
 
 Output RandomUniform(GraphBuilder& g, const Output& shape, DataType dtype, int64_t seed, int64_t seed2,

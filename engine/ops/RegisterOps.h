@@ -11,6 +11,8 @@ void RegisterMathOps(OpRegistry& registry);      // ops/MathOps.cpp
 void RegisterNnOps(OpRegistry& registry);        // ops/NnOps.cpp
 void RegisterNnGradOps(OpRegistry& registry);    // ops/NnGradOps.cpp
 void RegisterNnLossOps(OpRegistry& registry);    // ops/NnLossOps.cpp
+void RegisterConvOps(OpRegistry& registry);      // ops/ConvOps.cpp
+void RegisterPoolOps(OpRegistry& registry);      // ops/PoolOps.cpp
 void RegisterModelOps(OpRegistry& registry);     // ops/ModelOps.cpp
 void RegisterRandomOps(OpRegistry& registry);    // ops/RandomOps.cpp
 void RegisterSendRecvOps(OpRegistry& registry);  // runtime/SendRecvOps.cpp

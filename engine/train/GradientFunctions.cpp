@@ -146,12 +146,13 @@ StatusOr<std::vector<Output>> ReductionGrad(const GradContext& c, bool mean) {
   return std::vector<Output>{spread, Output()};
 }
 
+// The gradient takes the input's shape back: a constant when the graph knows it, else the
+// shape the input has when the step runs.
 StatusOr<std::vector<Output>> ReshapeGrad(const GradContext& c) {
   GraphBuilder& g = *c.graph;
   const PartialShape x_shape = g.ShapeOf(c.inputs[0]);
-  if (!x_shape.IsFullyDefined())
-    return errors::Unimplemented("the gradient of Reshape '", c.node->name(), "' needs its input shape when the graph is built");
-  return std::vector<Output>{ops::Reshape(g, c.grad, ShapeConst(g, x_shape.dims())), Output()};
+  const Output shape = x_shape.IsFullyDefined() ? ShapeConst(g, x_shape.dims()) : ops::Shape(g, c.inputs[0]);
+  return std::vector<Output>{ops::Reshape(g, c.grad, shape), Output()};
 }
 
 // The op computed its gradient already (output 1, softmax - onehot): scale each example's
@@ -163,8 +164,8 @@ StatusOr<std::vector<Output>> SparseSoftmaxXentGrad(const GradContext& c) {
   return std::vector<Output>{ops::Mul(g, per_example, backprop), Output()};
 }
 
-const std::map<std::string, GradFn>& Registry() {
-  static const auto* registry = new std::map<std::string, GradFn>{
+std::map<std::string, GradFn>* MakeRegistry() {
+  auto* registry = new std::map<std::string, GradFn>{
       {"Identity", IdentityGrad},
       {"Add", AddGrad},
       {"AddV2", AddGrad},
@@ -189,6 +190,12 @@ const std::map<std::string, GradFn>& Registry() {
        }},
       {"SparseSoftmaxCrossEntropyWithLogits", SparseSoftmaxXentGrad},
   };
+  AddNnGradFns(*registry);
+  return registry;
+}
+
+const std::map<std::string, GradFn>& Registry() {
+  static const std::map<std::string, GradFn>* registry = MakeRegistry();
   return *registry;
 }
 

@@ -7,6 +7,7 @@
 #include "clab/graph/GraphBuilder.h"
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -29,5 +30,9 @@ StatusOr<std::vector<Output>> GatherGrad(const GradContext& c);
 
 // nullptr when the op has none.
 const GradFn* FindGradFn(const std::string& op);
+
+// The gradients of the nn ops built from several ops or ops of their own (softmax,
+// cross-entropy, convolution, pooling), added to the registry (GradientFunctionsNn.cpp).
+void AddNnGradFns(std::map<std::string, GradFn>& registry);
 
 }  // namespace clab::gradients_internal

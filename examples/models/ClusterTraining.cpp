@@ -68,14 +68,15 @@ StatusOr<ClusterTrainingResult> TrainOnCluster(const ClassificationData& data, c
       auto scope = g.WithDevice(setter);
       if (options.data_path.empty()) {
         CLAB_ASSIGN_OR_RETURN(model, BuildClassifier(g, data.num_features, options.hidden, data.num_classes,
-                                                     options.learning_rate, options.seed, options.sync ? workers : 0));
+                                                     options.learning_rate, options.seed, options.conv,
+                                                     options.sync ? workers : 0));
       } else {
         const ops::Minibatch inputs = ClassifierInputs(
             g, TrainingDataset(options.data_path, data.num_features, options.batch, task, workers,
                                options.seed + 100 + static_cast<uint64_t>(task)));
         CLAB_ASSIGN_OR_RETURN(model, BuildClassifierOn(g, inputs.features, inputs.labels, data.num_features,
                                                        options.hidden, data.num_classes, options.learning_rate,
-                                                       options.seed, options.sync ? workers : 0));
+                                                       options.seed, options.conv, options.sync ? workers : 0));
       }
     }
     const Examples shard = options.data_path.empty() ? Shard(data.train, task, workers) : Examples{};

@@ -18,17 +18,19 @@ struct ModelSpec {
   std::string data;
   std::vector<int> hidden;
   double learning_rate;
+  ConvLayer conv;
 };
 
 StatusOr<ModelSpec> SpecOf(const std::string& model) {
-  if (model == "digits-mlp") return ModelSpec{"digits.csv.gz", {128}, 0.1};
-  if (model == "iris-softmax") return ModelSpec{"iris.csv", {}, 0.1};
+  if (model == "digits-mlp") return ModelSpec{"digits.csv.gz", {128}, 0.1, {}};
+  if (model == "digits-cnn") return ModelSpec{"digits.csv.gz", {}, 0.1, DigitsConvLayer()};
+  if (model == "iris-softmax") return ModelSpec{"iris.csv", {}, 0.1, {}};
   return errors::InvalidArgument("unknown model '", model, "' (models: ", absl::StrJoin(TrainModels(), ", "), ")");
 }
 
 }  // namespace
 
-std::vector<std::string> TrainModels() { return {"digits-mlp", "iris-softmax"}; }
+std::vector<std::string> TrainModels() { return {"digits-mlp", "digits-cnn", "iris-softmax"}; }
 
 Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
   CLAB_ASSIGN_OR_RETURN(const ModelSpec spec, SpecOf(options.model));
@@ -61,7 +63,7 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
         g, TrainingDataset(DataPath(spec.data), data.num_features, 32, options.task_index, std::max(workers, 1),
                            100 + static_cast<uint64_t>(options.task_index)));
     CLAB_ASSIGN_OR_RETURN(model, BuildClassifierOn(g, inputs.features, inputs.labels, data.num_features, spec.hidden,
-                                                   data.num_classes, spec.learning_rate, /*seed=*/7,
+                                                   data.num_classes, spec.learning_rate, /*seed=*/7, spec.conv,
                                                    options.sync ? workers : 0));
   }
 

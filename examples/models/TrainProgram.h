@@ -21,7 +21,7 @@ struct TrainProgramOptions {
   ClusterSpec cluster;
   std::string job_name;
   int task_index = 0;
-  std::string model = "digits-mlp";  // or "iris-softmax"
+  std::string model = "digits-mlp";  // or "digits-cnn", "iris-softmax"
   int64_t last_step = 3000;
   // Synchronous replicas: every global step is the mean gradient of all the workers.
   bool sync = false;

@@ -109,6 +109,17 @@ inline bool AllClose(const Tensor& actual, const Tensor& expected, double rtol, 
     QVERIFY2(::clab::testing::AllClose((actual), (expected), (rtol), (atol), &why_), qPrintable(why_)); \
   } while (0)
 
+// Output 0's shape from the node's shape function; fails the test on an error.
+inline PartialShape OutputShape(const tensorflow::NodeDef& node, std::vector<PartialShape> inputs,
+                                std::vector<const Tensor*> constants = {}) {
+  auto shapes = InferShapes(node, std::move(inputs), std::move(constants));
+  if (!shapes.ok()) {
+    QTest::qFail(qPrintable(Q(shapes.status())), __FILE__, __LINE__);
+    return PartialShape();
+  }
+  return (*shapes)[0];
+}
+
 // Deterministic pseudo-random test data in [lo, hi).
 inline Tensor TestData(const TensorShape& shape, double lo, double hi, uint32_t seed = 1) {
   Tensor t(DT_DOUBLE, shape);

@@ -21,16 +21,6 @@ tensorflow::NodeDef RandomNode() {
   return MakeNode("r", "RandomUniform", {"shape"}, {{"dtype", AttrOf(DT_FLOAT)}, {"T", AttrOf(DT_INT32)}});
 }
 
-PartialShape OutputShape(const tensorflow::NodeDef& node, std::vector<PartialShape> inputs,
-                         std::vector<const Tensor*> constants = {}) {
-  auto shapes = InferShapes(node, std::move(inputs), std::move(constants));
-  if (!shapes.ok()) {
-    QTest::qFail(qPrintable(Q(shapes.status())), __FILE__, __LINE__);
-    return PartialShape();
-  }
-  return (*shapes)[0];
-}
-
 }  // namespace
 
 class MathShapeFnsTest : public QObject {

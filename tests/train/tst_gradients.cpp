@@ -7,6 +7,7 @@
 
 #include "clab/distributed/ReplicaDeviceSetter.h"
 #include "clab/distributed/Server.h"
+#include "clab/graph/AttrValues.h"
 #include "clab/graph/GraphBuilder.h"
 #include "clab/ops/Ops.h"
 #include "clab/runtime/Session.h"
@@ -117,6 +118,42 @@ class GradientsTest : public QObject {
     QTest::newRow("chain: MLP layer") << GradCase{{{4, 3}, {3, 2}, {2}}, [](GraphBuilder& g, const auto& in) {
       return ops::Tanh(g, ops::Add(g, ops::MatMul(g, in[0], in[1]), in[2]));
     }};
+    QTest::newRow("Softmax") << GradCase{{{3, 4}}, unary(ops::Softmax)};
+    QTest::newRow("LogSoftmax") << GradCase{{{3, 4}}, unary(ops::LogSoftmax)};
+    // The op's backprop, softmax - labels, assumes (as TensorFlow's does) that each row of
+    // labels sums to 1: the labels here are the softmax of the second input.
+    QTest::newRow("SoftmaxCrossEntropyWithLogits: features and labels") << GradCase{{{4, 3}, {4, 3}}, [](GraphBuilder& g, const auto& in) {
+      return ops::SoftmaxCrossEntropyWithLogits(g, in[0], ops::Softmax(g, in[1]));
+    }};
+    auto conv = [](int stride, const char* padding) {
+      return [=](GraphBuilder& g, const std::vector<Output>& in) {
+        return ops::Conv2D(g, in[0], in[1], {1, stride, stride, 1}, padding);
+      };
+    };
+    QTest::newRow("Conv2D VALID") << GradCase{{{2, 5, 5, 3}, {3, 3, 3, 2}}, conv(1, "VALID")};
+    QTest::newRow("Conv2D SAME") << GradCase{{{2, 5, 4, 2}, {3, 3, 2, 3}}, conv(1, "SAME")};
+    QTest::newRow("Conv2D VALID stride 2") << GradCase{{{1, 7, 6, 1}, {3, 3, 1, 2}}, conv(2, "VALID")};
+    QTest::newRow("Conv2D SAME stride 2") << GradCase{{{1, 6, 5, 2}, {3, 2, 2, 2}}, conv(2, "SAME")};
+    QTest::newRow("Conv2D EXPLICIT padding") << GradCase{{{1, 4, 5, 2}, {2, 3, 2, 2}}, [](GraphBuilder& g, const auto& in) {
+      return g.AddNode("Conv2D", {in[0], in[1]},
+                       {{"strides", AttrOf(std::vector<int64_t>{1, 1, 2, 1})}, {"padding", AttrOf("EXPLICIT")},
+                        {"explicit_paddings", AttrOf(std::vector<int64_t>{0, 0, 2, 0, 1, 1, 0, 0})}});
+    }};
+    QTest::newRow("MaxPool VALID 2x2") << GradCase{{{2, 4, 4, 3}}, [](GraphBuilder& g, const auto& in) {
+      return ops::MaxPool(g, in[0], {1, 2, 2, 1}, {1, 2, 2, 1}, "VALID");
+    }};
+    QTest::newRow("MaxPool SAME 3x3 stride 2") << GradCase{{{1, 5, 5, 2}}, [](GraphBuilder& g, const auto& in) {
+      return ops::MaxPool(g, in[0], {1, 3, 3, 1}, {1, 2, 2, 1}, "SAME");
+    }};
+    // A small CNN: conv (SAME) + bias -> relu -> 2x2 max-pool -> flatten -> dense.
+    auto cnn = [](GraphBuilder& g, const std::vector<Output>& in) {
+      const Output conv = ops::BiasAdd(g, ops::Conv2D(g, in[0], in[1], {1, 1, 1, 1}, "SAME"), in[2]);
+      const Output pooled = ops::MaxPool(g, ops::Relu(g, conv), {1, 2, 2, 1}, {1, 2, 2, 1}, "VALID");
+      return ops::MatMul(g, ops::Reshape(g, pooled, ops::Const(g, Tensor::Vector<int32_t>({-1, 36}))), in[3]);
+    };
+    QTest::newRow("chain: conv, relu, max-pool, reshape, matmul") << GradCase{{{2, 6, 6, 1}, {3, 3, 1, 4}, {4}, {36, 3}}, cnn};
+    // Every placeholder's first dimension unknown: the gradients read shapes when the step runs.
+    QTest::newRow("chain: conv to matmul, shapes known only at run time") << GradCase{{{2, 6, 6, 1}, {3, 3, 1, 4}, {4}, {36, 3}}, cnn, false, true};
   }
 
   void matchesFiniteDifferences() {
@@ -198,11 +235,11 @@ class GradientsTest : public QObject {
   void opWithoutGradientIsNamed() {
     GraphBuilder g;
     Output x = ops::Placeholder(g, DT_FLOAT, PartialShape(TensorShape({3})), "x");
-    Output y = ops::Softmax(g, x);
+    Output y = ops::Sqrt(g, x);
     auto grads = Gradients(g, ops::Sum(g, y, ops::Const(g, Tensor::Scalar<int32_t>(0))), {x});
     QVERIFY(!grads.ok());
     QCOMPARE(grads.status().code(), absl::StatusCode::kUnimplemented);
-    QVERIFY2(std::string(grads.status().message()).find("op Softmax") != std::string::npos, StatusText(grads.status()));
+    QVERIFY2(std::string(grads.status().message()).find("op Sqrt") != std::string::npos, StatusText(grads.status()));
   }
 
   // Three steps of each optimizer on loss = sum(w^2) (gradient 2w), against the same rule

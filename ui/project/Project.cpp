@@ -49,7 +49,7 @@ Project Project::SeedTwoWorkers() {
   return project;
 }
 
-QStringList Project::Programs() { return {"seed", "digits-mlp", "iris-softmax"}; }
+QStringList Project::Programs() { return {"seed", "digits-mlp", "digits-cnn", "iris-softmax"}; }
 
 Project Project::DigitsMlp() {
   Project project;

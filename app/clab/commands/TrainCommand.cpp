@@ -72,10 +72,10 @@ StatusOr<ProjectRun> ReadProject(const std::string& path) {
 }  // namespace
 
 std::string TrainCommand::description() const {
-  return "Reads a .clab project whose program is a training model (digits-mlp, iris-softmax),\n"
-         "starts its ps and worker tasks as processes on free 127.0.0.1 ports ('clab example\n"
-         "train'), prints every task's output with its label, and ends with each worker's\n"
-         "held-out accuracy. --workers and --ps change the cluster's size; the run settings\n"
+  return "Reads a .clab project whose program is a training model (digits-mlp, digits-cnn,\n"
+         "iris-softmax), starts its ps and worker tasks as processes on free 127.0.0.1 ports\n"
+         "('clab example train'), prints every task's output with its label, and ends with\n"
+         "each worker's held-out accuracy. --workers and --ps change the cluster's size; the run settings\n"
          "(last step, checkpoint directory, sync) come from the project unless given.\n\n"
          "Example:  clab train examples/projects/digits-mlp.clab --workers 2";
 }

@@ -18,6 +18,8 @@ Output Identity(GraphBuilder& g, const Output& x, std::string_view name = "");
 Output NoOp(GraphBuilder& g, const std::vector<Output>& control_inputs = {}, std::string_view name = "");
 Output Reshape(GraphBuilder& g, const Output& x, const Output& shape, std::string_view name = "");
 Output Transpose(GraphBuilder& g, const Output& x, const Output& perm, std::string_view name = "");
+// x's shape when the step runs, as an int32 (or int64) vector.
+Output Shape(GraphBuilder& g, const Output& x, DataType out_type = DT_INT32, std::string_view name = "");
 Output Cast(GraphBuilder& g, const Output& x, DataType dtype, std::string_view name = "");
 Output Fill(GraphBuilder& g, const Output& dims, const Output& value, std::string_view name = "");
 Output ZerosLike(GraphBuilder& g, const Output& x, std::string_view name = "");
@@ -49,6 +51,7 @@ Output Relu(GraphBuilder& g, const Output& x, std::string_view name = "");
 Output Sigmoid(GraphBuilder& g, const Output& x, std::string_view name = "");
 Output Tanh(GraphBuilder& g, const Output& x, std::string_view name = "");
 Output Softmax(GraphBuilder& g, const Output& logits, std::string_view name = "");
+Output LogSoftmax(GraphBuilder& g, const Output& logits, std::string_view name = "");
 Output BiasAdd(GraphBuilder& g, const Output& value, const Output& bias, std::string_view name = "");
 Output L2Loss(GraphBuilder& g, const Output& t, std::string_view name = "");
 // The index (int64) of the largest value along `axis`.
@@ -57,6 +60,25 @@ Output Equal(GraphBuilder& g, const Output& x, const Output& y, std::string_view
 // Each example's cross-entropy loss ([batch]) for int32/int64 labels ([batch]).
 Output SparseSoftmaxCrossEntropyWithLogits(GraphBuilder& g, const Output& logits, const Output& labels,
                                            std::string_view name = "");
+// Each example's cross-entropy loss ([batch]) for labels given as distributions ([batch, classes]).
+Output SoftmaxCrossEntropyWithLogits(GraphBuilder& g, const Output& logits, const Output& labels,
+                                     std::string_view name = "");
+
+// convolution and pooling (NHWC images; strides and ksize [1, height, width, 1]; padding
+// "SAME" or "VALID")
+Output Conv2D(GraphBuilder& g, const Output& input, const Output& filter, const std::vector<int64_t>& strides,
+              std::string_view padding, std::string_view name = "");
+Output Conv2DBackpropInput(GraphBuilder& g, const Output& input_sizes, const Output& filter,
+                           const Output& out_backprop, const std::vector<int64_t>& strides, std::string_view padding,
+                           std::string_view name = "");
+Output Conv2DBackpropFilter(GraphBuilder& g, const Output& input, const Output& filter_sizes,
+                            const Output& out_backprop, const std::vector<int64_t>& strides, std::string_view padding,
+                            std::string_view name = "");
+Output MaxPool(GraphBuilder& g, const Output& value, const std::vector<int64_t>& ksize,
+               const std::vector<int64_t>& strides, std::string_view padding, std::string_view name = "");
+Output MaxPoolGrad(GraphBuilder& g, const Output& orig_input, const Output& orig_output, const Output& grad,
+                   const std::vector<int64_t>& ksize, const std::vector<int64_t>& strides, std::string_view padding,
+                   std::string_view name = "");
 
 // random (seed, seed2 as TensorFlow: both 0 means nondeterministic)
 Output RandomUniform(GraphBuilder& g, const Output& shape, DataType dtype, int64_t seed = 0,

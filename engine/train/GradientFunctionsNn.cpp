@@ -1,0 +1,84 @@
+// Gradient functions of the neural-network ops whose gradients are ops of their own or
+// several ops: Softmax, LogSoftmax, SoftmaxCrossEntropyWithLogits, Conv2D and MaxPool, as
+// TensorFlow's nn_grad.py builds them.
+#include "train/GradientFunctions.h"
+
+#include "clab/graph/AttrValues.h"
+#include "clab/ops/Ops.h"
+
+namespace clab::gradients_internal {
+namespace {
+
+using AttrMap = std::map<std::string, tensorflow::AttrValue>;
+
+// The forward node's attrs, for a gradient op that declares the same ones (Conv2D and its
+// backprops, MaxPool and MaxPoolGrad).
+AttrMap AttrsOf(const tensorflow::NodeDef& node) {
+  AttrMap attrs;
+  for (const auto& [name, value] : node.attr()) attrs[name] = value;
+  return attrs;
+}
+
+// x's shape as an int32 vector: a constant when the graph knows it, else read when the step
+// runs (a batch of any size).
+Output SizesOf(GraphBuilder& g, const Output& x) {
+  const PartialShape shape = g.ShapeOf(x);
+  if (!shape.IsFullyDefined()) return ops::Shape(g, x);
+  const std::vector<int32_t> dims(shape.dims().begin(), shape.dims().end());
+  return ops::Const(g, Tensor::Vector<int32_t>(dims));
+}
+
+Output SumLastAxis(GraphBuilder& g, const Output& x) {
+  return ops::Sum(g, x, ops::Const(g, Tensor::Scalar<int32_t>(-1)), /*keep_dims=*/true);
+}
+
+// d softmax: (grad - sum(grad * softmax, -1)) * softmax.
+StatusOr<std::vector<Output>> SoftmaxGrad(const GradContext& c) {
+  GraphBuilder& g = *c.graph;
+  const Output& softmax = c.output;
+  const Output sum = SumLastAxis(g, ops::Mul(g, c.grad, softmax));
+  return std::vector<Output>{ops::Mul(g, ops::Sub(g, c.grad, sum), softmax)};
+}
+
+// d log_softmax: grad - sum(grad, -1) * exp(log_softmax).
+StatusOr<std::vector<Output>> LogSoftmaxGrad(const GradContext& c) {
+  GraphBuilder& g = *c.graph;
+  return std::vector<Output>{ops::Sub(g, c.grad, ops::Mul(g, SumLastAxis(g, c.grad), ops::Exp(g, c.output)))};
+}
+
+// The op's output 1 is the gradient of each loss with respect to the features (softmax -
+// labels); the labels' gradient is -log_softmax(features). Both are scaled per example by
+// the gradient arriving at the loss. (Gradients flowing into output 1 itself, which only
+// second derivatives use, are not followed.)
+StatusOr<std::vector<Output>> SoftmaxXentGrad(const GradContext& c) {
+  GraphBuilder& g = *c.graph;
+  const Output per_example = ops::Reshape(g, c.grad, ops::Const(g, Tensor::Vector<int32_t>({-1, 1})));
+  const Output backprop(c.node->name(), 1);
+  const Output d_labels = ops::Mul(g, per_example, ops::Neg(g, ops::LogSoftmax(g, c.inputs[0])));
+  return std::vector<Output>{ops::Mul(g, per_example, backprop), d_labels};
+}
+
+StatusOr<std::vector<Output>> Conv2DGrad(const GradContext& c) {
+  GraphBuilder& g = *c.graph;
+  const Output& input = c.inputs[0];
+  const Output& filter = c.inputs[1];
+  const Output d_input = g.AddNode("Conv2DBackpropInput", {SizesOf(g, input), filter, c.grad}, AttrsOf(*c.node));
+  const Output d_filter = g.AddNode("Conv2DBackpropFilter", {input, SizesOf(g, filter), c.grad}, AttrsOf(*c.node));
+  return std::vector<Output>{d_input, d_filter};
+}
+
+StatusOr<std::vector<Output>> MaxPoolGrad(const GradContext& c) {
+  return std::vector<Output>{c.graph->AddNode("MaxPoolGrad", {c.inputs[0], c.output, c.grad}, AttrsOf(*c.node))};
+}
+
+}  // namespace
+
+void AddNnGradFns(std::map<std::string, GradFn>& registry) {
+  registry.emplace("Softmax", SoftmaxGrad);
+  registry.emplace("LogSoftmax", LogSoftmaxGrad);
+  registry.emplace("SoftmaxCrossEntropyWithLogits", SoftmaxXentGrad);
+  registry.emplace("Conv2D", Conv2DGrad);
+  registry.emplace("MaxPool", MaxPoolGrad);
+}
+
+}  // namespace clab::gradients_internal
