@@ -2,8 +2,12 @@
 // errors that name the field, validation), a local run of the seed program on a ps and two
 // workers watched live until the global step passes 50 (placement table, task states), a
 // run that finishes on its own, a ps killed mid-run shown as crashed, and Stop leaving no
-// process behind.
+// process behind; the console's tab per task, the devices of attached tasks, and a run that
+// restores from the checkpoint chosen in the browser.
 #include "ClabProcess.h"
+
+#include "clab/io/TensorBundle.h"
+#include "clab/train/CheckpointState.h"
 
 #include "cluster/ClusterScene.h"
 #include "cluster/TaskItem.h"
@@ -11,6 +15,7 @@
 #include "project/Project.h"
 #include "run/LocalCluster.h"
 #include "views/CheckpointsView.h"
+#include "views/ConsolePane.h"
 #include "views/ConsoleView.h"
 #include "views/DashboardView.h"
 #include "views/PlacementView.h"
@@ -184,6 +189,47 @@ class StudioTest : public QObject {
     QCOMPARE(window.runSettings()->settings().last_step, qint64(200));
   }
 
+  void consoleHasATabPerTask() {
+    ConsoleView console;
+    const QString ps = "/job:ps/replica:0/task:0";
+    const QString worker0 = "/job:worker/replica:0/task:0";
+    const QString worker10 = "/job:worker/replica:0/task:10";
+    const QString worker2 = "/job:worker/replica:0/task:2";
+    QCOMPARE(console.tabNames(), QStringList{"All"});
+    console.append({{worker10, 1.0, 20, "log", "ten says hello"}, {ps, 1.0, 20, "state", "LISTENING: up"}});
+    console.append({{worker2, 1.0, 30, "StepCounterHook", "two is slow"}, {worker0, 1.0, 40, "error", "zero failed"},
+                    {worker2, 1.0, 20, "LoggingTensorHook", "loss = 0.5"}});
+    // Tabs appear as tasks speak, in task order (indices as numbers).
+    QCOMPARE(console.tabNames(), (QStringList{"All", "ps:0", "worker:0", "worker:2", "worker:10"}));
+    QCOMPARE(console.text().count('\n'), 4);  // five lines
+    QVERIFY(console.text().contains(worker10 + " [log] ten says hello"));
+    const QString two = console.text(worker2);
+    QCOMPARE(two.count('\n'), 1);
+    QVERIFY(two.contains("[StepCounterHook] two is slow") && two.contains("loss = 0.5"));
+    QVERIFY(!two.contains("hello") && !two.contains(worker2));
+    // Each tab filters on its own.
+    console.pane(worker2)->setFilter(30, {});
+    QCOMPARE(console.text(worker2).count('\n'), 0);
+    QVERIFY(console.text(worker2).contains("two is slow"));
+    QCOMPARE(console.text().count('\n'), 4);
+    console.pane()->setFilter(0, "loss");
+    QVERIFY(console.text().contains("loss = 0.5") && !console.text().contains("hello"));
+    // A filtered tab still takes new lines; the filter applies to them.
+    console.append({{worker2, 2.0, 20, "log", "quiet"}, {worker2, 2.0, 40, "error", "loud"}});
+    QVERIFY(console.text(worker2).contains("loud") && !console.text(worker2).contains("quiet"));
+    // More than a tab keeps: the newest stay.
+    QList<ConsoleLine> many;
+    for (int i = 0; i < ConsolePane::kMaxLines + 500; ++i) many.append({ps, 3.0, 20, "log", QString("line %1").arg(i)});
+    console.append(many);
+    const QString kept = console.text(ps);
+    QCOMPARE(kept.count('\n'), ConsolePane::kMaxLines - 1);
+    QVERIFY(kept.endsWith(QString("line %1").arg(ConsolePane::kMaxLines + 499)));
+    QVERIFY(!kept.contains("line 499\n"));
+    console.clear();
+    QCOMPARE(console.tabNames(), QStringList{"All"});
+    QVERIFY(console.text().isEmpty() && console.text(ps).isEmpty());
+  }
+
   void attachWatchesTasksStartedElsewhere() {
     // A cluster started by hand (here: by the test) at the project's addresses.
     QTcpServer probe_a, probe_b;
@@ -208,6 +254,23 @@ class StudioTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->globalStep() >= 50, 30000);
     QTRY_COMPARE_WITH_TIMEOUT(window.dashboard()->stateOf("/job:ps/replica:0/task:0"), QString("listening"), 10000);
     QTRY_VERIFY_WITH_TIMEOUT(!window.placement()->deviceOf("MatMul").isEmpty(), 10000);
+    // Each task said what devices it has: on its card's tooltip and in the task panel.
+    const QString ps_cpu = "/job:ps/replica:0/task:0/device:CPU:0";
+    const QString worker_cpu = "/job:worker/replica:0/task:0/device:CPU:0";
+    QTRY_VERIFY_WITH_TIMEOUT(window.scene()->item("/job:ps/replica:0/task:0")->toolTip().contains(ps_cpu), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.scene()->item("/job:worker/replica:0/task:0")->toolTip().contains(worker_cpu), 10000);
+    QCOMPARE(window.scene()->item("/job:ps/replica:0/task:0")->devicesSummary(), QString("CPU:0"));
+    QVERIFY(window.scene()->item("/job:ps/replica:0/task:0")->toolTip().contains("(CPU, 256 MiB)"));
+    window.scene()->item("/job:ps/replica:0/task:0")->setSelected(true);
+    QVERIFY2(window.properties()->devicesText().contains(ps_cpu), qPrintable(window.properties()->devicesText()));
+    QVERIFY(window.properties()->devicesText().contains("CPU, 256 MiB"));
+    // The console has a tab per task.
+    QTRY_VERIFY_WITH_TIMEOUT(window.console()->tabNames().contains("worker:0"), 5000);
+    QVERIFY(window.console()->tabNames().contains("ps:0"));
+    // Choosing a checkpoint to restore is off while attached.
+    QString refused;
+    QVERIFY(!window.checkpoints()->restoreOnNextStart(0, &refused));
+    QVERIFY2(refused.contains("Stop the run first"), qPrintable(refused));
     window.detach();
     QVERIFY(!window.isAttached());
     // Detaching leaves the tasks alone.
@@ -233,6 +296,10 @@ class StudioTest : public QObject {
     QCOMPARE(window.placement()->deviceOf("w"), QString("/job:ps/replica:0/task:0/device:CPU:0"));
     QCOMPARE(window.placement()->deviceOf("global_step"), QString("/job:ps/replica:0/task:0/device:CPU:0"));
     QVERIFY(window.console()->text().contains("MODEL_READY"));
+    QCOMPARE(window.console()->tabNames(), (QStringList{"All", "ps:0", "worker:0", "worker:1"}));
+    QVERIFY(window.console()->text("/job:worker/replica:0/task:1").contains("MODEL_READY"));
+    // Local tasks report their devices too.
+    QTRY_VERIFY_WITH_TIMEOUT(window.scene()->item("/job:worker/replica:0/task:1")->devicesSummary() == "CPU:0", 10000);
     // The workers report the bytes they exchange with the ps every second: on the links.
     QTRY_VERIFY_WITH_TIMEOUT(window.scene()->linkLabel("/job:ps/replica:0/task:0", "/job:worker/replica:0/task:1")
                                  .endsWith("B/s"),
@@ -281,6 +348,69 @@ class StudioTest : public QObject {
     QCOMPARE(window.checkpoints()->tensorText(2, 3), QString("[[1 2 3 4]]"));
   }
 
+  void restoreOnNextStartResumesFromTheChosenCheckpoint() {
+    QTemporaryDir dir;
+    MainWindow window(ClabProcess::programPath("clab"));
+    Project project = Project::Seed();
+    project.run.checkpoint_dir = dir.path();
+    project.run.last_step = 100;
+    window.setProject(project);
+    auto run_to = [&](qint64 last_step) {
+      RunSettings settings = window.project().run;
+      settings.last_step = last_step;
+      window.editRunSettings(settings);
+      QSignalSpy finished(window.cluster(), &LocalCluster::runFinished);
+      if (!window.runProject()) return false;
+      return finished.wait(30000) && finished.first().first().toBool();
+    };
+    // Checkpoints at 0 and 100; then, restored from 100, at 100 again and 200.
+    QVERIFY(run_to(100));
+    QVERIFY(run_to(200));
+    QTRY_COMPARE_WITH_TIMEOUT(window.checkpoints()->checkpointCount(), 3, 5000);
+    QCOMPARE(window.checkpoints()->nextRestoreText(), QString("Next run restores from model.ckpt-200 (step 200)"));
+    QCOMPARE(window.checkpoints()->checkpointText(1, 0), QString("100"));
+
+    // The older one, chosen: the state file names it, last in the list, nothing dropped.
+    const QString chosen = QDir(dir.path()).filePath("model.ckpt-100");
+    QString error;
+    QVERIFY2(window.checkpoints()->restoreOnNextStart(1, &error), qPrintable(error));
+    QCOMPARE(window.checkpoints()->nextRestoreText(), QString("Next run restores from model.ckpt-100 (step 100)"));
+    auto state = clab::ReadCheckpointState(dir.path().toStdString());
+    QVERIFY(state.ok());
+    QCOMPARE(QString::fromStdString(state->model_checkpoint_path()), chosen);
+    QCOMPARE(state->all_model_checkpoint_paths_size(), 3);
+    QCOMPARE(QString::fromStdString(state->all_model_checkpoint_paths(2)), chosen);
+
+    // The next run's chief restores exactly that one, and training goes on from step 100.
+    qint64 first_step = -1;
+    connect(window.monitor(), &RunMonitor::progress, this, [&] {
+      if (first_step < 0) first_step = window.monitor()->globalStep();
+    });
+    QVERIFY(run_to(300));
+    QVERIFY2(window.console()->text().contains("Restoring parameters from " + chosen), qPrintable(window.console()->text()));
+    QVERIFY2(first_step >= 100 && first_step < 200, qPrintable(QString::number(first_step)));
+    QVERIFY(window.monitor()->globalStep() >= 299);
+
+    // A damaged checkpoint is refused, naming the file, and the state file stays as it is.
+    QTRY_VERIFY_WITH_TIMEOUT(window.checkpoints()->checkpointText(0, 0) == "300", 5000);
+    const int oldest = window.checkpoints()->checkpointCount() - 1;
+    QCOMPARE(window.checkpoints()->checkpointText(oldest, 0), QString("0"));
+    const QString data = QString::fromStdString(clab::BundleDataFile(QDir(dir.path()).filePath("model.ckpt-0").toStdString()));
+    QFile file(data);
+    QVERIFY(file.open(QIODevice::ReadWrite));
+    QByteArray bytes = file.readAll();
+    for (char& byte : bytes) byte = static_cast<char>(byte ^ 0x5a);
+    file.seek(0);
+    file.write(bytes);
+    file.close();
+    window.checkpoints()->refresh();
+    QVERIFY(window.checkpoints()->checkpointText(oldest, 3).contains(data));
+    const QString before = window.checkpoints()->nextRestoreText();
+    QVERIFY(!window.checkpoints()->restoreOnNextStart(oldest, &error));
+    QVERIFY2(error.contains(data), qPrintable(error));
+    QCOMPARE(window.checkpoints()->nextRestoreText(), before);
+  }
+
   void shortRunFinishesOnItsOwnWithEveryEvent() {
     MainWindow window(ClabProcess::programPath("clab"));
     window.setProject(Project::Seed());  // the tutorial's 200 steps: over in a moment
@@ -304,6 +434,8 @@ class StudioTest : public QObject {
     QVERIFY(window.killTask(ps));
     QTRY_COMPARE_WITH_TIMEOUT(window.dashboard()->stateOf(ps), QString("crashed"), 10000);
     QTRY_VERIFY_WITH_TIMEOUT(window.console()->text().contains("the process crashed"), 5000);
+    // The ps's own tab keeps its last output.
+    QVERIFY(window.console()->text(ps).contains("the process crashed; its last output:"));
     // The workers' monitored sessions say they lost the ps and wait for it.
     QTRY_VERIFY_WITH_TIMEOUT(window.console()->text().contains("An error was raised"), 15000);
 

@@ -25,8 +25,24 @@ void TaskItem::setStatus(const QColor& light, const QString& text) {
 
 void TaskItem::setProblem(const QString& problem) {
   problem_ = problem;
-  setToolTip(problem.isEmpty() ? task_ : task_ + "\n" + problem);
+  updateToolTip();
   update();
+}
+
+void TaskItem::setDevices(const QList<DeviceInfo>& devices) {
+  devices_summary_ = DevicesSummary(devices);
+  QStringList lines;
+  for (const DeviceInfo& device : devices) lines << "  " + DeviceText(device);
+  devices_text_ = lines.join('\n');
+  updateToolTip();
+  update();
+}
+
+void TaskItem::updateToolTip() {
+  QString tip = task_;
+  if (!problem_.isEmpty()) tip += "\n" + problem_;
+  if (!devices_text_.isEmpty()) tip += "\nDevices:\n" + devices_text_;
+  setToolTip(tip);
 }
 
 QRectF TaskItem::boundingRect() const { return QRectF(-2, -2, kWidth + 4, kHeight + 4); }
@@ -45,14 +61,27 @@ void TaskItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
   painter->setBrush(light_);
   painter->drawEllipse(QPointF(kWidth - 16, 16), 6, 6);
 
-  QFont title = painter->font();
+  const QFont base = painter->font();
+  QFont small = base;
+  small.setBold(false);
+  qreal devices_width = 0;
+  if (!devices_summary_.isEmpty()) {
+    QFont tiny = small;
+    tiny.setPointSizeF(small.pointSizeF() * 0.85);
+    painter->setFont(tiny);
+    const QString devices =
+        painter->fontMetrics().elidedText(devices_summary_, Qt::ElideRight, static_cast<int>(kWidth / 2 - 30));
+    devices_width = painter->fontMetrics().horizontalAdvance(devices) + 6;
+    painter->setPen(QColor(95, 100, 115));
+    painter->drawText(QRectF(kWidth - 28 - devices_width, 5, devices_width, 20), Qt::AlignRight | Qt::AlignVCenter,
+                      devices);
+  }
+  QFont title = base;
   title.setBold(true);
   painter->setFont(title);
   painter->setPen(QColor(30, 35, 45));
-  painter->drawText(QRectF(10, 5, kWidth - 34, 20), Qt::AlignLeft | Qt::AlignVCenter,
+  painter->drawText(QRectF(10, 5, kWidth - 34 - devices_width, 20), Qt::AlignLeft | Qt::AlignVCenter,
                     QStringLiteral("%1 / task %2").arg(job_).arg(index_));
-  QFont small = painter->font();
-  small.setBold(false);
   painter->setFont(small);
   painter->setPen(QColor(70, 75, 85));
   painter->drawText(QRectF(10, 24, kWidth - 20, 18), Qt::AlignLeft | Qt::AlignVCenter, address_);

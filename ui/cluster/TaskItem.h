@@ -1,8 +1,11 @@
 // One task on the cluster canvas: a card with the job and index, its address and a status
 // light (grey: not running; amber: starting or waiting; green: ready or training; blue:
 // finished; red: failed). A task with a problem (bad port, duplicate address) gets a red
-// outline and the problem as its tooltip.
+// outline and the problem as its tooltip. Once the task says what devices it has, their short
+// names show at the card's top right ("CPU:0") and the full list in its tooltip.
 #pragma once
+
+#include "monitor/DeviceInfo.h"
 
 #include <QColor>
 #include <QGraphicsObject>
@@ -23,6 +26,8 @@ class TaskItem : public QGraphicsObject {
   void setAddress(const QString& address);
   void setStatus(const QColor& light, const QString& text);
   void setProblem(const QString& problem);  // empty: none
+  void setDevices(const QList<DeviceInfo>& devices);
+  const QString& devicesSummary() const { return devices_summary_; }
 
   QRectF boundingRect() const override;
   void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
@@ -35,6 +40,10 @@ class TaskItem : public QGraphicsObject {
   QColor light_ = QColor(150, 150, 150);
   QString status_ = "not running";
   QString problem_;
+  QString devices_summary_;
+  QString devices_text_;  // one line per device, for the tooltip
+
+  void updateToolTip();
 };
 
 }  // namespace clab::ui

@@ -69,6 +69,11 @@ void RunMonitor::Drain() {
     status.connected = connected;
     const TaskState::Phase before = status.phase;
     for (const TaskEvent& event : it.value()->Take()) Apply(it.key(), event, &lines, &placed, &stepped);
+    if (TaskInfoResponse info; it.value()->TakeInfo(&info)) {
+      status.devices.clear();
+      for (const tensorflow::DeviceAttributes& device : info.devices()) status.devices << DeviceInfo::FromProto(device);
+      emit devicesChanged(it.key());
+    }
     changed |= status.phase != before;
     if (changed) emit statusChanged(it.key());
   }

@@ -1,10 +1,11 @@
 // Watches every task of a cluster (one TaskWatcher each) and turns their events into what
 // the studio shows: each task's state, training progress (global step, steps per second),
-// console lines, the placement log, checkpoints. Events are drained on the GUI thread every
+// console lines, the placement log, checkpoints, and each task's devices (GetTaskInfo). Events are drained on the GUI thread every
 // 100 ms and delivered in batches, so a chatty task cannot stall the interface.
 #pragma once
 
 #include "clab/monitor.pb.h"
+#include "monitor/DeviceInfo.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -27,6 +28,7 @@ struct TaskStatus {
   qint64 global_step = -1;
   qint64 local_step = 0;
   double steps_per_second = 0;
+  QList<DeviceInfo> devices;  // as the task last said (kept after it stops)
 };
 
 struct ConsoleLine {
@@ -63,6 +65,8 @@ class RunMonitor : public QObject {
 
  signals:
   void statusChanged(const QString& task);
+  // The task answered GetTaskInfo: its devices are in statuses().
+  void devicesChanged(const QString& task);
   void progress();
   void consoleLines(const QList<clab::ui::ConsoleLine>& lines);
   void placementsChanged(const QList<clab::ui::PlacementRow>& rows);

@@ -10,6 +10,7 @@ namespace clab::ui {
 namespace {
 
 constexpr auto kRetryDelay = std::chrono::milliseconds(200);
+constexpr auto kInfoDeadline = std::chrono::seconds(5);
 
 }  // namespace
 
@@ -22,6 +23,7 @@ TaskWatcher::~TaskWatcher() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (context_) context_->TryCancel();
+    if (info_context_) info_context_->TryCancel();
   }
   thread_.join();
 }
@@ -33,6 +35,14 @@ std::vector<TaskEvent> TaskWatcher::Take() {
   return taken;
 }
 
+bool TaskWatcher::TakeInfo(TaskInfoResponse* info) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!has_info_) return false;
+  *info = info_;
+  has_info_ = false;
+  return true;
+}
+
 void TaskWatcher::Loop() {
   grpc::ChannelArguments args;
   args.SetInt(GRPC_ARG_ENABLE_HTTP_PROXY, 0);
@@ -40,6 +50,23 @@ void TaskWatcher::Loop() {
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
   auto stub = MonitorService::NewStub(grpc::CreateCustomChannel(address_, grpc::InsecureChannelCredentials(), args));
   int64_t seen = 0;
+  // Asked once per opened stream: a task that restarted may have other devices.
+  auto fetch_info = [&] {
+    auto context = std::make_shared<grpc::ClientContext>();
+    context->set_deadline(std::chrono::system_clock::now() + kInfoDeadline);
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stopping_) return;
+      info_context_ = context;
+    }
+    TaskInfoResponse info;
+    const grpc::Status status = stub->GetTaskInfo(context.get(), TaskInfoRequest(), &info);
+    std::lock_guard<std::mutex> lock(mu_);
+    info_context_.reset();
+    if (!status.ok()) return;
+    info_ = std::move(info);
+    has_info_ = true;
+  };
   while (!stopping_) {
     auto context = std::make_shared<grpc::ClientContext>();
     context->set_wait_for_ready(true);
@@ -53,8 +80,13 @@ void TaskWatcher::Loop() {
     request.set_since_seq(seen);
     auto reader = stub->Watch(context.get(), request);
     TaskEvent event;
+    bool opened = false;
     while (reader->Read(&event)) {
       connected_ = true;
+      if (!opened) {
+        opened = true;
+        fetch_info();
+      }
       seen = event.seq();
       std::lock_guard<std::mutex> lock(mu_);
       pending_.push_back(std::move(event));

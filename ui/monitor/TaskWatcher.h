@@ -1,7 +1,9 @@
 // Follows one task's event stream (clab.MonitorService.Watch) on a thread of its own,
 // reconnecting (resuming after the last event seen) when the task is not up yet or went
-// away, and keeps what arrived until the GUI thread takes it with Take(). The GUI thread never
-// waits on the network, and however fast a task talks it receives events in batches.
+// away, and keeps what arrived until the GUI thread takes it with Take(). Each time the
+// stream opens it also asks the task what it is (GetTaskInfo: its devices among others), for
+// TakeInfo(). The GUI thread never waits on the network, and however fast a task talks it
+// receives events in batches.
 #pragma once
 
 #include "clab/monitor.pb.h"
@@ -32,6 +34,8 @@ class TaskWatcher {
   const QString& task() const { return task_; }
   // Everything received since the last call.
   std::vector<TaskEvent> Take();
+  // The task's latest answer to GetTaskInfo, once: true when one came since the last call.
+  bool TakeInfo(TaskInfoResponse* info);
   // Whether the stream is open right now.
   bool connected() const { return connected_; }
 
@@ -44,7 +48,10 @@ class TaskWatcher {
   std::atomic<bool> connected_{false};
   std::mutex mu_;
   std::vector<TaskEvent> pending_;
-  std::shared_ptr<grpc::ClientContext> context_;  // the open Watch call, to cancel it
+  std::shared_ptr<grpc::ClientContext> context_;       // the open Watch call, to cancel it
+  std::shared_ptr<grpc::ClientContext> info_context_;  // the GetTaskInfo call in flight
+  TaskInfoResponse info_;
+  bool has_info_ = false;
   std::thread thread_;
 };
 

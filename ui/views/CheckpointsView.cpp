@@ -2,18 +2,25 @@
 
 #include "clab/io/TensorBundle.h"
 #include "clab/train/CheckpointState.h"
+#include "run/CheckpointChoice.h"
 
 #include <QDateTime>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace clab::ui {
 namespace {
+
+enum Column { kStep, kWritten, kSize, kState, kPrefix };
 
 QString Size(qint64 bytes) {
   if (bytes < 10 * 1024) return QStringLiteral("%1 B").arg(bytes);
@@ -26,6 +33,8 @@ QString OneLine(const std::string& text) {
   line.replace('\n', ' ');
   return line.simplified();
 }
+
+qint64 StepOf(const QString& prefix) { return prefix.section('-', -1).toLongLong(); }
 
 QTableWidget* Table(const QStringList& headers, QWidget* parent) {
   auto* table = new QTableWidget(0, static_cast<int>(headers.size()), parent);
@@ -43,23 +52,43 @@ QTableWidget* Table(const QStringList& headers, QWidget* parent) {
 CheckpointsView::CheckpointsView(QWidget* parent) : QWidget(parent) {
   header_ = new QLabel(this);
   header_->setWordWrap(true);
+  next_ = new QLabel(this);
+  next_->setWordWrap(true);
+  QFont bold = next_->font();
+  bold.setBold(true);
+  next_->setFont(bold);
+  restore_ = new QPushButton("Restore on next start", this);
   auto* refresh = new QPushButton("Refresh", this);
   checkpoints_ = Table({"Step", "Written", "Size", "State", "Prefix"}, this);
+  checkpoints_->setContextMenuPolicy(Qt::CustomContextMenu);
   tensors_ = Table({"Tensor", "Dtype", "Shape", "Values"}, this);
   auto* splitter = new QSplitter(Qt::Vertical, this);
   splitter->addWidget(checkpoints_);
   splitter->addWidget(tensors_);
   auto* top = new QHBoxLayout;
   top->addWidget(header_, 1);
+  top->addWidget(restore_);
   top->addWidget(refresh);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addLayout(top);
+  layout->addWidget(next_);
   layout->addWidget(splitter, 1);
   connect(refresh, &QPushButton::clicked, this, &CheckpointsView::refresh);
+  connect(restore_, &QPushButton::clicked, this, &CheckpointsView::chooseSelected);
   connect(checkpoints_, &QTableWidget::itemSelectionChanged, this, [this] {
-    const auto rows = checkpoints_->selectionModel()->selectedRows();
-    if (!rows.isEmpty()) showTensors(checkpoints_->item(rows.first().row(), 4)->text());
+    const int row = selectedRow();
+    if (row >= 0) showTensors(checkpoints_->item(row, kPrefix)->text());
+    updateButton();
+  });
+  connect(checkpoints_, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+    const int row = checkpoints_->rowAt(pos.y());
+    if (row < 0) return;
+    checkpoints_->selectRow(row);
+    QMenu menu;
+    QAction* action = menu.addAction("Restore on next start", this, &CheckpointsView::chooseSelected);
+    action->setEnabled(restore_->isEnabled());
+    menu.exec(checkpoints_->viewport()->mapToGlobal(pos));
   });
   setDirectory({});
 }
@@ -72,6 +101,8 @@ void CheckpointsView::setDirectory(const QString& dir) {
 void CheckpointsView::refresh() {
   checkpoints_->setRowCount(0);
   tensors_->setRowCount(0);
+  next_->clear();
+  updateButton();
   if (dir_.isEmpty()) {
     header_->setText("No checkpoint directory: set one in the run settings to have the chief save checkpoints.");
     return;
@@ -81,29 +112,34 @@ void CheckpointsView::refresh() {
     header_->setText(QStringLiteral("%1: no checkpoints yet").arg(dir_));
     return;
   }
-  const auto& paths = state->all_model_checkpoint_paths();
-  for (int i = paths.size() - 1; i >= 0; --i) {
-    const QString prefix = QString::fromStdString(paths[i]);
+  QStringList prefixes;
+  for (const std::string& path : state->all_model_checkpoint_paths()) prefixes << QString::fromStdString(path);
+  std::stable_sort(prefixes.begin(), prefixes.end(),
+                   [](const QString& a, const QString& b) { return StepOf(a) > StepOf(b); });
+  const QString next = QString::fromStdString(state->model_checkpoint_path());
+  for (const QString& prefix : prefixes) {
     const QFileInfo index(prefix + ".index");
-    const QFileInfo data(QString::fromStdString(BundleDataFile(paths[i])));
+    const QFileInfo data(QString::fromStdString(BundleDataFile(prefix.toStdString())));
     QString condition;
-    auto reader = TensorBundleReader::Open(paths[i]);
-    if (reader.ok()) {
-      condition = QStringLiteral("ok, %1 tensors").arg(reader->List().size());
-    } else {
-      condition = QString::fromStdString(std::string(reader.status().message()));
-    }
+    CheckCheckpoint(prefix, &condition);
     const int row = checkpoints_->rowCount();
     checkpoints_->insertRow(row);
-    checkpoints_->setItem(row, 0, new QTableWidgetItem(prefix.section('-', -1)));
-    checkpoints_->setItem(row, 1, new QTableWidgetItem(index.lastModified().toString("yyyy-MM-dd HH:mm:ss")));
-    checkpoints_->setItem(row, 2, new QTableWidgetItem(Size(index.size() + data.size())));
-    checkpoints_->setItem(row, 3, new QTableWidgetItem(condition));
-    checkpoints_->setItem(row, 4, new QTableWidgetItem(prefix));
+    checkpoints_->setItem(row, kStep, new QTableWidgetItem(QString::number(StepOf(prefix))));
+    checkpoints_->setItem(row, kWritten, new QTableWidgetItem(index.lastModified().toString("yyyy-MM-dd HH:mm:ss")));
+    checkpoints_->setItem(row, kSize, new QTableWidgetItem(Size(index.size() + data.size())));
+    checkpoints_->setItem(row, kState, new QTableWidgetItem(condition));
+    checkpoints_->setItem(row, kPrefix, new QTableWidgetItem(prefix));
+    if (prefix == next) {
+      for (int column = kStep; column <= kPrefix; ++column) {
+        QFont font = checkpoints_->item(row, column)->font();
+        font.setBold(true);
+        checkpoints_->item(row, column)->setFont(font);
+        checkpoints_->item(row, column)->setToolTip("The next run restores from this checkpoint");
+      }
+    }
   }
-  header_->setText(QStringLiteral("%1: %2 checkpoints (newest first; a restarted chief restores the newest whole one)")
-                       .arg(dir_)
-                       .arg(checkpoints_->rowCount()));
+  header_->setText(QStringLiteral("%1: %2 checkpoints (newest first)").arg(dir_).arg(checkpoints_->rowCount()));
+  next_->setText(nextRestoreText());
   checkpoints_->resizeColumnsToContents();
 }
 
@@ -116,6 +152,52 @@ int CheckpointsView::tensorCount() const { return tensors_->rowCount(); }
 QString CheckpointsView::tensorText(int row, int column) const {
   const QTableWidgetItem* item = tensors_->item(row, column);
   return item ? item->text() : QString();
+}
+
+QString CheckpointsView::checkpointText(int row, int column) const {
+  const QTableWidgetItem* item = checkpoints_->item(row, column);
+  return item ? item->text() : QString();
+}
+
+void CheckpointsView::setRunActive(bool active) {
+  run_active_ = active;
+  updateButton();
+}
+
+bool CheckpointsView::restoreOnNextStart(int row, QString* error) {
+  if (run_active_) {
+    *error = "Stop the run first: its chief rewrites the checkpoint state each time it saves";
+    return false;
+  }
+  if (row < 0 || row >= checkpoints_->rowCount()) {
+    *error = "No checkpoint is selected";
+    return false;
+  }
+  const bool done = RestoreOnNextStart(dir_, checkpoints_->item(row, kPrefix)->text(), error);
+  refresh();
+  return done;
+}
+
+QString CheckpointsView::nextRestoreText() const {
+  const QString next = NextRestoreCheckpoint(dir_);
+  if (next.isEmpty()) return dir_.isEmpty() ? QString() : "The next run starts from the initializers";
+  return QStringLiteral("Next run restores from %1 (step %2)").arg(QFileInfo(next).fileName()).arg(StepOf(next));
+}
+
+int CheckpointsView::selectedRow() const {
+  const auto rows = checkpoints_->selectionModel()->selectedRows();
+  return rows.isEmpty() ? -1 : rows.first().row();
+}
+
+void CheckpointsView::chooseSelected() {
+  QString error;
+  if (!restoreOnNextStart(selectedRow(), &error)) QMessageBox::warning(this, "Cannot restore from this checkpoint", error);
+}
+
+void CheckpointsView::updateButton() {
+  restore_->setEnabled(!run_active_ && selectedRow() >= 0);
+  restore_->setToolTip(run_active_ ? "Stop the run first: its chief rewrites the checkpoint state each time it saves"
+                                   : "Make the next run's chief restore from the selected checkpoint");
 }
 
 void CheckpointsView::showTensors(const QString& prefix) {

@@ -1,11 +1,16 @@
 // The checkpoints of the run's checkpoint directory: step, time written, size and whether
-// each is whole, newest first; selecting one lists its tensors (name, dtype, shape, first
-// values). Refreshed when the chief reports a checkpoint, and on demand.
+// each is whole (every tensor read and checked), newest first; selecting one lists its
+// tensors (name, dtype, shape, first values). Refreshed when the chief reports a checkpoint,
+// and on demand. "Restore on next start" (button or right-click) makes the next run's chief
+// restore from the selected checkpoint; the checkpoint it will restore from is shown in bold
+// and named above the table. Choosing is off while a run is going, whose chief rewrites the
+// state file each time it saves.
 #pragma once
 
 #include <QWidget>
 
 class QLabel;
+class QPushButton;
 class QTableWidget;
 
 namespace clab::ui {
@@ -23,12 +28,27 @@ class CheckpointsView : public QWidget {
   void select(int row);
   int tensorCount() const;
   QString tensorText(int row, int column) const;
+  // Columns: 0 step, 1 written, 2 size, 3 state, 4 prefix.
+  QString checkpointText(int row, int column) const;
+
+  // While a run is going, choosing the checkpoint to restore is off.
+  void setRunActive(bool active);
+  // Makes the next run restore from checkpoint `row`; false with a message naming the file.
+  bool restoreOnNextStart(int row, QString* error);
+  // "Next run restores from model.ckpt-125", or why nothing will be restored.
+  QString nextRestoreText() const;
 
  private:
   void showTensors(const QString& prefix);
+  int selectedRow() const;
+  void chooseSelected();
+  void updateButton();
 
   QString dir_;
+  bool run_active_ = false;
   QLabel* header_ = nullptr;
+  QLabel* next_ = nullptr;
+  QPushButton* restore_ = nullptr;
   QTableWidget* checkpoints_ = nullptr;
   QTableWidget* tensors_ = nullptr;
 };

@@ -1,69 +1,74 @@
 #include "views/ConsoleView.h"
 
-#include <QComboBox>
+#include "views/ConsolePane.h"
+
 #include <QDateTime>
-#include <QHBoxLayout>
-#include <QLabel>
-#include <QLineEdit>
-#include <QPlainTextEdit>
+#include <QRegularExpression>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace clab::ui {
 namespace {
 
-constexpr int kMaxLines = 20000;
+const QColor kFailedTab(200, 30, 30);
 
 }  // namespace
 
 ConsoleView::ConsoleView(QWidget* parent) : QWidget(parent) {
-  level_ = new QComboBox(this);
-  level_->addItem("All levels", 0);
-  level_->addItem("Warnings and errors", 30);
-  level_->addItem("Errors", 40);
-  search_ = new QLineEdit(this);
-  search_->setPlaceholderText("Search (task, hook or text)");
-  search_->setClearButtonEnabled(true);
-  text_ = new QPlainTextEdit(this);
-  text_->setReadOnly(true);
-  text_->setMaximumBlockCount(kMaxLines);
-  text_->setLineWrapMode(QPlainTextEdit::NoWrap);
-  QFont mono("DejaVu Sans Mono");
-  mono.setStyleHint(QFont::Monospace);
-  text_->setFont(mono);
-
-  auto* bar = new QHBoxLayout;
-  bar->addWidget(new QLabel("Show:", this));
-  bar->addWidget(level_);
-  bar->addWidget(search_, 1);
+  tabs_ = new QTabWidget(this);
+  tabs_->setDocumentMode(true);
+  all_ = new ConsolePane(true, tabs_);
+  tabs_->addTab(all_, "All");
   auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(4, 4, 4, 4);
-  layout->addLayout(bar);
-  layout->addWidget(text_, 1);
-  connect(level_, &QComboBox::currentIndexChanged, this, &ConsoleView::refilter);
-  connect(search_, &QLineEdit::textChanged, this, &ConsoleView::refilter);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(tabs_);
 }
 
-QString ConsoleView::format(const ConsoleLine& line) {
-  const QString time = QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(line.wall_time * 1000)).toString("HH:mm:ss.zzz");
-  const QString level = line.level >= 40 ? "E" : line.level >= 30 ? "W" : "I";
-  return QStringLiteral("%1 %2 %3 [%4] %5").arg(time, level, line.task, line.source, line.text);
+QString ConsoleView::ShortName(const QString& task) {
+  static const QRegularExpression pattern("^/job:([^/]+)/replica:\\d+/task:(\\d+)$");
+  const QRegularExpressionMatch match = pattern.match(task);
+  return match.hasMatch() ? match.captured(1) + ":" + match.captured(2) : task;
 }
 
-bool ConsoleView::accepts(const ConsoleLine& line) const {
-  if (line.level < level_->currentData().toInt()) return false;
-  const QString needle = search_->text();
-  if (needle.isEmpty()) return true;
-  return line.text.contains(needle, Qt::CaseInsensitive) || line.task.contains(needle, Qt::CaseInsensitive) ||
-         line.source.contains(needle, Qt::CaseInsensitive);
+ConsolePane* ConsoleView::paneFor(const QString& task) {
+  if (ConsolePane* pane = panes_.value(task)) return pane;
+  auto* pane = new ConsolePane(false, tabs_);
+  panes_.insert(task, pane);
+  // Tasks in name order after "All": ps:0, ps:1, worker:0, ... (indices compared as numbers).
+  QStringList names = panes_.keys();
+  std::sort(names.begin(), names.end(), [](const QString& a, const QString& b) {
+    const QString job_a = a.section("/task:", 0, 0), job_b = b.section("/task:", 0, 0);
+    if (job_a != job_b) return job_a < job_b;
+    return a.section("/task:", 1).toInt() < b.section("/task:", 1).toInt();
+  });
+  tabs_->insertTab(1 + static_cast<int>(names.indexOf(task)), pane, ShortName(task));
+  tabs_->setTabToolTip(tabs_->indexOf(pane), task);
+  return pane;
 }
 
 void ConsoleView::append(const QList<ConsoleLine>& lines) {
-  kept_ += lines;
-  if (kept_.size() > kMaxLines) kept_ = kept_.mid(kept_.size() - kMaxLines);
-  QStringList shown;
-  for (const ConsoleLine& line : lines)
-    if (accepts(line)) shown << format(line);
-  if (!shown.isEmpty()) text_->appendPlainText(shown.join('\n'));
+  all_->append(lines);
+  // One batch per task, in the order the lines came.
+  QHash<QString, QList<ConsoleLine>> by_task;
+  QStringList order;
+  for (const ConsoleLine& line : lines) {
+    auto it = by_task.find(line.task);
+    if (it == by_task.end()) {
+      order << line.task;
+      it = by_task.insert(line.task, {});
+    }
+    it->append(line);
+  }
+  for (const QString& task : order) {
+    const QList<ConsoleLine>& batch = by_task[task];
+    ConsolePane* pane = paneFor(task);
+    pane->append(batch);
+    const bool failed = std::any_of(batch.begin(), batch.end(), [](const ConsoleLine& l) { return l.level >= 40; });
+    if (failed) tabs_->tabBar()->setTabTextColor(tabs_->indexOf(pane), kFailedTab);
+  }
 }
 
 void ConsoleView::appendRaw(const QString& task, const QStringList& lines) {
@@ -74,18 +79,28 @@ void ConsoleView::appendRaw(const QString& task, const QStringList& lines) {
 }
 
 void ConsoleView::clear() {
-  kept_.clear();
-  text_->clear();
+  all_->clear();
+  tabs_->setCurrentWidget(all_);
+  for (ConsolePane* pane : std::as_const(panes_)) {
+    tabs_->removeTab(tabs_->indexOf(pane));
+    pane->deleteLater();
+  }
+  panes_.clear();
 }
 
-QString ConsoleView::text() const { return text_->toPlainText(); }
+QString ConsoleView::text() const { return all_->text(); }
 
-void ConsoleView::refilter() {
-  QStringList shown;
-  for (const ConsoleLine& line : kept_)
-    if (accepts(line)) shown << format(line);
-  text_->setPlainText(shown.join('\n'));
-  text_->moveCursor(QTextCursor::End);
+QString ConsoleView::text(const QString& task) const {
+  ConsolePane* pane = panes_.value(task);
+  return pane ? pane->text() : QString();
 }
+
+QStringList ConsoleView::tabNames() const {
+  QStringList names;
+  for (int i = 0; i < tabs_->count(); ++i) names << tabs_->tabText(i);
+  return names;
+}
+
+ConsolePane* ConsoleView::pane(const QString& task) const { return task.isEmpty() ? all_ : panes_.value(task); }
 
 }  // namespace clab::ui

@@ -1,17 +1,21 @@
 // The run's console: every task's log and hook lines, newest at the bottom, prefixed with
-// time, task and source. Lines arrive in batches (RunMonitor) and are appended in one edit;
-// the view keeps the newest 20,000 lines. A level filter and a search box narrow it.
+// time, task and source. A tab shows all tasks together ("All"), and each task gets a tab of
+// its own ("ps:0", "worker:1") as soon as it says something; a task that crashed keeps its
+// tab, with its last output, and the name of a tab that received an error turns red. Each tab
+// keeps the newest 20,000 lines and has its own level filter and search. Lines arrive in
+// batches (RunMonitor), are appended in one edit, and hidden tabs only draw them once shown.
 #pragma once
 
 #include "monitor/RunMonitor.h"
 
+#include <QHash>
 #include <QWidget>
 
-class QComboBox;
-class QLineEdit;
-class QPlainTextEdit;
+class QTabWidget;
 
 namespace clab::ui {
+
+class ConsolePane;
 
 class ConsoleView : public QWidget {
   Q_OBJECT
@@ -22,18 +26,24 @@ class ConsoleView : public QWidget {
   void append(const QList<ConsoleLine>& lines);
   // Raw output of a task's process (what it printed), shown as it came.
   void appendRaw(const QString& task, const QStringList& lines);
+  // Empties every tab and removes the tasks' tabs.
   void clear();
+  // The "All" tab's text, or `task`'s tab's (empty when it has none).
   QString text() const;
+  QString text(const QString& task) const;
+  // The tab names, "All" first.
+  QStringList tabNames() const;
+  // The "All" tab, or `task`'s (nullptr when it has none).
+  ConsolePane* pane(const QString& task = {}) const;
+  // "ps:0" for "/job:ps/replica:0/task:0".
+  static QString ShortName(const QString& task);
 
  private:
-  void refilter();
-  bool accepts(const ConsoleLine& line) const;
-  static QString format(const ConsoleLine& line);
+  ConsolePane* paneFor(const QString& task);
 
-  QComboBox* level_ = nullptr;
-  QLineEdit* search_ = nullptr;
-  QPlainTextEdit* text_ = nullptr;
-  QList<ConsoleLine> kept_;  // for re-filtering
+  QTabWidget* tabs_ = nullptr;
+  ConsolePane* all_ = nullptr;
+  QHash<QString, ConsolePane*> panes_;  // task -> its tab
 };
 
 }  // namespace clab::ui

@@ -4,6 +4,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
+#include <QTextDocument>
 #include <QVBoxLayout>
 
 namespace clab::ui {
@@ -19,6 +20,9 @@ TaskPropertiesView::TaskPropertiesView(QWidget* parent) : QWidget(parent) {
   problem_ = new QLabel(this);
   problem_->setStyleSheet("color: #c02020");
   problem_->setWordWrap(true);
+  devices_ = new QLabel(this);
+  devices_->setWordWrap(true);
+  devices_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   auto* form = new QFormLayout;
   form->addRow("Host", host_);
   form->addRow("Port", port_);
@@ -26,6 +30,7 @@ TaskPropertiesView::TaskPropertiesView(QWidget* parent) : QWidget(parent) {
   layout->addWidget(title_);
   layout->addLayout(form);
   layout->addWidget(problem_);
+  layout->addWidget(devices_);
   layout->addStretch(1);
   connect(host_, &QLineEdit::editingFinished, this, &TaskPropertiesView::emitEdit);
   connect(port_, &QSpinBox::editingFinished, this, &TaskPropertiesView::emitEdit);
@@ -42,7 +47,28 @@ void TaskPropertiesView::showTask(const ProjectTask* task, const QString& proble
   host_->setText(task ? task->host : QString());
   port_->setValue(task ? task->port : 0);
   problem_->setText(problem);
+  showDevices({});
   filling_ = false;
+}
+
+void TaskPropertiesView::showDevices(const QList<DeviceInfo>& devices) {
+  if (task_.isEmpty()) {
+    devices_->clear();
+    return;
+  }
+  QStringList lines;
+  for (const DeviceInfo& device : devices)
+    lines << QStringLiteral("%1<br>&nbsp;&nbsp;%2, %3%4")
+                 .arg(device.name.toHtmlEscaped(), device.type.toHtmlEscaped(), MemoryText(device.memory_bytes),
+                      device.description.isEmpty() ? QString() : ", " + device.description.toHtmlEscaped());
+  devices_->setText(lines.isEmpty() ? "<b>Devices</b><br>known once the task runs"
+                                    : "<b>Devices</b><br>" + lines.join("<br>"));
+}
+
+QString TaskPropertiesView::devicesText() const {
+  QTextDocument document;
+  document.setHtml(devices_->text());
+  return document.toPlainText();
 }
 
 void TaskPropertiesView::setHost(const QString& host) {

@@ -1,8 +1,10 @@
 // The selected task's properties: job and index, host and port, edited in place. Each
 // finished edit is reported once (editingFinished), so the window can make it one undoable
-// step; a value that makes the cluster invalid is still taken, and shown as a problem.
+// step; a value that makes the cluster invalid is still taken, and shown as a problem. Below,
+// the task's devices (name, type, memory) as the running task reported them.
 #pragma once
 
+#include "monitor/DeviceInfo.h"
 #include "project/Project.h"
 
 #include <QWidget>
@@ -21,6 +23,9 @@ class TaskPropertiesView : public QWidget {
 
   // Shows `task` (nullptr: nothing selected).
   void showTask(const ProjectTask* task, const QString& problem);
+  // The shown task's devices; none: the task has not said (not running, or not reached).
+  void showDevices(const QList<DeviceInfo>& devices);
+  QString devicesText() const;
   void setHost(const QString& host);  // as if typed, for tests
   void setPort(int port);
 
@@ -35,6 +40,7 @@ class TaskPropertiesView : public QWidget {
   QLineEdit* host_ = nullptr;
   QSpinBox* port_ = nullptr;
   QLabel* problem_ = nullptr;
+  QLabel* devices_ = nullptr;
   bool filling_ = false;
 };
 

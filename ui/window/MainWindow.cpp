@@ -14,6 +14,7 @@
 #include "views/ConsoleView.h"
 #include "views/DashboardView.h"
 #include "views/PlacementView.h"
+#include "window/RecentProjects.h"
 
 #include <QAction>
 #include <QApplication>
@@ -60,6 +61,7 @@ MainWindow::MainWindow(QString clab_program, QWidget* parent)
   connect(monitor_, &RunMonitor::timelineMark, dashboard_, [this](const QString&, const QString& kind) {
     dashboard_->mark(kind);
   });
+  connect(monitor_, &RunMonitor::devicesChanged, this, &MainWindow::showDevices);
   connect(monitor_, &RunMonitor::checkpointSaved, checkpoints_, [this] { checkpoints_->refresh(); });
   connect(cluster_, &LocalCluster::taskFinished, this, &MainWindow::onTaskFinished);
   connect(cluster_, &LocalCluster::runFinished, this, &MainWindow::onRunFinished);
@@ -71,13 +73,8 @@ MainWindow::MainWindow(QString clab_program, QWidget* parent)
                                                : Project::Seed());
     tabs_->setCurrentWidget(dashboard_);
   });
-  connect(welcome_, &WelcomeView::recentChosen, this, [this](const QString& path) {
-    if (!maybeSave()) return;
-    QString error;
-    if (openProject(path, &error)) tabs_->setCurrentWidget(dashboard_);
-    else QMessageBox::warning(this, "Cannot open the project", error);
-  });
-  welcome_->setRecent(recentProjects());
+  connect(welcome_, &WelcomeView::recentChosen, this, &MainWindow::openRecent);
+  welcome_->setRecent(recent_->paths());
   connect(scene_, &ClusterScene::taskMenuRequested, this, [this](const QString& task, const QPoint& pos) {
     QMenu menu;
     QAction* kill = menu.addAction("Kill (SIGKILL)", this, [this, task] { killTask(task); });
@@ -163,8 +160,9 @@ void MainWindow::buildActions() {
   examples->addAction("Digits MLP on two workers (real training)", this, [this] {
     if (maybeSave()) setProject(Project::DigitsMlp());
   });
-  recent_menu_ = file->addMenu("Open &Recent");
-  connect(recent_menu_, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
+  recent_ = new RecentProjects(file->addMenu("Open &Recent"), this);
+  connect(recent_, &RecentProjects::changed, welcome_, &WelcomeView::setRecent);
+  connect(recent_, &RecentProjects::chosen, this, &MainWindow::openRecent);
   file->addSeparator();
   file->addAction("&Quit", this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
@@ -238,6 +236,8 @@ void MainWindow::applyProject(const Project& project) {
   const QString selected = scene_->selectedTask();
   project_ = project;
   scene_->setProject(project_);
+  for (auto it = monitor_->statuses().begin(); it != monitor_->statuses().end(); ++it)
+    if (TaskItem* item = scene_->item(it.key())) item->setDevices(it->devices);
   fitCluster();
   if (TaskItem* item = scene_->item(selected)) item->setSelected(true);
   showSelectedTask();
@@ -265,9 +265,16 @@ void MainWindow::showSelectedTask() {
     for (const QString& problem : project_.validate())
       if (problem.startsWith(task + ": ")) problems << problem.mid(task.size() + 2);
     properties_->showTask(&candidate, problems.join("\n"));
+    properties_->showDevices(monitor_->statuses().value(task).devices);
     return;
   }
   properties_->showTask(nullptr, {});
+}
+
+void MainWindow::showDevices(const QString& task) {
+  const QList<DeviceInfo> devices = monitor_->statuses().value(task).devices;
+  if (TaskItem* item = scene_->item(task)) item->setDevices(devices);
+  if (scene_->selectedTask() == task) properties_->showDevices(devices);
 }
 
 void MainWindow::editAddress(const QString& task, const QString& host, int port) {
@@ -320,36 +327,18 @@ bool MainWindow::openProject(const QString& path, QString* error) {
   Project project;
   if (!Project::Load(path, &project, error)) return false;
   setProject(project, path);
-  rememberRecent(path);
+  recent_->remember(path);
   return true;
 }
 
-QStringList MainWindow::recentProjects() const {
-  return QSettings().value("recentProjects").toStringList();
-}
-
-void MainWindow::rememberRecent(const QString& path) {
-  constexpr int kMaxRecent = 8;
-  QStringList recent = recentProjects();
-  const QString absolute = QFileInfo(path).absoluteFilePath();
-  recent.removeAll(absolute);
-  recent.prepend(absolute);
-  while (recent.size() > kMaxRecent) recent.removeLast();
-  QSettings().setValue("recentProjects", recent);
-  welcome_->setRecent(recent);
-}
-
-void MainWindow::fillRecentMenu() {
-  recent_menu_->clear();
-  const QStringList recent = recentProjects();
-  if (recent.isEmpty()) recent_menu_->addAction("(no recent projects)")->setEnabled(false);
-  for (const QString& path : recent) {
-    recent_menu_->addAction(path, this, [this, path] {
-      if (!maybeSave()) return;
-      QString error;
-      if (!openProject(path, &error)) QMessageBox::warning(this, "Cannot open the project", error);
-    });
+void MainWindow::openRecent(const QString& path) {
+  if (!maybeSave()) return;
+  QString error;
+  if (!openProject(path, &error)) {
+    QMessageBox::warning(this, "Cannot open the project", error);
+    return;
   }
+  if (tabs_->currentWidget() == welcome_) tabs_->setCurrentWidget(dashboard_);
 }
 
 bool MainWindow::runProject(QString* error) {
@@ -473,6 +462,7 @@ void MainWindow::updateActions() {
   const bool running = isRunning();
   if (run_) run_->setEnabled(!running && !attached_);
   if (stop_) stop_->setEnabled(running);
+  if (checkpoints_) checkpoints_->setRunActive(running || attached_);
   if (attach_) {
     attach_->setEnabled(!running);
     attach_->setText(attached_ ? "&Detach" : "&Attach to running cluster");
@@ -495,7 +485,7 @@ void MainWindow::save() {
     return;
   }
   undo_->setClean();
-  rememberRecent(path_);
+  recent_->remember(path_);
   setWindowTitle(QStringLiteral("%1[*] - ClusterLab Studio").arg(path_));
   statusBar()->showMessage("Saved " + path_, 3000);
 }

@@ -23,6 +23,7 @@ class ConsoleView;
 class DashboardView;
 class LocalCluster;
 class PlacementView;
+class RecentProjects;
 class RunMonitor;
 class RunSettingsView;
 class TaskPropertiesView;
@@ -88,10 +89,9 @@ class MainWindow : public QMainWindow {
   void applyProject(const Project& project);  // what undo and redo call
   void edit(const QString& text, const Project& after);
   void showSelectedTask();
+  void showDevices(const QString& task);
   bool maybeSave();
-  QStringList recentProjects() const;
-  void rememberRecent(const QString& path);
-  void fillRecentMenu();
+  void openRecent(const QString& path);
   void buildLayout();
   void onStatusChanged(const QString& task);
   void onProgress();
@@ -124,7 +124,7 @@ class MainWindow : public QMainWindow {
   QAction* run_ = nullptr;
   QAction* stop_ = nullptr;
   QAction* attach_ = nullptr;
-  QMenu* recent_menu_ = nullptr;
+  RecentProjects* recent_ = nullptr;
   bool attached_ = false;
   QHash<QString, QString> process_notes_;  // task -> "exited 1" / "crashed"
 };
