@@ -1,5 +1,6 @@
 #include "graph/GraphView.h"
 
+#include "graph/GraphMinimap.h"
 #include "graph/GraphScene.h"
 #include "graph/NodeItem.h"
 
@@ -18,11 +19,32 @@ GraphView::GraphView(GraphScene* scene, QWidget* parent) : QGraphicsView(scene, 
   setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
   setAcceptDrops(true);
   setFocusPolicy(Qt::StrongFocus);
+  minimap_ = new GraphMinimap(this, this);
+  connect(scene_, &GraphScene::rebuilt, minimap_, &GraphMinimap::refit);
+  placeMinimap();
+}
+
+void GraphView::placeMinimap() {
+  const QSize area = viewport()->size();
+  const QSize size(std::clamp(area.width() / 5, 120, 220), std::clamp(area.height() / 4, 80, 150));
+  minimap_->setGeometry(area.width() - size.width() - 8, area.height() - size.height() - 8, size.width(), size.height());
+  minimap_->setVisible(area.width() > 400 && area.height() > 250);
+}
+
+void GraphView::resizeEvent(QResizeEvent* event) {
+  QGraphicsView::resizeEvent(event);
+  placeMinimap();
+}
+
+void GraphView::scrollContentsBy(int dx, int dy) {
+  QGraphicsView::scrollContentsBy(dx, dy);
+  minimap_->viewport()->update();
 }
 
 void GraphView::setZoom(double zoom) {
   const double clamped = std::clamp(zoom, 0.05, 4.0);
   setTransform(QTransform::fromScale(clamped, clamped));
+  minimap_->viewport()->update();
 }
 
 void GraphView::fitAll() {

@@ -1,12 +1,14 @@
 // The view of the graph canvas: the wheel zooms around the pointer, the middle button (or
 // the left button on empty space with Space held) pans, Delete removes the selection, ops
-// dragged from the palette drop where they are let go.
+// dragged from the palette drop where they are let go. A minimap in the bottom-right corner
+// shows the whole graph.
 #pragma once
 
 #include <QGraphicsView>
 
 namespace clab::ui {
 
+class GraphMinimap;
 class GraphScene;
 
 class GraphView : public QGraphicsView {
@@ -19,6 +21,7 @@ class GraphView : public QGraphicsView {
   explicit GraphView(GraphScene* scene, QWidget* parent = nullptr);
 
   GraphScene* graphScene() const { return scene_; }
+  GraphMinimap* minimap() const { return minimap_; }
   // Shows every node, never larger than life.
   void fitAll();
   // Selects `node` and centres it; false when there is no such node.
@@ -37,9 +40,14 @@ class GraphView : public QGraphicsView {
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dragMoveEvent(QDragMoveEvent* event) override;
   void dropEvent(QDropEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+  void scrollContentsBy(int dx, int dy) override;
 
  private:
+  void placeMinimap();
+
   GraphScene* scene_;
+  GraphMinimap* minimap_;
   bool panning_ = false;
   bool space_held_ = false;
   QPoint pan_from_;
