@@ -97,7 +97,7 @@ GraphEditor::GraphEditor(QUndoStack* undo, QWidget* parent) : QWidget(parent) {
   splitter->setStretchFactor(0, 0);
   splitter->setStretchFactor(1, 1);
   splitter->setStretchFactor(2, 0);
-  splitter->setSizes({170, 800, 280});
+  splitter->setSizes({150, 820, 240});
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -237,6 +237,14 @@ void GraphEditor::setProject(const Project& project) {
   }
   scene_->autoLayout();
   fitted_ = false;
+  if (isVisible()) QTimer::singleShot(0, this, [this] { fitGraph(); });
+}
+
+void GraphEditor::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  if (fitted_) return;
+  // A graph loaded while the tab was hidden is fitted once the canvas has its size.
+  fitGraph();
   QTimer::singleShot(0, this, [this] { fitGraph(); });
 }
 
@@ -323,7 +331,7 @@ bool GraphEditor::findNode(const QString& text) {
 
 void GraphEditor::fitGraph() {
   view_->fitAll();
-  fitted_ = true;
+  fitted_ = isVisible() && view_->viewport()->width() > 50;
 }
 
 QColor GraphEditor::nodeColor(const QString& node) const {

@@ -70,6 +70,9 @@ class GraphEditor : public QWidget {
  signals:
   void graphEdited(const QString& graph_text);
 
+ protected:
+  void showEvent(QShowEvent* event) override;
+
  private:
   void buildToolbar(QToolBar* toolbar);
   void updatePanels();

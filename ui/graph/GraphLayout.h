@@ -17,7 +17,7 @@ namespace clab::ui {
 class GraphLayout {
  public:
   struct Options {
-    double layer_gap = 90;  // between columns
+    double layer_gap = 70;  // between columns
     double node_gap = 28;   // between nodes of one column
     int sweeps = 4;
   };

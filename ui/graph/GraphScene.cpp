@@ -32,6 +32,11 @@ GraphScene::GraphScene(GraphDocument* document, QObject* parent) : QGraphicsScen
   rebuild();
 }
 
+GraphScene::~GraphScene() {
+  // Items deleted by QGraphicsScene's destructor change the selection: nobody listens now.
+  blockSignals(true);
+}
+
 QStringList GraphScene::selectedNodes() const {
   QStringList names;
   for (QGraphicsItem* item : selectedItems())

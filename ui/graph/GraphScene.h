@@ -26,6 +26,7 @@ class GraphScene : public QGraphicsScene {
   enum class ColorBy { kRequestedDevice, kAssignedDevice };
 
   explicit GraphScene(GraphDocument* document, QObject* parent = nullptr);
+  ~GraphScene() override;
 
   GraphDocument* document() const { return document_; }
   NodeItem* item(const QString& node) const { return items_.value(node); }

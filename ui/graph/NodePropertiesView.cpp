@@ -67,7 +67,7 @@ void NodePropertiesView::setAssignedDevices(const QHash<QString, QString>& assig
   rebuild();
 }
 
-QString NodePropertiesView::problem() const { return problem_->isVisible() ? problem_->text() : QString(); }
+QString NodePropertiesView::problem() const { return problem_->isHidden() ? QString() : problem_->text(); }
 
 void NodePropertiesView::refuse(QWidget* field, const QString& why) {
   if (field) {
