@@ -46,8 +46,9 @@ QRectF EdgeItem::labelRect() const {
   if (label_.isEmpty()) return {};
   const QFontMetricsF metrics(LabelFont());
   const QSizeF size(metrics.horizontalAdvance(label_) + 8, metrics.height() + 2);
-  const QPointF middle = path().pointAtPercent(0.5);
-  return QRectF(middle - QPointF(size.width() / 2, size.height() / 2), size);
+  // Just after the output port, where edges leaving other ports cannot be.
+  const QPointF start = path().pointAtPercent(0);
+  return QRectF(start + QPointF(9, -size.height() / 2), size);
 }
 
 QRectF EdgeItem::boundingRect() const {

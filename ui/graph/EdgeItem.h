@@ -1,5 +1,5 @@
-// An edge on the graph canvas: a curve from an output port to an input port, labelled with
-// the tensor's inferred shape; control dependencies are dashed and end at the node's title.
+// An edge on the graph canvas: a curve from an output port to an input port, labelled (next
+// to the output port) with the tensor's inferred shape; control dependencies are dashed and end at the node's title.
 #pragma once
 
 #include <QGraphicsPathItem>

@@ -10,6 +10,8 @@
 #include <QGraphicsSceneMouseEvent>
 #include <QUndoStack>
 
+#include <set>
+
 namespace clab::ui {
 namespace {
 
@@ -143,6 +145,7 @@ void GraphScene::rebuild() {
     addItem(item);
     items_.insert(look.name, item);
   }
+  std::set<QString> labelled;
   for (const NodeLook& look : looks) {
     NodeItem* dst = items_.value(look.name);
     const auto inputs = document_->dataInputs(look.name);
@@ -153,7 +156,9 @@ void GraphScene::rebuild() {
       const NodePorts& ports = src->look().ports;
       const DataType dtype = static_cast<size_t>(output) < ports.output_types.size() ? ports.output_types[static_cast<size_t>(output)] : DT_INVALID;
       const QString label = EdgeLabel(ports, output);
-      addItem(new EdgeItem(src, output, dst, slot, label,
+      // Edges from one output carry one tensor: its shape is written once, by the port.
+      const bool first = labelled.insert(src->name() + ":" + QString::number(output)).second;
+      addItem(new EdgeItem(src, output, dst, slot, first ? label : QString(),
                            QStringLiteral("%1:%2 -> %3 input %4\n%5 %6")
                                .arg(src->name())
                                .arg(output)

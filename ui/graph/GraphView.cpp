@@ -19,6 +19,9 @@ GraphView::GraphView(GraphScene* scene, QWidget* parent) : QGraphicsView(scene, 
   setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
   setAcceptDrops(true);
   setFocusPolicy(Qt::StrongFocus);
+  // Fixed scroll bars keep the viewport's size, so a fit stays centred.
+  setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
+  setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
   minimap_ = new GraphMinimap(this, this);
   connect(scene_, &GraphScene::rebuilt, minimap_, &GraphMinimap::refit);
   placeMinimap();
