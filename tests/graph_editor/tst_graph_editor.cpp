@@ -17,6 +17,7 @@
 #include "graph/NodeItem.h"
 #include "graph/NodePropertiesView.h"
 #include "graph/OpPalette.h"
+#include "monitor/RunMonitor.h"
 #include "project/Project.h"
 #include "window/MainWindow.h"
 
@@ -194,6 +195,18 @@ class GraphEditorTest : public QObject {
     QCOMPARE(Device(*doc, "w"), QString("/job:ps/task:0"));
     doc->undoStack()->undo();
     QCOMPARE(Device(*doc, "w"), QString("/job:ps/task:1"));
+
+    // A run's placement log (worker 0's master) replaces the preview.
+    editor.showRunPlacement({{"/job:worker/replica:0/task:1", "w", "VariableV2", "/job:ps/replica:0/task:7/device:CPU:0"},
+                             {"/job:worker/replica:0/task:0", "w", "VariableV2", "/job:ps/replica:0/task:0/device:CPU:0"},
+                             {"/job:worker/replica:0/task:0", "gone", "NoOp", "/job:worker/replica:0/task:0/device:CPU:0"}});
+    QCOMPARE(editor.scene()->assignedDevices().value("w"), QString("/job:ps/replica:0/task:0/device:CPU:0"));
+    QVERIFY(!editor.scene()->assignedDevices().contains("gone"));
+    // A graph the engine refuses cannot be placed: the reason is the engine's.
+    doc->addNode("MatMul", "loose");
+    QVERIFY(!editor.previewPlacement(&error));
+    QVERIFY2(error.contains("loose"), qPrintable(error));
+    doc->undoStack()->undo();
 
     Project none = one.withTaskRemoved("/job:ps/replica:0/task:0");
     editor.setProject(none);
