@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
   QCommandLineOption run({"r", "run"}, "start the cluster at once");
   QCommandLineOption screenshot("screenshot", "save a picture of the window to FILE and quit", "FILE");
   QCommandLineOption after("after", "seconds to wait before the screenshot", "SECONDS", "3");
-  QCommandLineOption tab("tab", "the tab to show: Dashboard, Console or Placement", "NAME", "Dashboard");
+  QCommandLineOption tab("tab", "the tab to show: Dashboard, Console, Placement, Checkpoints or Graph", "NAME", "Dashboard");
   parser.addOptions({run, screenshot, after, tab});
   parser.process(app);
 

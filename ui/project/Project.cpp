@@ -152,8 +152,10 @@ QJsonObject Project::ToJson() const {
                        {"faithful", run.faithful},
                        {"max_seconds", run.max_seconds},
                        {"checkpoint_dir", run.checkpoint_dir}};
-  return QJsonObject{{"format", "clusterlab-project"}, {"version", kFormatVersion}, {"name", name},
-                     {"cluster", cluster},            {"program", program},       {"run", run_json}};
+  QJsonObject json{{"format", "clusterlab-project"}, {"version", kFormatVersion}, {"name", name},
+                   {"cluster", cluster},            {"program", program},       {"run", run_json}};
+  if (!graph.isEmpty()) json.insert("graph", graph);
+  return json;
 }
 
 bool Project::FromJson(const QJsonObject& json, Project* project, QString* error) {
@@ -222,6 +224,11 @@ bool Project::FromJson(const QJsonObject& json, Project* project, QString* error
     *error = QStringLiteral("run.last_step: %1 is not a step (>= 1)").arg(loaded.run.last_step);
     return false;
   }
+  if (json.contains("graph") && !json.value("graph").isString()) {
+    *error = "graph: wants a GraphDef in protobuf text format, as a string";
+    return false;
+  }
+  loaded.graph = json.value("graph").toString();
   *project = loaded;
   return true;
 }

@@ -6,7 +6,11 @@
 //   {"format": "clusterlab-project", "version": 1, "name": "Seed",
 //    "cluster": {"ps": ["127.0.0.1:2223"], "worker": ["127.0.0.1:2222"]},
 //    "program": "seed",
-//    "run": {"last_step": 200, "faithful": false, "max_seconds": 0, "checkpoint_dir": ""}}
+//    "run": {"last_step": 200, "faithful": false, "max_seconds": 0, "checkpoint_dir": ""},
+//    "graph": "node { name: \"x\" op: \"Const\" ... }"}
+//
+// "graph" (optional) is the graph edited in the studio's Graph tab, a GraphDef in protobuf
+// text format; absent, the tab shows the graph the program builds.
 #pragma once
 
 #include <QJsonObject>
@@ -54,6 +58,7 @@ class Project {
   QString program = "seed";
   QList<ProjectTask> tasks;  // ordered by job, then index
   RunSettings run;
+  QString graph;  // a text GraphDef, or empty for the program's own graph
 
   QStringList jobs() const;
   QList<ProjectTask> tasksOf(const QString& job) const;

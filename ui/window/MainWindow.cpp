@@ -5,6 +5,7 @@
 #include "cluster/TaskItem.h"
 #include "monitor/RunMonitor.h"
 #include "edit/ProjectEditCommand.h"
+#include "graph/GraphEditor.h"
 #include "project/ClusterFormats.h"
 #include "run/LocalCluster.h"
 #include "views/RunSettingsView.h"
@@ -56,6 +57,8 @@ MainWindow::MainWindow(QString clab_program, QWidget* parent)
   connect(monitor_, &RunMonitor::progress, this, &MainWindow::onProgress);
   connect(monitor_, &RunMonitor::consoleLines, console_, &ConsoleView::append);
   connect(monitor_, &RunMonitor::placementsChanged, placement_, &PlacementView::setRows);
+  connect(monitor_, &RunMonitor::placementsChanged, graph_editor_, &GraphEditor::showRunPlacement);
+  connect(graph_editor_, &GraphEditor::graphEdited, this, [this](const QString& graph) { project_.graph = graph; });
   connect(monitor_, &RunMonitor::trafficChanged, scene_, &ClusterScene::setLinkRate);
   connect(monitor_, &RunMonitor::lossReported, dashboard_, &DashboardView::addLoss);
   connect(monitor_, &RunMonitor::timelineMark, dashboard_, [this](const QString&, const QString& kind) {
@@ -115,6 +118,8 @@ void MainWindow::buildLayout() {
   tabs_->addTab(dashboard_, "Dashboard");
   tabs_->addTab(console_, "Console");
   tabs_->addTab(placement_, "Placement");
+  graph_editor_ = new GraphEditor(undo_, this);
+  tabs_->addTab(graph_editor_, "Graph");
   checkpoints_ = new CheckpointsView(this);
   tabs_->addTab(checkpoints_, "Checkpoints");
   auto* splitter = new QSplitter(Qt::Vertical, this);
@@ -242,6 +247,7 @@ void MainWindow::applyProject(const Project& project) {
   if (TaskItem* item = scene_->item(selected)) item->setSelected(true);
   showSelectedTask();
   run_settings_->showSettings(project_.run);
+  graph_editor_->setProject(project_);
   checkpoints_->setDirectory(project_.run.checkpoint_dir);
   QStringList tasks;
   for (const ProjectTask& task : project_.tasks) tasks << task.name();

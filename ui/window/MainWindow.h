@@ -21,6 +21,7 @@ class CheckpointsView;
 class ClusterScene;
 class ConsoleView;
 class DashboardView;
+class GraphEditor;
 class LocalCluster;
 class PlacementView;
 class RecentProjects;
@@ -77,6 +78,7 @@ class MainWindow : public QMainWindow {
   QUndoStack* undoStack() const { return undo_; }
   TaskPropertiesView* properties() const { return properties_; }
   RunSettingsView* runSettings() const { return run_settings_; }
+  GraphEditor* graphEditor() const { return graph_editor_; }
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -118,6 +120,7 @@ class MainWindow : public QMainWindow {
   QUndoStack* undo_ = nullptr;
   TaskPropertiesView* properties_ = nullptr;
   RunSettingsView* run_settings_ = nullptr;
+  GraphEditor* graph_editor_ = nullptr;
   RunMonitor* monitor_ = nullptr;
   LocalCluster* cluster_ = nullptr;
   QLabel* status_step_ = nullptr;

@@ -1,0 +1,66 @@
+#include "graph/DevicePlacement.h"
+
+#include "clab/core/DeviceName.h"
+#include "clab/distributed/ReplicaDeviceSetter.h"
+#include "clab/graph/AttrValues.h"
+#include "clab/graph/Graph.h"
+#include "clab/runtime/Placer.h"
+
+namespace clab::ui {
+
+StatusOr<tensorflow::GraphDef> DevicePlacement::ApplyReplicaDeviceSetter(const tensorflow::GraphDef& graph,
+                                                                         const Cluster& cluster,
+                                                                         const std::string& worker_device) {
+  ReplicaDeviceSetterOptions options;
+  options.cluster = cluster;
+  options.worker_device = worker_device;
+  CLAB_ASSIGN_OR_RETURN(const DeviceFunction setter, ReplicaDeviceSetter(options));
+  tensorflow::GraphDef placed = graph;
+  std::map<std::string, std::string> devices;
+  for (tensorflow::NodeDef& node : *placed.mutable_node()) {
+    // Keep what says which kind of device, not where.
+    auto requested = DeviceName::Parse(node.device());
+    DeviceName kept;
+    if (requested.ok()) {
+      kept.has_type = requested->has_type;
+      kept.type = requested->type;
+      kept.has_id = requested->has_id;
+      kept.id = requested->id;
+    }
+    node.set_device(kept.ToString());
+    if (setter) node.set_device(setter(node));
+    devices[node.name()] = node.device();
+  }
+  for (tensorflow::NodeDef& node : *placed.mutable_node()) {
+    std::vector<std::string> classes;
+    if (!GetNodeAttr(node, "_class", &classes).ok()) continue;
+    for (const std::string& group : classes) {
+      if (group.rfind("loc:@", 0) != 0) continue;
+      auto target = devices.find(group.substr(5));
+      if (target != devices.end()) node.set_device(target->second);
+      break;
+    }
+  }
+  return placed;
+}
+
+StatusOr<QHash<QString, QString>> DevicePlacement::Place(const tensorflow::GraphDef& graph, const QStringList& tasks,
+                                                         const QString& default_device, QStringList* log) {
+  CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Graph> built, Graph::FromGraphDef(graph));
+  std::vector<AvailableDevice> devices;
+  for (const QString& task : tasks) devices.push_back({(task + "/device:CPU:0").toStdString(), "CPU"});
+  PlacerOptions options;
+  options.allow_soft_placement = true;
+  options.log_device_placement = log != nullptr;
+  options.default_device = default_device.toStdString();
+  options.log = [log](const std::string& line) {
+    if (log) *log << QString::fromStdString(line);
+  };
+  CLAB_RETURN_IF_ERROR(PlaceGraph(built.get(), devices, options));
+  QHash<QString, QString> assigned;
+  for (const Node* node : built->nodes())
+    assigned.insert(QString::fromStdString(node->name()), QString::fromStdString(node->assigned_device()));
+  return assigned;
+}
+
+}  // namespace clab::ui

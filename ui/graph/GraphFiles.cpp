@@ -1,0 +1,48 @@
+#include "graph/GraphFiles.h"
+
+#include "cli/GraphFileReader.h"
+
+#include <google/protobuf/text_format.h>
+
+#include <QSaveFile>
+
+namespace clab::ui {
+
+StatusOr<tensorflow::GraphDef> GraphFiles::read(const QString& path) {
+  return cli::GraphFileReader::Read(path.toStdString());
+}
+
+bool GraphFiles::isTextPath(const QString& path) {
+  return path.endsWith(".pbtxt", Qt::CaseInsensitive) || path.endsWith(".txt", Qt::CaseInsensitive);
+}
+
+Status GraphFiles::write(const QString& path, const tensorflow::GraphDef& graph) {
+  std::string bytes;
+  if (isTextPath(path)) {
+    if (!google::protobuf::TextFormat::PrintToString(graph, &bytes))
+      return errors::Internal("cannot print the graph as text");
+  } else if (!graph.SerializeToString(&bytes)) {
+    return errors::Internal("cannot serialise the graph");
+  }
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly))
+    return errors::PermissionDenied(path.toStdString(), ": ", file.errorString().toStdString());
+  file.write(bytes.data(), static_cast<qint64>(bytes.size()));
+  if (!file.commit()) return errors::DataLoss(path.toStdString(), ": ", file.errorString().toStdString());
+  return OkStatus();
+}
+
+QString GraphFiles::toText(const tensorflow::GraphDef& graph) {
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(graph, &text);
+  return QString::fromStdString(text);
+}
+
+StatusOr<tensorflow::GraphDef> GraphFiles::fromText(const QString& text) {
+  tensorflow::GraphDef graph;
+  if (!google::protobuf::TextFormat::ParseFromString(text.toStdString(), &graph))
+    return errors::InvalidArgument("the graph is not a text GraphDef");
+  return graph;
+}
+
+}  // namespace clab::ui
