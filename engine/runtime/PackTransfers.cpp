@@ -4,6 +4,7 @@
 
 #include <deque>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 namespace clab {
@@ -58,13 +59,21 @@ StatusOr<int> PackCrossTaskTransfers(const Graph& graph,
   *out = graph.ToGraphDef(/*with_assigned_devices=*/true);
   // (source device, destination device) -> the tensors crossing between them.
   std::map<std::pair<std::string, std::string>, Group> groups;
+  // Tasks that receive anything from another task. A task that only sends returns its small
+  // tensors inside its RunGraph reply already (distributed/InlineSends), which beats packing.
+  std::set<std::string> receiving;
+  for (const Node* node : graph.nodes())
+    for (const Edge* edge : node->in_edges())
+      if (!edge->src->assigned_device().empty() && !node->assigned_device().empty() &&
+          task_of(edge->src->assigned_device()) != task_of(node->assigned_device()))
+        receiving.insert(task_of(node->assigned_device()));
   for (const Node* node : graph.nodes()) {
     for (const Edge* edge : node->in_edges()) {
       if (edge->IsControl()) continue;
       const Node* src = edge->src;
       const std::string& from = src->assigned_device();
       const std::string& to = node->assigned_device();
-      if (from.empty() || to.empty() || task_of(from) == task_of(to)) continue;
+      if (from.empty() || to.empty() || task_of(from) == task_of(to) || !receiving.count(task_of(from))) continue;
       const DataType type = src->output_types()[static_cast<size_t>(edge->src_output)];
       if (IsRefType(type) || type == DT_STRING) continue;
       Group& group = groups[{from, to}];
@@ -82,6 +91,25 @@ StatusOr<int> PackCrossTaskTransfers(const Graph& graph,
 
   std::unordered_map<std::string, int> index;
   for (int i = 0; i < out->node_size(); ++i) index[out->node(i).name()] = i;
+  int changes = 0;
+  // A NoOp that nothing consumes (a train op) waits on other tasks only to say "they are
+  // done", which the end of the step says anyway: every partition runs to completion before
+  // the step ends. Those control edges would each cost a message; drop them.
+  for (const Node* node : graph.nodes()) {
+    if (node->type_string() != "NoOp" || !node->out_edges().empty() || node->assigned_device().empty()) continue;
+    tensorflow::NodeDef* def = out->mutable_node(index.at(node->name()));
+    for (const Edge* edge : node->in_edges()) {
+      if (!edge->IsControl() || edge->src->assigned_device().empty() ||
+          task_of(edge->src->assigned_device()) == task_of(node->assigned_device()))
+        continue;
+      auto* inputs = def->mutable_input();
+      for (int i = inputs->size() - 1; i >= 0; --i)
+        if (inputs->Get(i) == "^" + edge->src->name()) {
+          inputs->erase(inputs->begin() + i);
+          ++changes;
+        }
+    }
+  }
   int packed = 0;
   for (const auto& [devices, group] : groups) {
     if (group.tensors.size() < 2) continue;
@@ -109,7 +137,7 @@ StatusOr<int> PackCrossTaskTransfers(const Graph& graph,
     }
     ++packed;
   }
-  return packed;
+  return packed + changes;
 }
 
 }  // namespace clab

@@ -4,6 +4,8 @@
 #include "ServerFixture.h"
 
 #include "clab/runtime/Session.h"
+#include "clab/train/GlobalStep.h"
+#include "clab/train/GradientDescentOptimizer.h"
 #include "distributed/GrpcSession.h"
 #include "distributed/Master.h"
 
@@ -58,6 +60,7 @@ class DistributedSessionTest : public QObject {
   void sessionErrorsHaveClearCodes();
   void fullTraceReturnsStepStats();
   void smallReadsRideBackInTheRunGraphReply();
+  void aTrainingStepSendsOneMessageEachWay();
 };
 
 void DistributedSessionTest::seedGraphOnPsAndWorker() {
@@ -452,6 +455,54 @@ void DistributedSessionTest::smallReadsRideBackInTheRunGraphReply() {
     QVERIFY2(!SendsOn(bump_metadata, "ps").isEmpty(), "a receiving ps partition lost its sends");
     QVERIFY(session->Close().ok());
   }
+}
+
+// A training step reads several weights from the ps and sends their gradients back: each
+// direction is packed into one message (one _Send per partition), and the step computes
+// what it computed unpacked.
+void DistributedSessionTest::aTrainingStepSendsOneMessageEachWay() {
+  TwoTaskCluster cluster;
+  auto ps = StartServer(cluster.spec(), "ps", 0);
+  auto worker = StartServer(cluster.spec(), "worker", 0);
+  QVERIFY(ps.ok() && worker.ok());
+  GraphBuilder g;
+  ReplicaDeviceSetterOptions setter_options;
+  setter_options.worker_device = "/job:worker/task:0";
+  setter_options.cluster = cluster.dict();
+  auto setter = ReplicaDeviceSetter(setter_options);
+  QVERIFY(setter.ok());
+  std::string train;
+  {
+    auto scope = g.WithDevice(*setter);
+    Output step = GetOrCreateGlobalStep(g);
+    ops::Variable w = ops::MakeVariable(g, ops::Const(g, Tensor::Matrix<float>({{1, 2}, {3, 4}})), "w");
+    ops::Variable b = ops::MakeVariable(g, ops::Const(g, Tensor::Vector<float>({0.5f, -0.5f})), "b");
+    Output x = ops::Const(g, Tensor::Matrix<float>({{1, 1}}), "x");
+    Output y = ops::Add(g, ops::MatMul(g, x, w.read), b.read);
+    Output loss = ops::Sum(g, ops::Square(g, y), ops::Const(g, Tensor::Vector<int32_t>({0, 1})));
+    auto op = GradientDescentOptimizer(0.01).Minimize(g, loss, step);
+    QVERIFY(op.ok());
+    train = op->node();
+  }
+  ops::GlobalVariablesInitializer(g);
+  SessionOptions options;
+  options.target = (*worker)->target();
+  auto session = NewSession(options);
+  QVERIFY(session.ok() && (*session)->Create(g.graph_def()).ok());
+  std::vector<Tensor> out;
+  QVERIFY((*session)->Run({}, {}, {"init"}, &out).ok());
+  tensorflow::RunOptions run_options;
+  run_options.set_output_partition_graphs(true);
+  tensorflow::RunMetadata metadata;
+  Status status = (*session)->Run(run_options, {}, {}, {train}, &out, &metadata);
+  QVERIFY2(status.ok(), status.ToString().c_str());
+  QVERIFY2(SendsOn(metadata, "ps").size() == 1, qPrintable(SendsOn(metadata, "ps").join(", ")));
+  QCOMPARE(SendsOn(metadata, "worker").size(), 1);
+  // y = [4.5, 5.5]; d loss / d w = x^T 2y = [[9, 11], [9, 11]], d loss / d b = [9, 11].
+  QVERIFY((*session)->Run({}, {"w:0", "b:0"}, {}, &out).ok());
+  QCOMPARE(out[0].data<float>()[0], 1 - 0.09f);
+  QCOMPARE(out[0].data<float>()[3], 4 - 0.11f);
+  QCOMPARE(out[1].data<float>()[1], -0.5f - 0.11f);
 }
 
 QTEST_APPLESS_MAIN(DistributedSessionTest)

@@ -3,7 +3,10 @@
 // into one byte tensor (_PackTensors) and unpacked on arrival (_UnpackTensors), so they
 // travel as one message instead of one RecvTensor call each. A group is packed only when
 // that leaves the graph free of cycles (a tensor that waits for an answer from the other
-// task is not held back with those that do not).
+// task is not held back with those that do not). Only tasks that also receive in the step
+// pack: one that only sends returns small tensors in its RunGraph reply, which is cheaper.
+// Control edges from another task into a NoOp that nothing consumes (a train op) are
+// dropped: the step ends only when every partition has finished, which says the same.
 #pragma once
 
 #include "clab/core/Status.h"
@@ -16,7 +19,8 @@
 namespace clab {
 
 // `graph` must be placed. Writes the placed graph (assigned devices in NodeDef.device), with
-// pack and unpack nodes, to `out`; returns how many groups were packed.
+// pack and unpack nodes and without those control edges, to `out`; returns how many groups
+// were packed or control edges dropped (0: `out` is the placed graph unchanged).
 StatusOr<int> PackCrossTaskTransfers(const Graph& graph,
                                      const std::function<std::string(const std::string& device)>& task_of,
                                      tensorflow::GraphDef* out);
