@@ -5,6 +5,7 @@
 #include "clab/train/GlobalStep.h"
 #include "clab/train/GradientDescentOptimizer.h"
 #include "clab/train/SyncReplicasOptimizer.h"
+#include "models/Descent.h"
 #include "models/MinibatchSampler.h"
 
 #include <algorithm>
@@ -102,7 +103,7 @@ StatusOr<ClassifierGraph> BuildClassifierOn(GraphBuilder& g, const Output& featu
                                             double learning_rate, uint64_t seed, const ConvLayer& conv,
                                             int sync_replicas) {
   ClassifierGraph model;
-  const Output global_step = GetOrCreateGlobalStep(g);
+  GetOrCreateGlobalStep(g);  // first, so replica_device_setter deals it to ps 0 as before
   model.features = features;
   model.labels = labels;
   std::mt19937_64 rng(seed);
@@ -144,14 +145,7 @@ StatusOr<ClassifierGraph> BuildClassifierOn(GraphBuilder& g, const Output& featu
   model.logits = activations;
   const Output per_example = ops::SparseSoftmaxCrossEntropyWithLogits(g, model.logits, model.labels, "xent");
   model.loss = ops::Mean(g, per_example, ops::Const(g, Tensor::Scalar<int32_t>(0)), false, "loss");
-  auto descent = std::make_shared<GradientDescentOptimizer>(learning_rate);
-  if (sync_replicas > 0) {
-    model.sync = std::make_shared<SyncReplicasOptimizer>(
-        descent, SyncReplicasOptions{.replicas_to_aggregate = sync_replicas, .total_num_replicas = sync_replicas});
-    CLAB_ASSIGN_OR_RETURN(model.train, model.sync->Minimize(g, model.loss, global_step));
-  } else {
-    CLAB_ASSIGN_OR_RETURN(model.train, descent->Minimize(g, model.loss, global_step));
-  }
+  CLAB_ASSIGN_OR_RETURN(model.train, MinimizeWithDescent(g, model.loss, learning_rate, sync_replicas, &model.sync));
   CLAB_RETURN_IF_ERROR(g.status());
   return model;
 }

@@ -6,10 +6,14 @@
 #include "clab/train/hooks/LoggingTensorHook.h"
 #include "clab/train/hooks/StopAtStepHook.h"
 #include "models/Classifier.h"
+#include "models/LinearRegression.h"
 
 #include <absl/strings/str_join.h>
 
+#include <algorithm>
+#include <functional>
 #include <ostream>
+#include <tuple>
 
 namespace clab::examples {
 namespace {
@@ -30,10 +34,12 @@ StatusOr<ModelSpec> SpecOf(const std::string& model) {
 
 }  // namespace
 
-std::vector<std::string> TrainModels() { return {"digits-mlp", "digits-cnn", "iris-softmax"}; }
+std::vector<std::string> TrainModels() { return {"digits-mlp", "digits-cnn", "iris-softmax", "linear-regression"}; }
 
 Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
-  CLAB_ASSIGN_OR_RETURN(const ModelSpec spec, SpecOf(options.model));
+  const auto models = TrainModels();
+  if (std::find(models.begin(), models.end(), options.model) == models.end())
+    return errors::InvalidArgument("unknown model '", options.model, "' (models: ", absl::StrJoin(models, ", "), ")");
   ServerOptions server_options;
   server_options.cluster = options.cluster;
   server_options.job_name = options.job_name;
@@ -47,24 +53,48 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
   }
   if (options.wait_for_watcher_ms > 0) server->WaitForWatcher(static_cast<int>(options.wait_for_watcher_ms));
 
-  CLAB_ASSIGN_OR_RETURN(const ClassificationData data, LoadClassificationCsv(DataPath(spec.data)));
   const int workers = options.cluster.num_tasks("worker");
-
+  const int sync_replicas = options.sync ? workers : 0;
   GraphBuilder g;
-  ClassifierGraph model;
+  // The model, and how a worker reports what it learnt at the end.
+  Output train, loss;
+  std::shared_ptr<SyncReplicasOptimizer> sync;
+  std::function<StatusOr<std::string>(Session&)> report;
+  ClassificationData data;
+  ClassifierGraph classifier;
   {
     ReplicaDeviceSetterOptions setter;
     setter.worker_device = StrCat("/job:worker/task:", options.task_index);
     setter.cluster = options.cluster.ToDict();
     CLAB_ASSIGN_OR_RETURN(DeviceFunction device_function, ReplicaDeviceSetter(setter));
     auto scope = g.WithDevice(device_function);
-    // Each worker's graph reads minibatches of 32 from its own shard, shuffled each epoch.
-    const ops::Minibatch inputs = ClassifierInputs(
-        g, TrainingDataset(DataPath(spec.data), data.num_features, 32, options.task_index, std::max(workers, 1),
-                           100 + static_cast<uint64_t>(options.task_index)));
-    CLAB_ASSIGN_OR_RETURN(model, BuildClassifierOn(g, inputs.features, inputs.labels, data.num_features, spec.hidden,
-                                                   data.num_classes, spec.learning_rate, /*seed=*/7, spec.conv,
-                                                   options.sync ? workers : 0));
+    if (options.model == "linear-regression") {
+      CLAB_ASSIGN_OR_RETURN(const RegressionGraph model,
+                            BuildLinearRegression(g, 32, 0.1, 100 + options.task_index, sync_replicas));
+      std::tie(train, loss, sync) = std::tie(model.train, model.loss, model.sync);
+      report = [](Session& session) -> StatusOr<std::string> {
+        std::vector<Tensor> values;
+        CLAB_RETURN_IF_ERROR(session.Run({}, {"w:0", "b:0"}, {}, &values));
+        return StrCat("learnt w = ", values[0].data<float>()[0], ", b = ", values[1].data<float>()[0],
+                      " (the data follow y = ", kRegressionSlope, "x + ", kRegressionIntercept, ")");
+      };
+    } else {
+      CLAB_ASSIGN_OR_RETURN(const ModelSpec spec, SpecOf(options.model));
+      CLAB_ASSIGN_OR_RETURN(data, LoadClassificationCsv(DataPath(spec.data)));
+      // Each worker's graph reads minibatches of 32 from its own shard, shuffled each epoch.
+      const ops::Minibatch inputs = ClassifierInputs(
+          g, TrainingDataset(DataPath(spec.data), data.num_features, 32, options.task_index, std::max(workers, 1),
+                             100 + static_cast<uint64_t>(options.task_index)));
+      CLAB_ASSIGN_OR_RETURN(classifier,
+                            BuildClassifierOn(g, inputs.features, inputs.labels, data.num_features, spec.hidden,
+                                              data.num_classes, spec.learning_rate, /*seed=*/7, spec.conv,
+                                              sync_replicas));
+      std::tie(train, loss, sync) = std::tie(classifier.train, classifier.loss, classifier.sync);
+      report = [&](Session& session) -> StatusOr<std::string> {
+        CLAB_ASSIGN_OR_RETURN(const double accuracy, Accuracy(session, classifier, data.held_out));
+        return StrCat("held-out accuracy ", accuracy);
+      };
+    }
   }
 
   MonitoredTrainingSessionOptions session_options;
@@ -73,10 +103,10 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
   session_options.checkpoint_dir = options.checkpoint_dir;
   session_options.config.mutable_clusterlab()->set_wait_for_tasks_ms(options.wait_for_ps_ms);
   session_options.hooks.push_back(std::make_shared<StopAtStepHook>(StopAtStepHook::LastStep(options.last_step)));
-  CLAB_ASSIGN_OR_RETURN(auto logging, LoggingTensorHook::Create({{"loss", model.loss.name()}}, 100, 0));
+  CLAB_ASSIGN_OR_RETURN(auto logging, LoggingTensorHook::Create({{"loss", loss.name()}}, 100, 0));
   session_options.hooks.push_back(logging);
-  if (model.sync) {
-    CLAB_ASSIGN_OR_RETURN(auto sync_hook, model.sync->MakeSessionRunHook(session_options.is_chief));
+  if (sync) {
+    CLAB_ASSIGN_OR_RETURN(auto sync_hook, sync->MakeSessionRunHook(session_options.is_chief));
     session_options.hooks.push_back(sync_hook);
   }
   session_options.log = std::make_shared<TrainingLog>(server->task_name());
@@ -86,14 +116,14 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
   std::vector<Tensor> outputs;
   int64_t runs = 0;
   while (!session->should_stop()) {
-    Status s = session->Run({model.train.node(), model.loss.name()}, {}, &outputs);
+    Status s = session->Run({train.node(), loss.name()}, {}, &outputs);
     if (absl::IsOutOfRange(s)) break;  // synchronous replicas: the chief has finished
     CLAB_RETURN_IF_ERROR(s);
     ++runs;
   }
-  CLAB_ASSIGN_OR_RETURN(const double accuracy, Accuracy(*session->raw_session(), model, data.held_out));
+  CLAB_ASSIGN_OR_RETURN(const std::string learnt, report(*session->raw_session()));
   CLAB_RETURN_IF_ERROR(session->Close());
-  out << "Worker " << options.task_index << " ran " << runs << " steps; held-out accuracy " << accuracy << std::endl;
+  out << "Worker " << options.task_index << " ran " << runs << " steps; " << learnt << std::endl;
   return server->Stop();
 }
 

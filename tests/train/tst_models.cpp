@@ -11,6 +11,7 @@
 #include "clab/ops/Ops.h"
 #include "models/Classifier.h"
 #include "models/ClusterTraining.h"
+#include "models/LinearRegression.h"
 
 #include <QTcpServer>
 #include <QtTest>
@@ -59,6 +60,22 @@ class ModelsTest : public QObject {
   Q_OBJECT
 
  private slots:
+  void linearRegressionFitsTheLine() {
+    GraphBuilder g;
+    auto model = BuildLinearRegression(g, 32, 0.1, 5);
+    QVERIFY2(model.ok(), StatusText(model.status()));
+    Output init = ops::GlobalVariablesInitializer(g);
+    auto session = NewSession(SessionOptions());
+    QVERIFY((*session)->Create(g.graph_def()).ok());
+    std::vector<Tensor> out;
+    QVERIFY((*session)->Run({}, {}, {init.node()}, &out).ok());
+    for (int i = 0; i < 600; ++i) QVERIFY((*session)->Run({}, {}, {model->train.node()}, &out).ok());
+    QVERIFY((*session)->Run({}, {"w:0", "b:0"}, {}, &out).ok());
+    qInfo("linear regression: w = %.4f, b = %.4f", out[0].data<float>()[0], out[1].data<float>()[0]);
+    QVERIFY(std::abs(out[0].data<float>()[0] - kRegressionSlope) < 0.05);
+    QVERIFY(std::abs(out[1].data<float>()[0] - kRegressionIntercept) < 0.05);
+  }
+
   void softmaxRegressionOnIris() {
     auto data = LoadClassificationCsv(DataPath("iris.csv"));
     QVERIFY2(data.ok(), StatusText(data.status()));

@@ -49,7 +49,7 @@ Project Project::SeedTwoWorkers() {
   return project;
 }
 
-QStringList Project::Programs() { return {"seed", "digits-mlp", "digits-cnn", "iris-softmax"}; }
+QStringList Project::Programs() { return {"seed", "digits-mlp", "digits-cnn", "iris-softmax", "linear-regression"}; }
 
 Project Project::DigitsMlp() {
   Project project;
@@ -150,6 +150,7 @@ QJsonObject Project::ToJson() const {
   }
   QJsonObject run_json{{"last_step", run.last_step},
                        {"faithful", run.faithful},
+                       {"sync", run.sync},
                        {"max_seconds", run.max_seconds},
                        {"checkpoint_dir", run.checkpoint_dir}};
   QJsonObject json{{"format", "clusterlab-project"}, {"version", kFormatVersion}, {"name", name},
@@ -213,11 +214,13 @@ bool Project::FromJson(const QJsonObject& json, Project* project, QString* error
   };
   if (wrong("last_step", run.value("last_step").isDouble(), "a whole number") ||
       wrong("faithful", run.value("faithful").isBool(), "true or false") ||
+      wrong("sync", run.value("sync").isBool(), "true or false") ||
       wrong("max_seconds", run.value("max_seconds").isDouble(), "a number of seconds") ||
       wrong("checkpoint_dir", run.value("checkpoint_dir").isString(), "a path"))
     return false;
   loaded.run.last_step = run.value("last_step").toInteger(200);
   loaded.run.faithful = run.value("faithful").toBool(false);
+  loaded.run.sync = run.value("sync").toBool(false);
   loaded.run.max_seconds = run.value("max_seconds").toInt(0);
   loaded.run.checkpoint_dir = run.value("checkpoint_dir").toString();
   if (loaded.run.last_step < 1) {

@@ -32,6 +32,7 @@ struct ProjectTask {
 struct RunSettings {
   qint64 last_step = 200;
   bool faithful = false;
+  bool sync = false;  // training programs: synchronous replicas
   int max_seconds = 0;
   QString checkpoint_dir;
 };

@@ -91,6 +91,7 @@ bool LocalCluster::Start(const Project& project, QString* error) {
            // The studio watches every task; a short run must not end before it does.
            << "--wait_for_watcher_ms" << "10000";
       if (project.program == "seed" && project.run.faithful) args << "--faithful";
+      if (project.program != "seed" && project.run.sync) args << "--sync";
       if (project.program == "seed" && project.run.max_seconds > 0)
         args << "--max_seconds" << QString::number(project.run.max_seconds);
       if (!project.run.checkpoint_dir.isEmpty() && task_def.index == 0)

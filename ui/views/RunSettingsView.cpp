@@ -14,6 +14,9 @@ RunSettingsView::RunSettingsView(QWidget* parent) : QWidget(parent) {
   faithful_ = new QCheckBox("exactly the tutorial's graph", this);
   faithful_->setToolTip("Nothing increments the global step, as in the tutorial: the run never reaches the last step\n"
                         "and only the time limit ends it (10 s unless set)");
+  sync_ = new QCheckBox("synchronous replicas", this);
+  sync_->setToolTip("SyncReplicasOptimizer: each global step applies the mean gradient of every worker;\n"
+                    "unchecked, every worker updates the ps on its own (asynchronously). Training programs only.");
   max_seconds_ = new QSpinBox(this);
   max_seconds_->setRange(0, 86400);
   max_seconds_->setSpecialValueText("none");
@@ -26,18 +29,21 @@ RunSettingsView::RunSettingsView(QWidget* parent) : QWidget(parent) {
   auto* form = new QFormLayout(this);
   form->addRow("Last step", last_step_);
   form->addRow("Faithful", faithful_);
+  form->addRow("Updates", sync_);
   form->addRow("Time limit", max_seconds_);
   form->addRow("Checkpoints", checkpoint_dir_);
   connect(last_step_, &QSpinBox::editingFinished, this, &RunSettingsView::emitEdit);
   connect(max_seconds_, &QSpinBox::editingFinished, this, &RunSettingsView::emitEdit);
   connect(checkpoint_dir_, &QLineEdit::editingFinished, this, &RunSettingsView::emitEdit);
   connect(faithful_, &QCheckBox::toggled, this, &RunSettingsView::emitEdit);
+  connect(sync_, &QCheckBox::toggled, this, &RunSettingsView::emitEdit);
 }
 
 void RunSettingsView::showSettings(const RunSettings& settings) {
   filling_ = true;
   last_step_->setValue(static_cast<int>(std::min<qint64>(settings.last_step, last_step_->maximum())));
   faithful_->setChecked(settings.faithful);
+  sync_->setChecked(settings.sync);
   max_seconds_->setValue(settings.max_seconds);
   checkpoint_dir_->setText(settings.checkpoint_dir);
   filling_ = false;
@@ -47,6 +53,7 @@ RunSettings RunSettingsView::settings() const {
   RunSettings settings;
   settings.last_step = last_step_->value();
   settings.faithful = faithful_->isChecked();
+  settings.sync = sync_->isChecked();
   settings.max_seconds = max_seconds_->value();
   settings.checkpoint_dir = checkpoint_dir_->text().trimmed();
   return settings;

@@ -1,6 +1,6 @@
 // The run settings of the project: StopAtStepHook's last step, the faithful mode (the
-// tutorial's graph exactly, with no global step increment), a time limit and the chief's
-// checkpoint directory. Each finished edit is reported once, for one undoable step.
+// tutorial's graph exactly, with no global step increment), synchronous replicas for the
+// training programs, a time limit and the chief's checkpoint directory. Each finished edit is reported once, for one undoable step.
 #pragma once
 
 #include "project/Project.h"
@@ -30,6 +30,7 @@ class RunSettingsView : public QWidget {
 
   QSpinBox* last_step_ = nullptr;
   QCheckBox* faithful_ = nullptr;
+  QCheckBox* sync_ = nullptr;
   QSpinBox* max_seconds_ = nullptr;
   QLineEdit* checkpoint_dir_ = nullptr;
   bool filling_ = false;

@@ -18,13 +18,14 @@ std::string ExampleTrainCommand::description() const {
          "the chief.\n\n"
          "Models: digits-mlp (64-128-10 on 8x8 handwritten digits), digits-cnn (the digits\n"
          "through a 3x3 convolution to 16 channels, ReLU, 2x2 max pooling and a dense layer),\n"
-         "iris-softmax (softmax regression on Fisher's iris).\n\n"
+         "iris-softmax (softmax regression on Fisher's iris), linear-regression (y = 3x + 2 plus\n"
+         "noise, drawn in the graph on each worker; prints the fitted w and b).\n\n"
          "Without --cluster and TF_CONFIG the cluster is ps=127.0.0.1:2223;worker=127.0.0.1:2222.";
 }
 
 void ExampleTrainCommand::DeclareFlags(FlagParser& flags) {
   cluster_flags_.Declare(flags);
-  flags.AddString("model", "NAME", "digits-mlp, digits-cnn or iris-softmax", &model_);
+  flags.AddString("model", "NAME", "digits-mlp, digits-cnn, iris-softmax or linear-regression", &model_);
   flags.AddInt("last_step", "N", "StopAtStepHook's last_step", &last_step_, 1);
   flags.AddString("checkpoint_dir", "DIR", "where the chief writes checkpoints and event files", &checkpoint_dir_);
   flags.AddBool("sync", "synchronous replicas: each global step applies the mean gradient of all the workers", &sync_);

@@ -73,10 +73,11 @@ StatusOr<ProjectRun> ReadProject(const std::string& path) {
 
 std::string TrainCommand::description() const {
   return "Reads a .clab project whose program is a training model (digits-mlp, digits-cnn,\n"
-         "iris-softmax), starts its ps and worker tasks as processes on free 127.0.0.1 ports\n"
-         "('clab example train'), prints every task's output with its label, and ends with\n"
-         "each worker's held-out accuracy. --workers and --ps change the cluster's size; the run settings\n"
-         "(last step, checkpoint directory, sync) come from the project unless given.\n\n"
+         "iris-softmax, linear-regression), starts its ps and worker tasks as processes on free\n"
+         "127.0.0.1 ports ('clab example train'), prints every task's output with its label, and\n"
+         "ends with what each worker learnt (held-out accuracy, or the fitted line). --workers and\n"
+         "--ps change the cluster's size; the run settings (last step, checkpoint directory, sync)\n"
+         "come from the project unless given.\n\n"
          "Example:  clab train examples/projects/digits-mlp.clab --workers 2";
 }
 
@@ -138,7 +139,8 @@ Status TrainCommand::Run(std::ostream& out) {
   }
   for (size_t i = 0; i < result.worker_lines.size(); ++i)
     for (const std::string& line : result.worker_lines[i])
-      if (line.find("held-out accuracy") != std::string::npos) out << "worker/" << i << ": " << line << std::endl;
+      if (line.rfind("Worker ", 0) == 0 && line.find(" steps; ") != std::string::npos)
+        out << "worker/" << i << ": " << line << std::endl;
   return OkStatus();
 }
 
