@@ -16,7 +16,6 @@
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
-  Q_INIT_RESOURCE(ui);
   QApplication::setApplicationName("ClusterLab Studio");
   QApplication::setOrganizationName("ClusterLab");
 

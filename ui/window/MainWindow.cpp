@@ -42,6 +42,10 @@
 #include <grpcpp/grpcpp.h>
 #include <google/protobuf/stubs/common.h>
 
+// The library's resources (its icon), registered by whoever makes a window: the studio and
+// the tests alike. Q_INIT_RESOURCE must be used outside any namespace.
+static void InitUiResources() { Q_INIT_RESOURCE(ui); }
+
 namespace clab::ui {
 
 MainWindow::MainWindow(QString clab_program, QWidget* parent)
@@ -92,6 +96,7 @@ MainWindow::MainWindow(QString clab_program, QWidget* parent)
   connect(run_settings_, &RunSettingsView::settingsEdited, this, &MainWindow::editRunSettings);
   connect(undo_, &QUndoStack::cleanChanged, this, [this](bool clean) { setWindowModified(!clean); });
 
+  InitUiResources();
   setWindowIcon(QIcon(":/clusterlab.svg"));
   resize(1280, 860);
   setProject(Project::Seed());
