@@ -187,28 +187,21 @@ void RegisterQueueOps(OpRegistry& registry) {
       .Summary("A first-in first-out queue of tuples of tensors, kept on its device across steps (capacity -1: "
                "unbounded).")
       .Group("queue");
-  registry.Register("QueueEnqueue")
-      .Input("handle: string")
-      .Input("components: Tcomponents")
-      .Attr("Tcomponents: list(type) >= 1")
-      .Attr("timeout_ms: int = -1")
-      .Stateful()
-      .Kernel("CPU", [](OpKernelConstruction&) -> StatusOr<std::unique_ptr<OpKernel>> {
-        return std::unique_ptr<OpKernel>(std::make_unique<EnqueueKernel>(false));
-      })
-      .Summary("Appends one tuple to a queue, waiting for room in a full one.")
-      .Group("queue");
-  registry.Register("QueueEnqueueMany")
-      .Input("handle: string")
-      .Input("components: Tcomponents")
-      .Attr("Tcomponents: list(type) >= 1")
-      .Attr("timeout_ms: int = -1")
-      .Stateful()
-      .Kernel("CPU", [](OpKernelConstruction&) -> StatusOr<std::unique_ptr<OpKernel>> {
-        return std::unique_ptr<OpKernel>(std::make_unique<EnqueueKernel>(true));
-      })
-      .Summary("Appends the slices of the components along their first dimension, one tuple each.")
-      .Group("queue");
+  auto enqueue = [&registry](const char* name, bool many, const char* summary) {
+    registry.Register(name)
+        .Input("handle: string")
+        .Input("components: Tcomponents")
+        .Attr("Tcomponents: list(type) >= 1")
+        .Attr("timeout_ms: int = -1")
+        .Stateful()
+        .Kernel("CPU", [many](OpKernelConstruction&) -> StatusOr<std::unique_ptr<OpKernel>> {
+          return std::unique_ptr<OpKernel>(std::make_unique<EnqueueKernel>(many));
+        })
+        .Summary(summary)
+        .Group("queue");
+  };
+  enqueue("QueueEnqueue", false, "Appends one tuple to a queue, waiting for room in a full one.");
+  enqueue("QueueEnqueueMany", true, "Appends the slices of the components along their first dimension, one tuple each.");
   registry.Register("QueueDequeue")
       .Input("handle: string")
       .Output("components: component_types")

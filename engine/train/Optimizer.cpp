@@ -40,8 +40,8 @@ StatusOr<Output> Optimizer::ApplySparse(GraphBuilder& g, const Output& var, cons
   return ApplyDense(g, var, ops::UnsortedSegmentSum(g, values, indices, rows, var.node() + "/sparse_to_dense"));
 }
 
-StatusOr<Output> Optimizer::Minimize(GraphBuilder& g, const Output& loss, const std::optional<Output>& global_step,
-                                     std::vector<std::string> variables, std::string_view name) {
+StatusOr<std::vector<std::pair<Output, Output>>> Optimizer::ComputeGradients(GraphBuilder& g, const Output& loss,
+                                                                             std::vector<std::string> variables) {
   if (variables.empty()) variables = g.Collection("trainable_variables");
   std::vector<Output> xs;
   for (const std::string& variable : variables) xs.emplace_back(variable, 0);
@@ -53,6 +53,12 @@ StatusOr<Output> Optimizer::Minimize(GraphBuilder& g, const Output& loss, const 
   if (!any)
     return errors::FailedPrecondition("No gradients for any variable: the loss '", loss.name(),
                                       "' does not depend on any of ", variables.size(), " trainable variables");
+  return pairs;
+}
+
+StatusOr<Output> Optimizer::Minimize(GraphBuilder& g, const Output& loss, const std::optional<Output>& global_step,
+                                     std::vector<std::string> variables, std::string_view name) {
+  CLAB_ASSIGN_OR_RETURN(auto pairs, ComputeGradients(g, loss, std::move(variables)));
   return ApplyGradients(g, pairs, global_step, name);
 }
 

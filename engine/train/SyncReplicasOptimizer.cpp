@@ -24,12 +24,7 @@ SyncReplicasOptimizer::SyncReplicasOptimizer(std::shared_ptr<Optimizer> optimize
 
 StatusOr<Output> SyncReplicasOptimizer::Minimize(GraphBuilder& g, const Output& loss, const Output& global_step,
                                                  std::vector<std::string> variables, std::string_view name) {
-  if (variables.empty()) variables = g.Collection("trainable_variables");
-  std::vector<Output> xs;
-  for (const std::string& variable : variables) xs.emplace_back(variable, 0);
-  CLAB_ASSIGN_OR_RETURN(std::vector<Output> grads, Gradients(g, loss, xs));
-  std::vector<std::pair<Output, Output>> pairs;
-  for (size_t i = 0; i < xs.size(); ++i) pairs.emplace_back(grads[i], xs[i]);
+  CLAB_ASSIGN_OR_RETURN(auto pairs, Optimizer::ComputeGradients(g, loss, std::move(variables)));
   return ApplyGradients(g, pairs, global_step, name);
 }
 

@@ -386,6 +386,14 @@ void DistributedSessionTest::fullTraceReturnsStepStats() {
 namespace {
 
 // The _Send nodes of the partition that runs on `job`.
+// replica_device_setter for worker 0 of the cluster.
+StatusOr<DeviceFunction> WorkerZeroSetter(const TwoTaskCluster& cluster) {
+  ReplicaDeviceSetterOptions options;
+  options.worker_device = "/job:worker/task:0";
+  options.cluster = cluster.dict();
+  return ReplicaDeviceSetter(options);
+}
+
 QStringList SendsOn(const tensorflow::RunMetadata& metadata, const std::string& job) {
   QStringList sends;
   for (const tensorflow::GraphDef& graph : metadata.partition_graphs()) {
@@ -407,10 +415,7 @@ void DistributedSessionTest::smallReadsRideBackInTheRunGraphReply() {
   auto worker = StartServer(cluster.spec(), "worker", 0);
   QVERIFY(ps.ok() && worker.ok());
   GraphBuilder g;
-  ReplicaDeviceSetterOptions setter_options;
-  setter_options.worker_device = "/job:worker/task:0";
-  setter_options.cluster = cluster.dict();
-  auto setter = ReplicaDeviceSetter(setter_options);
+  auto setter = WorkerZeroSetter(cluster);
   QVERIFY(setter.ok());
   std::string small_sum, big_sum, bumped;
   {
@@ -466,10 +471,7 @@ void DistributedSessionTest::aTrainingStepSendsOneMessageEachWay() {
   auto worker = StartServer(cluster.spec(), "worker", 0);
   QVERIFY(ps.ok() && worker.ok());
   GraphBuilder g;
-  ReplicaDeviceSetterOptions setter_options;
-  setter_options.worker_device = "/job:worker/task:0";
-  setter_options.cluster = cluster.dict();
-  auto setter = ReplicaDeviceSetter(setter_options);
+  auto setter = WorkerZeroSetter(cluster);
   QVERIFY(setter.ok());
   std::string train;
   {

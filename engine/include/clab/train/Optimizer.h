@@ -29,6 +29,12 @@ class Optimizer {
 
   virtual std::string name() const = 0;
 
+  // tf's compute_gradients: (gradient, variable) for each of `variables` (empty: the
+  // "trainable_variables" collection), an invalid gradient where the loss does not depend on
+  // it. FAILED_PRECONDITION when no variable gets one.
+  static StatusOr<std::vector<std::pair<Output, Output>>> ComputeGradients(GraphBuilder& graph, const Output& loss,
+                                                                           std::vector<std::string> variables = {});
+
  protected:
   // The ops that apply `grad` to `var`; called inside a scope colocated with `var`. Returns
   // the op (or tensor) whose completion means the variable is updated.
