@@ -152,6 +152,8 @@ Status UnsortedSegmentSumShape(ShapeContext& c) {
     c.set_output(0, PartialShape());
     return OkStatus();
   }
+  if (ids.rank() > data.rank())
+    return c.MakeError(StrCat("segment_ids has rank ", ids.rank(), " but data only rank ", data.rank()));
   std::vector<int64_t> dims{-1};
   if (num != nullptr) {
     auto values = ReadIndexVector(*num);
