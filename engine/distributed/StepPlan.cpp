@@ -56,12 +56,8 @@ StatusOr<std::shared_ptr<StepPlan>> BuildStepPlan(const StepPlanInputs& in) {
     return it != task_of_device.end() ? it->second : TaskOfDevice(device);
   };
   // One message per pair of devices on different tasks rather than one per tensor.
-  tensorflow::GraphDef packed;
-  CLAB_ASSIGN_OR_RETURN(const int packed_groups, PackCrossTaskTransfers(*graph, task_of, &packed));
-  if (packed_groups > 0) {
-    CLAB_ASSIGN_OR_RETURN(graph, Graph::FromGraphDef(packed));
-    for (Node* node : graph->nodes()) node->set_assigned_device(node->requested_device());
-  }
+  CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Graph> packed, PackCrossTaskTransfers(*graph, task_of));
+  if (packed) graph = std::move(packed);
   PartitionOptions partition_options;
   partition_options.partition_of = task_of;
   partition_options.incarnation_of = [&in](const std::string& device) {

@@ -2,43 +2,12 @@
 
 #include "clab/graph/AttrValues.h"
 
-#include <deque>
 #include <map>
 #include <set>
 #include <unordered_map>
 
 namespace clab {
 namespace {
-
-// Kahn's algorithm over data and control inputs.
-bool IsAcyclic(const tensorflow::GraphDef& graph) {
-  std::unordered_map<std::string, int> index;
-  for (int i = 0; i < graph.node_size(); ++i) index[graph.node(i).name()] = i;
-  std::vector<int> pending(static_cast<size_t>(graph.node_size()), 0);
-  std::vector<std::vector<int>> consumers(static_cast<size_t>(graph.node_size()));
-  for (int i = 0; i < graph.node_size(); ++i) {
-    for (const std::string& input : graph.node(i).input()) {
-      auto id = TensorId::Parse(input);
-      if (!id.ok()) continue;
-      auto it = index.find(id->node);
-      if (it == index.end()) continue;
-      consumers[static_cast<size_t>(it->second)].push_back(i);
-      ++pending[static_cast<size_t>(i)];
-    }
-  }
-  std::deque<int> ready;
-  for (int i = 0; i < graph.node_size(); ++i)
-    if (pending[static_cast<size_t>(i)] == 0) ready.push_back(i);
-  int seen = 0;
-  while (!ready.empty()) {
-    const int n = ready.front();
-    ready.pop_front();
-    ++seen;
-    for (int c : consumers[static_cast<size_t>(n)])
-      if (--pending[static_cast<size_t>(c)] == 0) ready.push_back(c);
-  }
-  return seen == graph.node_size();
-}
 
 struct Consumer {
   std::string node;
@@ -53,10 +22,16 @@ struct Group {
 
 }  // namespace
 
-StatusOr<int> PackCrossTaskTransfers(const Graph& graph,
-                                     const std::function<std::string(const std::string& device)>& task_of,
-                                     tensorflow::GraphDef* out) {
-  *out = graph.ToGraphDef(/*with_assigned_devices=*/true);
+StatusOr<std::unique_ptr<Graph>> PackCrossTaskTransfers(
+    const Graph& graph, const std::function<std::string(const std::string& device)>& task_of) {
+  tensorflow::GraphDef rewritten = graph.ToGraphDef(/*with_assigned_devices=*/true);
+  tensorflow::GraphDef* out = &rewritten;
+  // Whether an edge joins two placed nodes of different tasks.
+  auto crosses = [&task_of](const Edge* edge) {
+    const std::string& from = edge->src->assigned_device();
+    const std::string& to = edge->dst->assigned_device();
+    return !from.empty() && !to.empty() && task_of(from) != task_of(to);
+  };
   // (source device, destination device) -> the tensors crossing between them.
   std::map<std::pair<std::string, std::string>, Group> groups;
   // Tasks that receive anything from another task. A task that only sends returns its small
@@ -64,16 +39,14 @@ StatusOr<int> PackCrossTaskTransfers(const Graph& graph,
   std::set<std::string> receiving;
   for (const Node* node : graph.nodes())
     for (const Edge* edge : node->in_edges())
-      if (!edge->src->assigned_device().empty() && !node->assigned_device().empty() &&
-          task_of(edge->src->assigned_device()) != task_of(node->assigned_device()))
-        receiving.insert(task_of(node->assigned_device()));
+      if (crosses(edge)) receiving.insert(task_of(node->assigned_device()));
   for (const Node* node : graph.nodes()) {
     for (const Edge* edge : node->in_edges()) {
       if (edge->IsControl()) continue;
       const Node* src = edge->src;
       const std::string& from = src->assigned_device();
       const std::string& to = node->assigned_device();
-      if (from.empty() || to.empty() || task_of(from) == task_of(to) || !receiving.count(task_of(from))) continue;
+      if (!crosses(edge) || !receiving.count(task_of(from))) continue;
       const DataType type = src->output_types()[static_cast<size_t>(edge->src_output)];
       if (IsRefType(type) || type == DT_STRING) continue;
       Group& group = groups[{from, to}];
@@ -99,9 +72,7 @@ StatusOr<int> PackCrossTaskTransfers(const Graph& graph,
     if (node->type_string() != "NoOp" || !node->out_edges().empty() || node->assigned_device().empty()) continue;
     tensorflow::NodeDef* def = out->mutable_node(index.at(node->name()));
     for (const Edge* edge : node->in_edges()) {
-      if (!edge->IsControl() || edge->src->assigned_device().empty() ||
-          task_of(edge->src->assigned_device()) == task_of(node->assigned_device()))
-        continue;
+      if (!edge->IsControl() || !crosses(edge)) continue;
       auto* inputs = def->mutable_input();
       for (int i = inputs->size() - 1; i >= 0; --i)
         if (inputs->Get(i) == "^" + edge->src->name()) {
@@ -131,13 +102,18 @@ StatusOr<int> PackCrossTaskTransfers(const Graph& graph,
     for (size_t k = 0; k < group.tensors.size(); ++k)
       for (const Consumer& consumer : group.consumers[k])
         out->mutable_node(index.at(consumer.node))->set_input(consumer.input, StrCat(name, "/unpack:", k));
-    if (!IsAcyclic(*out)) {
-      *out = before;  // this group waits on an answer from the other side: leave it as it was
+    // The graph loader refuses cycles: a group whose tensors wait on an answer from the other
+    // side would make one, and is left as it was.
+    if (!Graph::FromGraphDef(*out).ok()) {
+      *out = before;
       continue;
     }
     ++packed;
   }
-  return packed + changes;
+  if (packed + changes == 0) return std::unique_ptr<Graph>();
+  CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Graph> result, Graph::FromGraphDef(rewritten));
+  for (Node* node : result->nodes()) node->set_assigned_device(node->requested_device());
+  return result;
 }
 
 }  // namespace clab

@@ -152,6 +152,7 @@ StatusOr<ClassifierGraph> BuildClassifierOn(GraphBuilder& g, const Output& featu
 
 StatusOr<double> Train(Session& session, const ClassifierGraph& model, const Examples& data, int64_t steps, int batch,
                        uint64_t seed) {
+  if (data.size() == 0) return errors::InvalidArgument("Train: no examples to draw minibatches from");
   MinibatchSampler sampler(data, batch, seed);
   std::vector<Tensor> out;
   double loss = 0;

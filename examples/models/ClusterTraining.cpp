@@ -26,6 +26,8 @@ StatusOr<double> TrainSynchronously(GraphBuilder& g, const ClassifierGraph& mode
   session_options.hooks = {sync_hook, std::make_shared<StopAtStepHook>(StopAtStepHook::LastStep(options.total_steps))};
   CLAB_ASSIGN_OR_RETURN(std::unique_ptr<MonitoredSession> session, MonitoredTrainingSession(g, session_options));
   if (task == 0) started.set_value(std::chrono::steady_clock::now());
+  if (options.data_path.empty() && shard.size() == 0)
+    return errors::InvalidArgument("worker ", task, "'s shard of the training data has no examples");
   // Minibatches fed from the shard, or (with a data path) read by the graph's dataset op.
   MinibatchSampler sampler(shard, options.batch, options.seed + 100 + static_cast<uint64_t>(task));
   std::vector<Tensor> out;

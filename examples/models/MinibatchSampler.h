@@ -1,5 +1,6 @@
 // Minibatches of a fixed size drawn from a set of examples in a shuffled order, a new order
-// each pass; the same seed gives the same sequence of minibatches.
+// each pass; the same seed gives the same sequence of minibatches. `data` must hold at least
+// one example and outlive the sampler.
 #pragma once
 
 #include "models/Classifier.h"

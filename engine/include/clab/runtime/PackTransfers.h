@@ -14,15 +14,14 @@
 #include "tensorflow/graph.pb.h"
 
 #include <functional>
+#include <memory>
 #include <string>
 
 namespace clab {
 
-// `graph` must be placed. Writes the placed graph (assigned devices in NodeDef.device), with
-// pack and unpack nodes and without those control edges, to `out`; returns how many groups
-// were packed or control edges dropped (0: `out` is the placed graph unchanged).
-StatusOr<int> PackCrossTaskTransfers(const Graph& graph,
-                                     const std::function<std::string(const std::string& device)>& task_of,
-                                     tensorflow::GraphDef* out);
+// `graph` must be placed. Returns the placed graph with pack and unpack nodes and without
+// those control edges (every node's assigned device set), or null when nothing changed.
+StatusOr<std::unique_ptr<Graph>> PackCrossTaskTransfers(
+    const Graph& graph, const std::function<std::string(const std::string& device)>& task_of);
 
 }  // namespace clab
