@@ -15,9 +15,11 @@ namespace clab {
 // calling thread until its blocks finish; if those blocks queued behind ops that are
 // themselves blocked in parallelFor on the same pool, every thread would wait for work
 // that no thread is free to run. Keeping intra-op work on its own pool rules that out.
+// Idle threads sleep at once instead of spinning for work: a ps and its workers often
+// share a few cores, and a spinning pool takes them from the threads that move tensors.
 struct ThreadPool::Impl {
   explicit Impl(int num_threads)
-      : inter_op(num_threads), intra_op(num_threads), eigen_device(&intra_op, num_threads) {}
+      : inter_op(num_threads, false), intra_op(num_threads, false), eigen_device(&intra_op, num_threads) {}
 
   Eigen::ThreadPool inter_op;
   Eigen::ThreadPool intra_op;
