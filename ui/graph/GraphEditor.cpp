@@ -10,6 +10,8 @@
 #include "graph/OpPalette.h"
 #include "graph/ProgramGraphs.h"
 #include "monitor/RunMonitor.h"
+#include "teach/TeachingPanel.h"
+#include "teach/TeachingStage.h"
 
 #include <QComboBox>
 #include <QCompleter>
@@ -66,6 +68,8 @@ GraphEditor::GraphEditor(QUndoStack* undo, QWidget* parent) : QWidget(parent) {
   problems_->setStyleSheet("QListWidget { color: #b00000; }");
   status_ = new QLabel(this);
   status_->setObjectName("graph-status");
+  teaching_ = new TeachingPanel(document_, scene_, this);
+  teaching_->hide();
 
   auto* toolbar = new QToolBar(this);
   toolbar->setIconSize(QSize(16, 16));
@@ -94,10 +98,12 @@ GraphEditor::GraphEditor(QUndoStack* undo, QWidget* parent) : QWidget(parent) {
   splitter->addWidget(palette_);
   splitter->addWidget(view_);
   splitter->addWidget(right);
+  splitter->addWidget(teaching_);
   splitter->setStretchFactor(0, 0);
   splitter->setStretchFactor(1, 1);
   splitter->setStretchFactor(2, 0);
-  splitter->setSizes({150, 820, 240});
+  splitter->setStretchFactor(3, 0);
+  splitter->setSizes({150, 820, 240, 360});
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -196,6 +202,20 @@ void GraphEditor::buildToolbar(QToolBar* toolbar) {
     QString error;
     if (!previewPlacement(&error)) QMessageBox::warning(this, "Cannot place the graph", error);
   })->setToolTip("Run the engine's Placer on the project's tasks and colour nodes by where they land");
+  toolbar->addSeparator();
+  QAction* teach = toolbar->addAction("Teach");
+  teach->setObjectName("teach");
+  teach->setCheckable(true);
+  teach->setToolTip("Walk through one distributed step of this graph: prune, place, partition, register, run");
+  connect(teach, &QAction::toggled, this, &GraphEditor::setTeaching);
+}
+
+void GraphEditor::setTeaching(bool on) {
+  teaching_->setVisible(on);
+  if (!on) {
+    teaching_->pause();
+    teaching_->stage()->clear();
+  }
 }
 
 QStringList GraphEditor::taskNames() const {
@@ -214,6 +234,7 @@ void GraphEditor::setProject(const Project& project) {
   const QString key = project.graph.isEmpty() ? "program:" + project.program + "@" + project.clusterSpec()
                                               : "graph:" + project.graph;
   if (key == source_key_) {
+    teaching_->setProject(project, false);
     updatePanels();
     return;
   }
@@ -236,6 +257,7 @@ void GraphEditor::setProject(const Project& project) {
                          : Q(std::string(graph.status().message())));
   }
   scene_->autoLayout();
+  teaching_->setProject(project, true);
   fitted_ = false;
   if (isVisible()) QTimer::singleShot(0, this, [this] { fitGraph(); });
 }

@@ -2,7 +2,8 @@
 // palette on the left, the canvas in the middle, the selected node's properties, the device
 // legend and the graph's problems on the right; a toolbar to import and export GraphDefs
 // (.pbtxt, .pb), lay the graph out, find a node, colour nodes by requested or placed device,
-// apply replica_device_setter for the project's cluster and preview the Placer's result.
+// apply replica_device_setter for the project's cluster and preview the Placer's result,
+// and the teaching mode's panel (ui/teach) beside the canvas.
 //
 // Graph edits go on the undo stack it is given (the window's), and each one hands the new
 // graph to the project through graphEdited().
@@ -29,6 +30,7 @@ class GraphView;
 class NodePropertiesView;
 class OpPalette;
 struct PlacementRow;
+class TeachingPanel;
 
 class GraphEditor : public QWidget {
   Q_OBJECT
@@ -43,6 +45,9 @@ class GraphEditor : public QWidget {
   NodePropertiesView* properties() const { return properties_; }
   QListWidget* legend() const { return legend_; }
   QListWidget* problems() const { return problems_; }
+  TeachingPanel* teaching() const { return teaching_; }
+  // Shows or hides the teaching mode's panel (hiding it restores the canvas).
+  void setTeaching(bool on);
 
   // The cluster (colours, ps tasks, devices to place on) and the graph: the project's own,
   // or, when it has none, the graph its program builds. Reloads only what changed.
@@ -86,6 +91,7 @@ class GraphEditor : public QWidget {
   NodePropertiesView* properties_;
   QListWidget* legend_;
   QListWidget* problems_;
+  TeachingPanel* teaching_;
   QComboBox* color_by_ = nullptr;
   QLineEdit* search_ = nullptr;
   QLabel* status_;

@@ -1,0 +1,242 @@
+// The teaching mode, offscreen: the seed program's step taken apart (prune, place,
+// partition with its _Send/_Recv pairs and their bytes, register) and run for real on a
+// private cluster ([[20]]); the panel played through one step, reporting the phases in
+// order, with tokens on the canvas; Chinese and back; the timeline of the traced steps and
+// its Chrome trace export; the digits MLP's step with packed transfers and fed zeros; bad
+// fetches named in the error.
+#include "graph/GraphDocument.h"
+#include "graph/GraphEditor.h"
+#include "graph/GraphScene.h"
+#include "graph/NodeItem.h"
+#include "graph/ProgramGraphs.h"
+#include "project/Project.h"
+#include "teach/StepWalkthrough.h"
+#include "teach/TeachingPanel.h"
+#include "teach/TeachingStage.h"
+#include "teach/TeachingText.h"
+#include "teach/TimelineView.h"
+#include "window/StudioLanguage.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace clab;
+using namespace clab::ui;
+
+namespace {
+
+QMap<QString, QStringList> Cluster(int ps, int workers) {
+  QMap<QString, QStringList> tasks;
+  for (int i = 0; i < ps; ++i) tasks["ps"] << QString("127.0.0.1:%1").arg(2222 + i);
+  for (int i = 0; i < workers; ++i) tasks["worker"] << QString("127.0.0.1:%1").arg(2300 + i);
+  return tasks;
+}
+
+tensorflow::GraphDef ProgramGraph(const QString& program) {
+  auto graph = ProgramGraphs::build(program, {{"ps", {"127.0.0.1:2222"}}, {"worker", {"127.0.0.1:2300", "127.0.0.1:2301"}}});
+  return graph.ok() ? *graph : tensorflow::GraphDef();
+}
+
+const char* kPs = "/job:ps/replica:0/task:0";
+const char* kWorker = "/job:worker/replica:0/task:0";
+
+}  // namespace
+
+class TeachingTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void seedStepTakenApartAndRun() {
+    const tensorflow::GraphDef graph = ProgramGraph("seed");
+    QCOMPARE(StepWalkthrough::guessFetches(graph), QStringList{"MatMul"});
+    QCOMPARE(StepWalkthrough::guessInit(graph), QStringList{"init"});
+    auto walk = StepWalkthrough::build(graph, Cluster(1, 2), {"MatMul"}, {}, {"init"});
+    QVERIFY2(walk.ok(), walk.status().ToString().c_str());
+    // Prune: the step needs x, w, their reads and MatMul; not the initialiser.
+    QCOMPARE(walk->total_nodes, 10);
+    QCOMPARE(walk->kept.size(), 5);
+    QVERIFY(walk->pruned.contains("init"));
+    QVERIFY(walk->pruned.contains("x/Assign"));
+    // Place: the variables on the ps, the product on worker 0.
+    QCOMPARE(StepWalkthrough::taskOf(walk->assigned.value("x")), QString(kPs));
+    QCOMPARE(StepWalkthrough::taskOf(walk->assigned.value("w/read")), QString(kPs));
+    QCOMPARE(StepWalkthrough::taskOf(walk->assigned.value("MatMul")), QString(kWorker));
+    // Partition: two partitions; x and w cross from the ps to the worker, 16 bytes each
+    // (int32 1x4 and 4x1): a ps that only sends does not pack.
+    QCOMPARE(walk->partitions.size(), 2);
+    QCOMPARE(walk->transfers.size(), 2);
+    for (const WalkTransfer& t : walk->transfers) {
+      QCOMPARE(t.from_task, QString(kPs));
+      QCOMPARE(t.to_task, QString(kWorker));
+      QCOMPARE(t.bytes, 16);
+      QCOMPARE(t.consumers, QStringList{"MatMul"});
+      QCOMPARE(t.edges.size(), 1);
+      QCOMPARE(t.edges[0].second, QString("MatMul"));
+      QVERIFY(!t.recv_node.isEmpty());
+    }
+    QCOMPARE(walk->transferBytes(), 32);
+    // Run: really run, on a private cluster.
+    QCOMPARE(walk->result, QStringList{"MatMul = [[20]]"});
+    QCOMPARE(walk->step_stats.size(), 3);
+    QStringList ran;
+    for (const WalkExecution& e : walk->executionsOf()) ran << e.node;
+    QVERIFY2(ran.contains("MatMul") && ran.contains("x/read"), qPrintable(ran.join(",")));
+    // MatMul starts after both of its tensors arrived.
+    const QList<WalkExecution> run = walk->executionsOf();
+    int matmul = -1, last_recv = -1;
+    for (int i = 0; i < run.size(); ++i) {
+      if (run[i].node == "MatMul") matmul = i;
+      if (run[i].op == "_Recv") last_recv = i;
+    }
+    QVERIFY(last_recv >= 0);
+    QVERIFY(matmul > last_recv);
+    QCOMPARE(StepWalkthrough::taskOf(run[matmul].device), QString(kWorker));
+  }
+
+  void panelPlaysOneStepThroughEveryPhase() {
+    GraphEditor editor;
+    editor.resize(1500, 800);
+    editor.setProject(Project::Seed());
+    editor.setTeaching(true);
+    editor.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&editor));
+    TeachingPanel* panel = editor.teaching();
+    QVERIFY(panel->isVisible());
+    QCOMPARE(panel->findChild<QLineEdit*>("teach-fetches")->text(), QString("MatMul"));
+    QSignalSpy ready(panel, &TeachingPanel::ready);
+    panel->prepare();
+    QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 20000);
+    QCOMPARE(panel->phase(), TeachingPhase::kPrune);
+    // The pruned initialiser is greyed out.
+    QVERIFY(editor.scene()->item("init")->opacity() < 0.5);
+    QCOMPARE(editor.scene()->item("MatMul")->opacity(), 1.0);
+    panel->step();
+    QCOMPARE(panel->phase(), TeachingPhase::kPlace);
+    QCOMPARE(editor.scene()->colorBy(), GraphScene::ColorBy::kAssignedDevice);
+    panel->step();
+    QCOMPARE(panel->phase(), TeachingPhase::kPartition);
+    QCOMPARE(panel->stage()->transferEdgesShown(), 2);
+    QVERIFY(panel->explanationHtml().contains("_Send"));
+    panel->step();
+    QCOMPARE(panel->phase(), TeachingPhase::kRegister);
+    QVERIFY(panel->explanationHtml().contains("RegisterGraph"));
+    panel->step();
+    QCOMPARE(panel->phase(), TeachingPhase::kRun);
+    // Node by node: a _Recv sends an orange token along its transfer edge.
+    const int count = panel->executionCount();
+    QVERIFY(count >= 6);
+    bool token_seen = false, matmul_lit = false;
+    for (int i = 0; i < count; ++i) {
+      panel->step();
+      QCOMPARE(panel->executionIndex(), i);
+      token_seen = token_seen || panel->stage()->tokensInFlight() > 0;
+      matmul_lit = matmul_lit || panel->stage()->litNode() == "MatMul";
+    }
+    QVERIFY(token_seen);
+    QVERIFY(matmul_lit);
+    panel->step();
+    QCOMPARE(panel->phase(), TeachingPhase::kDone);
+    QVERIFY(panel->explanationHtml().contains("[[20]]"));
+    const QList<TeachingPhase> expected{TeachingPhase::kPrune, TeachingPhase::kPlace, TeachingPhase::kPartition,
+                                        TeachingPhase::kRegister, TeachingPhase::kRun, TeachingPhase::kDone};
+    QCOMPARE(panel->phasesSeen(), expected);
+    // Back goes to the last node of the run; Play from the end starts again and runs on.
+    panel->back();
+    QCOMPARE(panel->phase(), TeachingPhase::kRun);
+    QCOMPARE(panel->executionIndex(), count - 1);
+    panel->setSpeed(4);
+    panel->play();
+    QVERIFY(panel->isPlaying());
+    QTRY_COMPARE_WITH_TIMEOUT(panel->phase(), TeachingPhase::kDone, 15000);
+    QTRY_VERIFY(!panel->isPlaying());
+    // Leaving the teaching mode restores the canvas.
+    editor.setTeaching(false);
+    QCOMPARE(editor.scene()->item("init")->opacity(), 1.0);
+    QCOMPARE(panel->stage()->transferEdgesShown(), 0);
+  }
+
+  void switchesToChineseAndBack() {
+    GraphEditor editor;
+    editor.setProject(Project::Seed());
+    editor.setTeaching(true);
+    TeachingPanel* panel = editor.teaching();
+    auto* prepare = panel->findChild<QPushButton*>("teach-prepare");
+    QCOMPARE(prepare->text(), QString("Walk through one step"));
+    QVERIFY(StudioLanguage::set("zh_CN"));
+    QCOMPARE(StudioLanguage::current(), QString("zh_CN"));
+    QTRY_COMPARE(prepare->text(), QString::fromUtf8("演示一个步骤"));
+    QCOMPARE(TeachingText::phaseName(TeachingPhase::kPartition), QString::fromUtf8("3. 分割"));
+    QSignalSpy ready(panel, &TeachingPanel::ready);
+    panel->prepare();
+    QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 20000);
+    panel->step();
+    panel->step();
+    QVERIFY2(panel->explanationHtml().contains(QString::fromUtf8("每一步有 2 个张量跨越任务")),
+             qPrintable(panel->explanationHtml()));
+    QVERIFY(StudioLanguage::set("en"));
+    QTRY_COMPARE(prepare->text(), QString("Walk through one step"));
+    QCOMPARE(TeachingText::phaseName(TeachingPhase::kPartition), QString("3. Partition"));
+    QVERIFY(!StudioLanguage::set("xx"));  // no such translation: nothing changes
+    QCOMPARE(StudioLanguage::current(), QString("en"));
+  }
+
+  void timelineAndChromeTraceExport() {
+    auto walk = StepWalkthrough::build(ProgramGraph("seed"), Cluster(1, 1), {"MatMul"}, {}, {"init"}, 2);
+    QVERIFY2(walk.ok(), walk.status().ToString().c_str());
+    TimelineView view(walk->step_stats);
+    QCOMPARE(view.lanes().size(), 2);  // the ps's CPU and the worker's
+    QVERIFY(view.computeBars() >= 2 * 3);
+    QVERIFY(view.transferBars() >= 2 * 2);
+    const double scale = view.scale();
+    view.zoom(2);
+    QCOMPARE(view.scale(), scale * 2);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("trace.json");
+    QString error;
+    QVERIFY2(view.exportChromeTrace(path, &error), qPrintable(error));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonArray events = QJsonDocument::fromJson(file.readAll()).object().value("traceEvents").toArray();
+    int matmuls = 0;
+    for (const QJsonValue& event : events)
+      if (event.toObject().value("args").toObject().value("name").toString() == "MatMul") ++matmuls;
+    QCOMPARE(matmuls, 2);  // one per traced step
+    // A path that cannot be written is refused with the path named, and nothing is left.
+    QVERIFY(!view.exportChromeTrace(dir.filePath("missing/trace.json"), &error));
+    QVERIFY2(error.contains("missing/trace.json"), qPrintable(error));
+  }
+
+  void digitsStepPacksTransfersAndFeedsZeros() {
+    const tensorflow::GraphDef graph = ProgramGraph("digits-mlp");
+    const QStringList fetches = StepWalkthrough::guessFetches(graph);
+    QVERIFY2(!fetches.isEmpty(), "no fetch guessed");
+    auto walk = StepWalkthrough::build(graph, Cluster(1, 1), fetches, {}, StepWalkthrough::guessInit(graph), 1);
+    QVERIFY2(walk.ok(), walk.status().ToString().c_str());
+    // The worker reads the weights from the ps and sends gradients back: both ways packed.
+    bool packed_to_worker = false, packed_to_ps = false;
+    for (const WalkTransfer& t : walk->transfers) {
+      if (t.packed.size() < 2) continue;
+      (t.to_task == kWorker ? packed_to_worker : packed_to_ps) = true;
+      QVERIFY(t.bytes > 0);
+    }
+    QVERIFY(packed_to_worker);
+    QVERIFY(packed_to_ps);
+    QVERIFY2(!walk->fed.isEmpty(), "the placeholders were not fed");
+  }
+
+  void badFetchIsNamed() {
+    auto walk = StepWalkthrough::build(ProgramGraph("seed"), Cluster(1, 1), {"nope"}, {}, {});
+    QVERIFY(!walk.ok());
+    QVERIFY2(QString::fromStdString(walk.status().ToString()).contains("nope"), walk.status().ToString().c_str());
+    QVERIFY(!StepWalkthrough::build(ProgramGraph("seed"), {}, {"MatMul"}, {}, {}).ok());
+  }
+};
+
+QTEST_MAIN(TeachingTest)
+#include "tst_teaching.moc"

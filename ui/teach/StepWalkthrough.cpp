@@ -1,0 +1,332 @@
+#include "teach/StepWalkthrough.h"
+
+#include "cli/LoopbackPorts.h"
+#include "clab/distributed/Server.h"
+#include "clab/graph/Graph.h"
+#include "clab/graph/Prune.h"
+#include "clab/runtime/PackTransfers.h"
+#include "clab/runtime/Partition.h"
+#include "clab/runtime/Placer.h"
+#include "clab/runtime/Session.h"
+
+#include <QSet>
+
+#include <algorithm>
+
+namespace clab::ui {
+namespace {
+
+QString Q(const std::string& s) { return QString::fromStdString(s); }
+
+std::vector<std::string> Std(const QStringList& list) {
+  std::vector<std::string> out;
+  for (const QString& s : list) out.push_back(s.toStdString());
+  return out;
+}
+
+QString NodeOf(const QString& input) {
+  QString name = input.startsWith('^') ? input.mid(1) : input;
+  const int colon = name.lastIndexOf(':');
+  return colon > 0 ? name.left(colon) : name;
+}
+
+std::string AttrString(const tensorflow::NodeDef& node, const char* name) {
+  const auto it = node.attr().find(name);
+  return it == node.attr().end() ? std::string() : it->second.s();
+}
+
+// Bytes of one output from the inferred shapes; -1 when not fully known.
+qint64 OutputBytes(const Graph& graph, const std::map<std::string, std::vector<PartialShape>>& shapes,
+                   const std::string& tensor) {
+  StatusOr<TensorId> id = TensorId::Parse(tensor);
+  if (!id.ok()) return -1;
+  const Node* node = graph.FindNode(id->node);
+  if (!node || id->index < 0 || id->index >= node->num_outputs()) return -1;
+  if (node->type_string() == "_PackTensors") {
+    qint64 total = 0;
+    for (const std::string& input : node->def().input()) {
+      const qint64 bytes = OutputBytes(graph, shapes, input);
+      if (bytes < 0) return -1;
+      total += bytes;
+    }
+    return total;
+  }
+  const auto it = shapes.find(id->node);
+  if (it == shapes.end() || static_cast<size_t>(id->index) >= it->second.size()) return -1;
+  const PartialShape& shape = it->second[static_cast<size_t>(id->index)];
+  if (!shape.IsFullyDefined()) return -1;
+  const DataType dtype = BaseType(node->output_types()[static_cast<size_t>(id->index)]);
+  if (dtype == DT_STRING) return -1;
+  return static_cast<qint64>(shape.num_elements()) * static_cast<qint64>(DataTypeSize(dtype));
+}
+
+// A zero tensor for a placeholder, its unknown dimensions taken as 1.
+StatusOr<Tensor> ZeroFeed(const tensorflow::NodeDef& node, QString* described) {
+  const auto dtype_it = node.attr().find("dtype");
+  if (dtype_it == node.attr().end())
+    return errors::InvalidArgument("placeholder '", node.name(), "' has no dtype attr");
+  std::vector<int64_t> dims;
+  const auto shape_it = node.attr().find("shape");
+  if (shape_it != node.attr().end() && !shape_it->second.shape().unknown_rank())
+    for (const auto& dim : shape_it->second.shape().dim()) dims.push_back(dim.size() < 0 ? 1 : dim.size());
+  QStringList text;
+  for (int64_t d : dims) text << QString::number(d);
+  *described = Q(node.name()) + " (" + (text.isEmpty() ? QStringLiteral("scalar") : text.join("x")) + " zeros)";
+  return Tensor(static_cast<DataType>(dtype_it->second.type()), TensorShape(dims));
+}
+
+}  // namespace
+
+bool WalkExecution::isTransfer() const {
+  return op == "_Send" || op == "_Recv" || op == "_PackTensors" || op == "_UnpackTensors";
+}
+
+QString StepWalkthrough::taskOf(const QString& device) {
+  const int at = device.indexOf("/device:");
+  return at < 0 ? device : device.left(at);
+}
+
+qint64 StepWalkthrough::transferBytes() const {
+  qint64 total = 0;
+  for (const WalkTransfer& t : transfers) total += std::max<qint64>(t.bytes, 0);
+  return total;
+}
+
+QList<WalkExecution> StepWalkthrough::executionsOf(int step) const {
+  const int wanted = step < 0 ? static_cast<int>(step_stats.size()) - 1 : step;
+  QList<WalkExecution> out;
+  for (const WalkExecution& e : executed)
+    if (e.step == wanted) out << e;
+  return out;
+}
+
+QStringList StepWalkthrough::guessInit(const tensorflow::GraphDef& graph) {
+  QSet<QString> variables;
+  for (const auto& node : graph.node()) {
+    if (node.name() == "init") return {"init"};
+    if (node.op() == "VariableV2" || node.op() == "Variable") variables.insert(Q(node.name()));
+  }
+  // No global initialiser: each variable's own ("<variable>/Assign", as tf.Variable names it).
+  QStringList assigns;
+  for (const auto& node : graph.node()) {
+    const QString name = Q(node.name());
+    if (node.op() == "Assign" && name.endsWith("/Assign") && variables.contains(name.chopped(7))) assigns << name;
+  }
+  return assigns;
+}
+
+QStringList StepWalkthrough::guessFetches(const tensorflow::GraphDef& graph) {
+  QSet<QString> consumed;
+  QHash<QString, QStringList> inputs;
+  for (const auto& node : graph.node())
+    for (const std::string& input : node.input()) {
+      consumed.insert(NodeOf(Q(input)));
+      inputs[Q(node.name())] << NodeOf(Q(input));
+    }
+  // What the initialiser and the saver need is left out, unless a step needs it too.
+  QSet<QString> set_up;
+  QStringList stack;
+  for (const auto& node : graph.node()) {
+    const QString name = Q(node.name());
+    if (name == "init" || name.startsWith("save/") || name.contains("/Assign") || name.endsWith("initializer"))
+      stack << name;
+  }
+  while (!stack.isEmpty()) {
+    const QString name = stack.takeLast();
+    if (set_up.contains(name)) continue;
+    set_up.insert(name);
+    stack << inputs.value(name);
+  }
+  QStringList fetches;
+  for (const auto& node : graph.node()) {
+    const QString name = Q(node.name());
+    if (!consumed.contains(name) && !set_up.contains(name)) fetches << name;
+  }
+  return fetches;
+}
+
+StatusOr<StepWalkthrough> StepWalkthrough::build(const tensorflow::GraphDef& graph,
+                                                 const QMap<QString, QStringList>& tasks, const QStringList& asked,
+                                                 const QStringList& asked_targets, const QStringList& init, int steps) {
+  // A name of a node without outputs (a train op) is run as a target, as session.run does.
+  CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Graph> whole, Graph::FromGraphDef(graph));
+  QStringList fetches, targets = asked_targets;
+  for (const QString& name : asked) {
+    const Node* node = whole->FindNode(name.toStdString());
+    (node && node->num_outputs() == 0 ? targets : fetches) << name;
+  }
+  if (fetches.isEmpty() && targets.isEmpty())
+    return errors::InvalidArgument("a step needs at least one tensor to fetch or node to run");
+  if (tasks.isEmpty()) return errors::InvalidArgument("the project has no tasks to run the step on");
+  StepWalkthrough walk;
+  walk.fetches = fetches;
+  walk.targets = targets;
+  walk.init = init;
+  walk.total_nodes = graph.node_size();
+
+  // Prune, as the master does for this (fetches, targets) signature.
+  tensorflow::GraphDef pruned;
+  CLAB_RETURN_IF_ERROR(PruneGraph(graph, {}, Std(fetches), Std(targets), &pruned));
+  QSet<QString> kept;
+  for (const auto& node : pruned.node()) kept.insert(Q(node.name()));
+  for (const auto& node : graph.node()) (kept.contains(Q(node.name())) ? walk.kept : walk.pruned) << Q(node.name());
+
+  // Place on one CPU per task; unconstrained nodes go to the session's own task.
+  std::vector<AvailableDevice> devices;
+  QString session_task;
+  for (auto it = tasks.begin(); it != tasks.end(); ++it)
+    for (int i = 0; i < it.value().size(); ++i) {
+      const QString task = QStringLiteral("/job:%1/replica:0/task:%2").arg(it.key()).arg(i);
+      walk.task_names << task;
+      devices.push_back({(task + "/device:CPU:0").toStdString(), "CPU"});
+    }
+  session_task = tasks.contains("worker") ? QStringLiteral("/job:worker/replica:0/task:0") : walk.task_names.first();
+  CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Graph> placed, Graph::FromGraphDef(pruned));
+  PlacerOptions placer;
+  placer.allow_soft_placement = true;
+  placer.default_device = session_task.toStdString();
+  placer.log = [](const std::string&) {};
+  CLAB_RETURN_IF_ERROR(PlaceGraph(placed.get(), devices, placer));
+  for (const Node* node : placed->nodes()) walk.assigned.insert(Q(node->name()), Q(node->assigned_device()));
+
+  // Partition (after packing what one device sends to another task, as the master does).
+  const auto task_of = [](const std::string& device) { return taskOf(Q(device)).toStdString(); };
+  CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Graph> packed, PackCrossTaskTransfers(*placed, task_of));
+  const Graph& cut = packed ? *packed : *placed;
+  std::map<std::string, std::vector<PartialShape>> shapes;
+  // Shapes of the graph as placed (the pack nodes carry bytes, not shapes); bytes stay
+  // unknown past a node whose shapes cannot be inferred.
+  InferGraphShapes(*placed, &shapes).IgnoreError();
+  PartitionOptions options;
+  options.partition_of = task_of;
+  options.incarnation_of = [](const std::string&) { return uint64_t{1}; };
+  std::map<std::string, tensorflow::GraphDef> partitions;
+  CLAB_RETURN_IF_ERROR(PartitionGraph(cut, options, &partitions));
+  std::map<std::string, std::pair<QString, const tensorflow::NodeDef*>> recvs;  // tensor_name -> (task, node)
+  for (const QString& task : walk.task_names) {
+    const auto it = partitions.find(task.toStdString());
+    if (it == partitions.end()) continue;
+    WalkPartition partition;
+    partition.task = task;
+    for (const auto& node : it->second.node()) {
+      partition.nodes << Q(node.name());
+      if (node.op() == "_Recv") recvs[AttrString(node, "tensor_name")] = {task, &node};
+    }
+    walk.partitions << partition;
+  }
+  for (const QString& task : walk.task_names) {
+    const auto it = partitions.find(task.toStdString());
+    if (it == partitions.end()) continue;
+    for (const auto& node : it->second.node()) {
+      if (node.op() != "_Send" || node.input_size() == 0) continue;
+      WalkTransfer transfer;
+      transfer.tensor = Q(node.input(0));
+      transfer.producer = NodeOf(transfer.tensor);
+      transfer.send_node = Q(node.name());
+      transfer.from_task = task;
+      transfer.bytes = OutputBytes(cut, shapes, node.input(0));
+      if (const Node* producer = cut.FindNode(transfer.producer.toStdString());
+          producer && producer->type_string() == "_PackTensors")
+        for (const std::string& input : producer->def().input()) transfer.packed << Q(input);
+      for (const QString& tensor : transfer.packed.isEmpty() ? QStringList{transfer.tensor} : transfer.packed) {
+        StatusOr<TensorId> id = TensorId::Parse(tensor.toStdString());
+        const Node* src = id.ok() ? placed->FindNode(id->node) : nullptr;
+        if (!src) continue;
+        for (const Edge* edge : src->out_edges())
+          if (edge->src_output == id->index && Q(task_of(edge->dst->assigned_device())) != task)
+            transfer.edges.append({Q(src->name()), Q(edge->dst->name())});
+      }
+      const auto recv = recvs.find(AttrString(node, "tensor_name"));
+      if (recv != recvs.end()) {
+        transfer.to_task = recv->second.first;
+        transfer.recv_node = Q(recv->second.second->name());
+        for (const auto& consumer : partitions.at(transfer.to_task.toStdString()).node())
+          for (const std::string& input : consumer.input())
+            if (NodeOf(Q(input)) == transfer.recv_node) {
+              transfer.consumers << Q(consumer.name());
+              break;
+            }
+      }
+      walk.transfers << transfer;
+    }
+  }
+
+  // Run: a private cluster, one in-process server per task, the session on the step's task.
+  CLAB_ASSIGN_OR_RETURN(const std::vector<int> ports, cli::PickFreeLoopbackPorts(static_cast<int>(devices.size())));
+  std::map<std::string, std::vector<std::string>> jobs;
+  size_t next_port = 0;
+  for (auto it = tasks.begin(); it != tasks.end(); ++it)
+    for (int i = 0; i < it.value().size(); ++i)
+      jobs[it.key().toStdString()].push_back("127.0.0.1:" + std::to_string(ports[next_port++]));
+  CLAB_ASSIGN_OR_RETURN(const ClusterSpec cluster, ClusterSpec::FromDict(jobs));
+  std::vector<std::unique_ptr<Server>> servers;
+  std::string target;
+  for (auto it = tasks.begin(); it != tasks.end(); ++it)
+    for (int i = 0; i < it.value().size(); ++i) {
+      ServerOptions server_options;
+      server_options.cluster = cluster;
+      server_options.job_name = it.key().toStdString();
+      server_options.task_index = i;
+      server_options.log = [](const std::string&) {};
+      CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Server> server, Server::Create(server_options));
+      if (Q(server->task_name()) == session_task) target = server->target();
+      servers.push_back(std::move(server));
+    }
+  const auto stop_servers = [&servers] {
+    for (auto& server : servers) server->Stop().IgnoreError();
+  };
+  Status run_status = [&]() -> Status {
+    SessionOptions session_options;
+    session_options.target = target;
+    CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Session> session, NewSession(session_options));
+    CLAB_RETURN_IF_ERROR(session->Create(graph));
+    std::vector<Tensor> outputs;
+    if (!init.isEmpty()) CLAB_RETURN_IF_ERROR(session->Run({}, {}, Std(init), &outputs));
+    FeedList feeds;
+    for (const auto& node : pruned.node()) {
+      if (node.op() != "Placeholder") continue;
+      QString described;
+      CLAB_ASSIGN_OR_RETURN(Tensor zeros, ZeroFeed(node, &described));
+      feeds.emplace_back(node.name(), std::move(zeros));
+      walk.fed << described;
+    }
+    tensorflow::RunOptions run_options;
+    run_options.set_trace_level(tensorflow::RunOptions::FULL_TRACE);
+    int64_t origin = -1;
+    for (int step = 0; step < std::max(1, steps); ++step) {
+      tensorflow::RunMetadata metadata;
+      CLAB_RETURN_IF_ERROR(session->Run(run_options, feeds, Std(fetches), Std(targets), &outputs, &metadata));
+      walk.step_stats << metadata.step_stats();
+      for (const auto& device : metadata.step_stats().dev_stats())
+        for (const auto& node : device.node_stats())
+          if (origin < 0 || node.all_start_micros() < origin) origin = node.all_start_micros();
+      for (const auto& device : metadata.step_stats().dev_stats())
+        for (const auto& node : device.node_stats()) {
+          WalkExecution e;
+          e.node = Q(node.node_name());
+          const QString label = Q(node.timeline_label());
+          const int eq = label.indexOf(" = ");
+          const int paren = label.indexOf('(', eq);
+          e.op = eq >= 0 && paren > eq ? label.mid(eq + 3, paren - eq - 3) : QString();
+          e.device = Q(device.device());
+          e.start_us = node.all_start_micros() - origin;
+          e.end_us = e.start_us + std::max<int64_t>(node.all_end_rel_micros(), 1);
+          e.step = step;
+          walk.executed << e;
+        }
+    }
+    walk.stats = walk.step_stats.last();
+    walk.result.clear();
+    for (int i = 0; i < fetches.size(); ++i)
+      walk.result << fetches[i] + " = " + Q(outputs[static_cast<size_t>(i)].DebugString(16));
+    return session->Close();
+  }();
+  stop_servers();
+  CLAB_RETURN_IF_ERROR(run_status);
+  std::stable_sort(walk.executed.begin(), walk.executed.end(), [](const WalkExecution& a, const WalkExecution& b) {
+    return a.start_us != b.start_us ? a.start_us < b.start_us : a.end_us < b.end_us;
+  });
+  return walk;
+}
+
+}  // namespace clab::ui

@@ -1,0 +1,220 @@
+#include "teach/TeachingStage.h"
+
+#include "graph/EdgeItem.h"
+#include "graph/GraphScene.h"
+#include "graph/NodeItem.h"
+
+#include <QBrush>
+#include <QGraphicsEllipseItem>
+#include <QGraphicsPathItem>
+#include <QGraphicsRectItem>
+#include <QGraphicsSimpleTextItem>
+#include <QPen>
+#include <QSet>
+#include <QVariantAnimation>
+
+namespace clab::ui {
+namespace {
+
+const QColor kTransferColor(230, 120, 0);
+const QColor kLocalTokenColor(30, 110, 220);
+constexpr qreal kOverlayZ = 50;
+
+}  // namespace
+
+TeachingStage::TeachingStage(GraphScene* scene, QObject* parent) : QObject(parent), scene_(scene) {
+  // The canvas makes new items after each edit or recolouring: draw again on the new ones.
+  connect(scene_, &GraphScene::rebuilt, this, [this] {
+    if (walk_ && !redrawing_) redraw();
+  });
+}
+
+TeachingStage::~TeachingStage() {
+  walk_ = nullptr;  // its owner may be gone already
+  if (scene_) clear();
+}
+
+void TeachingStage::setWalkthrough(const StepWalkthrough* walk) {
+  clear();
+  walk_ = walk;
+}
+
+void TeachingStage::clear() {
+  if (!scene_) return;
+  dropOverlays();
+  for (const Token& token : tokens_) {
+    delete token.animation;
+    scene_->removeItem(token.dot);
+    delete token.dot;
+  }
+  tokens_.clear();
+  lit_node_.clear();
+  if (walk_) dimPruned(false);
+}
+
+void TeachingStage::dropOverlays() {
+  for (QGraphicsItem* item : overlays_) {
+    scene_->removeItem(item);
+    delete item;
+  }
+  overlays_.clear();
+  transfer_edges_ = 0;
+}
+
+void TeachingStage::dimPruned(bool dim) {
+  if (!walk_) return;
+  const QSet<QString> pruned(walk_->pruned.begin(), walk_->pruned.end());
+  for (const QString& name : walk_->kept + walk_->pruned)
+    if (NodeItem* item = scene_->item(name)) item->setOpacity(dim && pruned.contains(name) ? 0.22 : 1.0);
+}
+
+void TeachingStage::showPhase(TeachingPhase phase) {
+  phase_ = phase;
+  lit_node_.clear();
+  redraw();
+}
+
+void TeachingStage::redraw() {
+  if (!walk_) return;
+  redrawing_ = true;
+  dropOverlays();
+  if (phase_ >= TeachingPhase::kPlace) {
+    if (scene_->assignedDevices() != walk_->assigned) scene_->setAssignedDevices(walk_->assigned);
+    if (scene_->colorBy() != GraphScene::ColorBy::kAssignedDevice) scene_->setColorBy(GraphScene::ColorBy::kAssignedDevice);
+  }
+  dimPruned(true);
+  if (phase_ >= TeachingPhase::kPartition) drawTransfers();
+  if (phase_ == TeachingPhase::kRegister) drawPartitions();
+  if (!lit_node_.isEmpty())
+    if (NodeItem* item = scene_->item(lit_node_)) {
+      auto* halo = new QGraphicsRectItem(item->sceneBoundingRect().adjusted(-6, -6, 6, 6));
+      halo->setPen(QPen(QColor(255, 200, 0), 4));
+      halo->setBrush(QColor(255, 230, 120, 90));
+      halo->setZValue(kOverlayZ - 1);
+      scene_->addItem(halo);
+      overlays_ << halo;
+    }
+  redrawing_ = false;
+}
+
+void TeachingStage::drawTransfers() {
+  for (const WalkTransfer& t : walk_->transfers) {
+    bool labelled = false;
+    for (const auto& [src, dst] : t.edges) {
+      NodeItem* from = scene_->item(src);
+      NodeItem* to = scene_->item(dst);
+      if (!from || !to) continue;
+      auto* path = new QGraphicsPathItem(EdgeItem::curve(from->outputPos(0), to->inputPos(0)));
+      QPen pen(kTransferColor, 2.5, Qt::DashLine);
+      path->setPen(pen);
+      path->setZValue(kOverlayZ);
+      path->setToolTip(QStringLiteral("_Send %1 → _Recv %2\n%3")
+                           .arg(t.send_node, t.recv_node, TeachingText::bytes(t.bytes)));
+      scene_->addItem(path);
+      overlays_ << path;
+      ++transfer_edges_;
+      if (labelled) continue;
+      labelled = true;
+      const QString text = QStringLiteral("_Send/_Recv %1").arg(TeachingText::bytes(t.bytes));
+      auto* label = new QGraphicsSimpleTextItem(text);
+      label->setBrush(kTransferColor.darker(130));
+      QFont font = label->font();
+      font.setBold(true);
+      label->setFont(font);
+      const QPointF mid = path->path().pointAtPercent(0.5);
+      auto* backdrop = new QGraphicsRectItem(label->boundingRect().adjusted(-3, -1, 3, 1));
+      backdrop->setBrush(QColor(255, 250, 240, 230));
+      backdrop->setPen(QPen(kTransferColor, 1));
+      backdrop->setPos(mid - QPointF(label->boundingRect().width() / 2, 18));
+      backdrop->setZValue(kOverlayZ + 1);
+      label->setParentItem(backdrop);
+      scene_->addItem(backdrop);
+      overlays_ << backdrop;
+    }
+  }
+}
+
+void TeachingStage::drawPartitions() {
+  for (const WalkPartition& partition : walk_->partitions) {
+    QRectF box;
+    int shown = 0;
+    for (const QString& node : walk_->kept) {
+      if (StepWalkthrough::taskOf(walk_->assigned.value(node)) != partition.task) continue;
+      if (NodeItem* item = scene_->item(node)) {
+        box = box.united(item->sceneBoundingRect());
+        ++shown;
+      }
+    }
+    if (shown == 0) continue;
+    const QColor color = scene_->colors().color(partition.task);
+    auto* rect = new QGraphicsRectItem(box.adjusted(-14, -26, 14, 14));
+    rect->setPen(QPen(color.darker(150), 2, Qt::DotLine));
+    rect->setBrush(Qt::NoBrush);
+    rect->setZValue(kOverlayZ - 2);
+    auto* label = new QGraphicsSimpleTextItem(
+        QStringLiteral("%1 · %2").arg(TeachingText::shortTask(partition.task)).arg(partition.nodes.size()), rect);
+    label->setBrush(color.darker(170));
+    label->setPos(rect->rect().topLeft() + QPointF(6, 4));
+    scene_->addItem(rect);
+    overlays_ << rect;
+  }
+}
+
+void TeachingStage::showExecution(int index, int token_ms) {
+  if (!walk_) return;
+  const QList<WalkExecution> run = walk_->executionsOf();
+  if (index < 0 || index >= run.size()) return;
+  const WalkExecution& e = run[index];
+  lit_node_ = scene_->item(e.node) ? e.node : QString();
+  redraw();
+  if (e.op == "_Recv") {
+    for (const WalkTransfer& t : walk_->transfers) {
+      if (t.recv_node != e.node) continue;
+      for (const auto& [src, dst] : t.edges) {
+        NodeItem* from = scene_->item(src);
+        NodeItem* to = scene_->item(dst);
+        if (from && to) sendToken(from->outputPos(0), to->inputPos(0), kTransferColor, token_ms);
+      }
+    }
+    return;
+  }
+  NodeItem* item = scene_->item(e.node);
+  if (!item) return;
+  // Its outputs go on to the nodes of the same task that read them.
+  const QString task = StepWalkthrough::taskOf(e.device);
+  for (QGraphicsItem* child : scene_->items()) {
+    if (child->type() != EdgeItem::Type) continue;
+    auto* edge = static_cast<EdgeItem*>(child);
+    if (edge->source() != item || edge->isControl()) continue;
+    const QString dst = edge->destination()->name();
+    if (!walk_->assigned.contains(dst) || StepWalkthrough::taskOf(walk_->assigned.value(dst)) != task) continue;
+    sendToken(item->outputPos(edge->output()), edge->destination()->inputPos(edge->input()), kLocalTokenColor,
+              token_ms);
+  }
+}
+
+void TeachingStage::sendToken(const QPointF& from, const QPointF& to, const QColor& color, int ms) {
+  auto* dot = new QGraphicsEllipseItem(-6, -6, 12, 12);
+  dot->setBrush(color);
+  dot->setPen(QPen(color.darker(160), 1.5));
+  dot->setZValue(kOverlayZ + 5);
+  dot->setPos(from);
+  scene_->addItem(dot);
+  const QPainterPath path = EdgeItem::curve(from, to);
+  auto* animation = new QVariantAnimation(this);
+  animation->setStartValue(0.0);
+  animation->setEndValue(1.0);
+  animation->setDuration(std::max(ms, 1));
+  connect(animation, &QVariantAnimation::valueChanged, animation,
+          [dot, path](const QVariant& value) { dot->setPos(path.pointAtPercent(value.toDouble())); });
+  connect(animation, &QVariantAnimation::finished, this, [this, animation, dot] {
+    scene_->removeItem(dot);
+    delete dot;
+    tokens_.removeIf([animation](const Token& token) { return token.animation == animation; });
+    animation->deleteLater();
+  });
+  tokens_ << Token{animation, dot};
+  animation->start();
+}
+
+}  // namespace clab::ui
