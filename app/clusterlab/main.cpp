@@ -1,10 +1,16 @@
 // ClusterLab Studio. Opens the seed example (or the project given), ready to run.
 //
-//   clusterlab [PROJECT.clab] [--run] [--screenshot FILE --after SECONDS [--tab NAME]]
+//   clusterlab [PROJECT.clab] [--run] [--teach STEPS] [--language zh_CN]
+//              [--screenshot FILE --after SECONDS [--tab NAME]]
 //
-// --run starts the cluster at once; --screenshot grabs the window after SECONDS and quits
-// (how the pictures in docs/ are made, under xvfb-run).
+// --run starts the cluster at once; --teach opens the Graph tab in teaching mode, walks
+// through one step of the project's graph and goes STEPS steps into it (for a class that
+// starts at a given phase); --screenshot grabs the window after SECONDS and quits (how the
+// pictures in docs/ are made, under xvfb-run).
+#include "graph/GraphEditor.h"
+#include "teach/TeachingPanel.h"
 #include "window/MainWindow.h"
+#include "window/StudioLanguage.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -27,8 +33,21 @@ int main(int argc, char** argv) {
   QCommandLineOption screenshot("screenshot", "save a picture of the window to FILE and quit", "FILE");
   QCommandLineOption after("after", "seconds to wait before the screenshot", "SECONDS", "3");
   QCommandLineOption tab("tab", "the tab to show: Dashboard, Console, Placement, Checkpoints or Graph", "NAME", "Dashboard");
-  parser.addOptions({run, screenshot, after, tab});
+  QCommandLineOption teach("teach", "open the teaching mode on the project's graph and go STEPS steps into one step",
+                           "STEPS");
+  QCommandLineOption language("language", "the studio's language: en or zh_CN", "CODE", "en");
+  parser.addOptions({run, teach, language, screenshot, after, tab});
   parser.process(app);
+  if (!clab::ui::StudioLanguage::set(parser.value(language))) {
+    std::fprintf(stderr, "clusterlab: --language %s: want en or zh_CN\n", qPrintable(parser.value(language)));
+    return 2;
+  }
+  bool steps_ok = true;
+  const int teach_steps = parser.isSet(teach) ? parser.value(teach).toInt(&steps_ok) : 0;
+  if (!steps_ok || teach_steps < 0) {
+    std::fprintf(stderr, "clusterlab: --teach %s: want a number of steps, 0 or more\n", qPrintable(parser.value(teach)));
+    return 2;
+  }
 
   // The tasks run as `clab` processes from the same directory as this program.
   clab::ui::MainWindow window(QDir(QApplication::applicationDirPath()).filePath("clab"));
@@ -41,6 +60,19 @@ int main(int argc, char** argv) {
   }
   window.show();
   if (parser.isSet(run)) QTimer::singleShot(0, &window, [&window] { window.runProject(); });
+  if (parser.isSet(teach)) {
+    for (int i = 0; i < window.tabs()->count(); ++i)
+      if (window.tabs()->widget(i) == window.graphEditor()) window.tabs()->setCurrentIndex(i);
+    clab::ui::GraphEditor* editor = window.graphEditor();
+    editor->setTeaching(true);
+    clab::ui::TeachingPanel* panel = editor->teaching();
+    QObject::connect(panel, &clab::ui::TeachingPanel::ready, panel, [panel, teach_steps] {
+      for (int i = 0; i < teach_steps; ++i) panel->step();
+    });
+    QObject::connect(panel, &clab::ui::TeachingPanel::failed, panel,
+                     [](const QString& message) { std::fprintf(stderr, "clusterlab: %s\n", qPrintable(message)); });
+    QTimer::singleShot(0, panel, [panel] { panel->prepare(); });
+  }
   if (parser.isSet(screenshot)) {
     const QString file = parser.value(screenshot);
     const QString tab_name = parser.value(tab);

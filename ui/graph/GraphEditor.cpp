@@ -22,6 +22,7 @@
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPainter>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QStringListModel>
 #include <QTimer>
@@ -94,6 +95,7 @@ GraphEditor::GraphEditor(QUndoStack* undo, QWidget* parent) : QWidget(parent) {
   right->setStretchFactor(1, 2);
   right->setStretchFactor(2, 1);
 
+  right_ = right;
   auto* splitter = new QSplitter(Qt::Horizontal, this);
   splitter->addWidget(palette_);
   splitter->addWidget(view_);
@@ -135,6 +137,10 @@ GraphEditor::GraphEditor(QUndoStack* undo, QWidget* parent) : QWidget(parent) {
     source_key_ = "graph:" + text;
     emit graphEdited(text);
   });
+  connect(teaching_, &TeachingPanel::phaseChanged, this, [this] {
+    color_by_->setCurrentIndex(scene_->colorBy() == GraphScene::ColorBy::kAssignedDevice ? 1 : 0);
+  });
+  connect(teaching_, &TeachingPanel::ready, this, [this] { view_->fitAll(); });
   connect(problems_, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
     view_->showNode(item->data(Qt::UserRole).toString());
   });
@@ -211,7 +217,15 @@ void GraphEditor::buildToolbar(QToolBar* toolbar) {
 }
 
 void GraphEditor::setTeaching(bool on) {
+  if (auto* action = findChild<QAction*>("teach")) {
+    const QSignalBlocker quiet(action);
+    action->setChecked(on);
+  }
   teaching_->setVisible(on);
+  // A class looks at the canvas and the explanations: the palette and the node's panels
+  // make way while teaching.
+  palette_->setVisible(!on);
+  right_->setVisible(!on);
   if (!on) {
     teaching_->pause();
     teaching_->stage()->clear();

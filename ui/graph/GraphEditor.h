@@ -92,6 +92,7 @@ class GraphEditor : public QWidget {
   QListWidget* legend_;
   QListWidget* problems_;
   TeachingPanel* teaching_;
+  QWidget* right_;  // the node, devices and problems panels
   QComboBox* color_by_ = nullptr;
   QLineEdit* search_ = nullptr;
   QLabel* status_;

@@ -323,8 +323,10 @@ StatusOr<StepWalkthrough> StepWalkthrough::build(const tensorflow::GraphDef& gra
   }();
   stop_servers();
   CLAB_RETURN_IF_ERROR(run_status);
+  // In the order nodes finished, which is the order their outputs became available: a
+  // _Recv starts waiting with the step but finishes only when its tensor has arrived.
   std::stable_sort(walk.executed.begin(), walk.executed.end(), [](const WalkExecution& a, const WalkExecution& b) {
-    return a.start_us != b.start_us ? a.start_us < b.start_us : a.end_us < b.end_us;
+    return a.end_us != b.end_us ? a.end_us < b.end_us : a.start_us < b.start_us;
   });
   return walk;
 }

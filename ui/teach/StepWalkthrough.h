@@ -8,7 +8,7 @@
 //   auto walk = StepWalkthrough::build(graph, project_tasks, {"MatMul"}, {}, {"init"});
 //   walk->pruned;       // nodes the step does not run
 //   walk->transfers;    // what crosses tasks, with bytes
-//   walk->executed;     // node by node, in start order, per device
+//   walk->executed;     // node by node, as they finished, with their devices
 //   walk->result;       // "MatMul = [[20]]"
 #pragma once
 
@@ -81,7 +81,7 @@ class StepWalkthrough {
   QStringList task_names;             // every task, in the project's order
   QList<WalkPartition> partitions;    // partition: one per task that runs something
   QList<WalkTransfer> transfers;
-  QList<WalkExecution> executed;      // run: every traced step, in start order
+  QList<WalkExecution> executed;      // run: every traced step, in the order nodes finished
   QStringList fed;                    // "x (1x64 zeros)"
   QStringList result;                 // "MatMul = [[20]]", one per fetch, for the last step
   tensorflow::StepStats stats;        // the last step's trace

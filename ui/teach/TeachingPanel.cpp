@@ -15,6 +15,7 @@
 #include <QListWidget>
 #include <QPointer>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSlider>
 #include <QTextBrowser>
 #include <QThread>
@@ -59,7 +60,7 @@ TeachingPanel::TeachingPanel(GraphDocument* document, GraphScene* scene, QWidget
   prepare_->setObjectName("teach-prepare");
   phases_ = new QListWidget(this);
   phases_->setObjectName("teach-phases");
-  phases_->setMaximumHeight(130);
+  phases_->setMaximumHeight(6 * (fontMetrics().height() + 3) + 8);
   text_ = new QTextBrowser(this);
   text_->setObjectName("teach-text");
   text_->setOpenExternalLinks(false);
@@ -305,6 +306,8 @@ void TeachingPanel::render() {
     position_->clear();
   }
   text_->setHtml(html);
+  // Keep the node being run in sight.
+  if (phase_ == TeachingPhase::kRun) text_->verticalScrollBar()->setValue(text_->verticalScrollBar()->maximum());
 }
 
 void TeachingPanel::showTimeline() {

@@ -121,7 +121,7 @@ void TeachingStage::drawTransfers() {
       QFont font = label->font();
       font.setBold(true);
       label->setFont(font);
-      const QPointF mid = path->path().pointAtPercent(0.5);
+      const QPointF mid = path->path().pointAtPercent(0.35);
       auto* backdrop = new QGraphicsRectItem(label->boundingRect().adjusted(-3, -1, 3, 1));
       backdrop->setBrush(QColor(255, 250, 240, 230));
       backdrop->setPen(QPen(kTransferColor, 1));

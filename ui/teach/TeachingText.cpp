@@ -129,7 +129,7 @@ QString TeachingText::explainExecution(const WalkExecution& e, const StepWalkthr
     what = tr("hands its tensor to the rendezvous; the other task takes it with a RecvTensor call (or, for a task "
               "that only sends, in the reply to RunGraph).");
   } else if (e.op == "_Recv") {
-    what = tr("waits for a tensor from another task and receives it over gRPC.");
+    what = tr("has received a tensor from another task over gRPC; it was waiting for it since the step began.");
   } else if (e.op == "_PackTensors") {
     what = tr("packs the tensors bound for one task into a single message.");
   } else if (e.op == "_UnpackTensors") {

@@ -183,10 +183,6 @@
         <translation>把它的张量交给 rendezvous；另一个任务通过 RecvTensor 调用取走它（如果这个任务只发送数据，则放在 RunGraph 的回复中）。</translation>
     </message>
     <message>
-        <source>waits for a tensor from another task and receives it over gRPC.</source>
-        <translation>等待来自另一个任务的张量，并通过 gRPC 接收它。</translation>
-    </message>
-    <message>
         <source>packs the tensors bound for one task into a single message.</source>
         <translation>把发往同一个任务的张量打包成一条消息。</translation>
     </message>
@@ -221,6 +217,10 @@
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; (%2) on %3 %4</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;（%2）在 %3 上：%4</translation>
+    </message>
+    <message>
+        <source>has received a tensor from another task over gRPC; it was waiting for it since the step began.</source>
+        <translation>已经通过 gRPC 收到来自另一个任务的张量；它从这一步开始时就一直在等待。</translation>
     </message>
 </context>
 <context>
