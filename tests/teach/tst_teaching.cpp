@@ -10,11 +10,15 @@
 #include "graph/NodeItem.h"
 #include "graph/ProgramGraphs.h"
 #include "project/Project.h"
+#include "run/LocalCluster.h"
+#include "teach/LessonPanel.h"
+#include "teach/Lessons.h"
 #include "teach/StepWalkthrough.h"
 #include "teach/TeachingPanel.h"
 #include "teach/TeachingStage.h"
 #include "teach/TeachingText.h"
 #include "teach/TimelineView.h"
+#include "window/MainWindow.h"
 #include "window/StudioLanguage.h"
 
 #include <QJsonArray>
@@ -24,6 +28,8 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QTemporaryDir>
+#include <QDockWidget>
+#include <QTabWidget>
 #include <QtTest>
 
 using namespace clab;
@@ -172,6 +178,7 @@ class TeachingTest : public QObject {
     QCOMPARE(StudioLanguage::current(), QString("zh_CN"));
     QTRY_COMPARE(prepare->text(), QString::fromUtf8("演示一个步骤"));
     QCOMPARE(TeachingText::phaseName(TeachingPhase::kPartition), QString::fromUtf8("3. 分割"));
+    QCOMPARE(Lessons::all().first().title, QString::fromUtf8("种子程序"));
     QSignalSpy ready(panel, &TeachingPanel::ready);
     panel->prepare();
     QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 20000);
@@ -182,6 +189,7 @@ class TeachingTest : public QObject {
     QVERIFY(StudioLanguage::set("en"));
     QTRY_COMPARE(prepare->text(), QString("Walk through one step"));
     QCOMPARE(TeachingText::phaseName(TeachingPhase::kPartition), QString("3. Partition"));
+    QCOMPARE(Lessons::all().first().title, QString("The seed program"));
     QVERIFY(!StudioLanguage::set("xx"));  // no such translation: nothing changes
     QCOMPARE(StudioLanguage::current(), QString("en"));
   }
@@ -228,6 +236,78 @@ class TeachingTest : public QObject {
     QVERIFY(packed_to_worker);
     QVERIFY(packed_to_ps);
     QVERIFY2(!walk->fed.isEmpty(), "the placeholders were not fed");
+  }
+
+  void lessonsCoverWhatAClassAsksAbout() {
+    const QList<Lesson> lessons = Lessons::all();
+    QStringList ids;
+    for (const Lesson& lesson : lessons) {
+      ids << lesson.id;
+      QVERIFY2(lesson.pages.size() >= 3, qPrintable(lesson.id));
+      for (const LessonPage& page : lesson.pages) {
+        QVERIFY(!page.title.isEmpty());
+        QVERIFY(!page.text.isEmpty());
+        QCOMPARE(page.action_label.isEmpty(), page.action == LessonPage::Action::kNone);
+      }
+    }
+    QCOMPARE(ids, (QStringList{"seed", "chief", "ps-failure", "sync"}));
+    QVERIFY(lessons[0].pages[2].text.contains("StopAtStepHook"));
+  }
+
+  void lessonButtonsDriveTheStudio() {
+    MainWindow window(qEnvironmentVariable("CLAB_BIN_DIR") + "/clab");
+    window.show();
+    QVERIFY(!window.lessonsDock()->isVisible());
+    window.lessonsDock()->show();
+    LessonPanel* lessons = window.lessons();
+    QSignalSpy performed(lessons, &LessonPanel::actionRequested);
+    // The seed lesson: open the example, then walk through one step in the teaching mode.
+    lessons->setLesson(0);
+    lessons->doAction();
+    QCOMPARE(window.project().program, QString("seed"));
+    lessons->next();
+    lessons->doAction();
+    QCOMPARE(window.tabs()->currentWidget(), static_cast<QWidget*>(window.graphEditor()));
+    QVERIFY(window.graphEditor()->teaching()->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(window.graphEditor()->teaching()->isReady(), 20000);
+    // Killing the ps before any run is refused with the reason.
+    lessons->setLesson(2);
+    lessons->setPage(2);
+    QCOMPARE(lessons->currentPage().action, LessonPage::Action::kKillTask);
+    lessons->doAction();
+    QCOMPARE(lessons->outcome(), QString("Start the run first."));
+    QVERIFY(!window.isRunning());
+    // Chief and non-chief: open the two-worker seed, run it, lose and restart the ps, stop.
+    lessons->setLesson(1);
+    lessons->doAction();
+    QCOMPARE(window.project().program, QString("seed"));
+    QCOMPARE(window.project().tasksOf("worker").size(), 2);
+    lessons->next();
+    lessons->doAction();
+    QCOMPARE(lessons->outcome(), QString("Done."));
+    QVERIFY(window.isRunning());
+    const QString ps = "/job:ps/replica:0/task:0";
+    QTRY_VERIFY_WITH_TIMEOUT(window.cluster()->taskRunning(ps), 20000);
+    lessons->setLesson(2);
+    lessons->setPage(2);
+    lessons->doAction();  // kill the ps
+    QTRY_VERIFY_WITH_TIMEOUT(!window.cluster()->taskRunning(ps), 10000);
+    lessons->next();
+    lessons->doAction();  // restart it
+    QTRY_VERIFY_WITH_TIMEOUT(window.cluster()->taskRunning(ps), 20000);
+    lessons->setLesson(1);
+    lessons->setPage(2);
+    lessons->doAction();  // stop the run
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isRunning(), 20000);
+    // Synchronous replicas: on a training example, the run setting follows the lesson.
+    lessons->setLesson(3);
+    lessons->doAction();
+    QCOMPARE(window.project().program, QString("digits-mlp"));
+    QVERIFY(!window.project().run.sync);
+    lessons->setPage(2);
+    lessons->doAction();
+    QVERIFY(window.project().run.sync);
+    QCOMPARE(performed.count(), 10);
   }
 
   void badFetchIsNamed() {

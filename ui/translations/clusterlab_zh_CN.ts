@@ -2,6 +2,219 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>QObject</name>
+    <message>
+        <source>The example was not opened.</source>
+        <translation>示例没有打开。</translation>
+    </message>
+    <message>
+        <source>Start the run first.</source>
+        <translation>请先开始运行。</translation>
+    </message>
+    <message>
+        <source>%1 is not running.</source>
+        <translation>%1 没有在运行。</translation>
+    </message>
+    <message>
+        <source>%1 cannot be restarted.</source>
+        <translation>%1 无法重启。</translation>
+    </message>
+    <message>
+        <source>The seed program has no updates to synchronise: open a training example.</source>
+        <translation>种子程序没有需要同步的更新：请打开一个训练示例。</translation>
+    </message>
+    <message>
+        <source>Unknown lesson action.</source>
+        <translation>未知的课程操作。</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::LessonPanel</name>
+    <message>
+        <source>Done.</source>
+        <translation>完成。</translation>
+    </message>
+    <message>
+        <source>Previous</source>
+        <translation>上一页</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>下一页</translation>
+    </message>
+    <message>
+        <source>page %1 of %2</source>
+        <translation>第 %1 页，共 %2 页</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::Lessons</name>
+    <message>
+        <source>The seed program</source>
+        <translation>种子程序</translation>
+    </message>
+    <message>
+        <source>Two tasks, one product</source>
+        <translation>两个任务，一个乘积</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The seed program builds two variables, &lt;code&gt;x&lt;/code&gt; = [[1, 2, 3, 4]] and &lt;code&gt;w&lt;/code&gt; = [[2], [2], [2], [2]], inside &lt;i&gt;replica_device_setter&lt;/i&gt;, so both live on the ps. Their product &lt;code&gt;tf.matmul(x, w)&lt;/code&gt; runs on the worker, which prints [[20]] at every step.&lt;/p&gt;&lt;p&gt;The ps task only creates its server and calls &lt;i&gt;server.join()&lt;/i&gt;. The worker builds the graph and runs it in a &lt;i&gt;MonitoredTrainingSession&lt;/i&gt;.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;种子程序在 &lt;i&gt;replica_device_setter&lt;/i&gt; 中创建两个变量：&lt;code&gt;x&lt;/code&gt; = [[1, 2, 3, 4]] 和 &lt;code&gt;w&lt;/code&gt; = [[2], [2], [2], [2]]，所以它们都保存在 ps 上。它们的乘积 &lt;code&gt;tf.matmul(x, w)&lt;/code&gt; 在 worker 上计算，worker 每一步都打印 [[20]]。&lt;/p&gt;&lt;p&gt;ps 任务只创建自己的 server 并调用 &lt;i&gt;server.join()&lt;/i&gt;。worker 构建计算图，并在 &lt;i&gt;MonitoredTrainingSession&lt;/i&gt; 中运行它。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Open the seed example</source>
+        <translation>打开种子示例</translation>
+    </message>
+    <message>
+        <source>One step, phase by phase</source>
+        <translation>一个步骤，逐个阶段</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Each &lt;i&gt;session.run&lt;/i&gt; goes through the master: it prunes the graph to what the fetch needs, places every node, cuts the graph into one partition per task and registers them, then runs them. x and w cross from the ps to the worker as _Send/_Recv pairs.&lt;/p&gt;&lt;p&gt;Use Step in the teaching panel to go through the phases.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;每次 &lt;i&gt;session.run&lt;/i&gt; 都经过 master：它把图剪枝到 fetch 所需要的部分，放置每个节点，把图切分成每个任务一个分区并注册，然后运行它们。x 和 w 以 _Send/_Recv 节点对的形式从 ps 传到 worker。&lt;/p&gt;&lt;p&gt;在教学面板中点击“单步”来逐个查看这些阶段。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Walk through one step</source>
+        <translation>演示一个步骤</translation>
+    </message>
+    <message>
+        <source>Why StopAtStepHook alone never stops it</source>
+        <translation>为什么只有 StopAtStepHook 永远停不下来</translation>
+    </message>
+    <message>
+        <source>Run the seed</source>
+        <translation>运行种子程序</translation>
+    </message>
+    <message>
+        <source>Chief and non-chief start-up</source>
+        <translation>chief 与非 chief 的启动</translation>
+    </message>
+    <message>
+        <source>Who initialises the variables</source>
+        <translation>谁来初始化变量</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;With two workers, worker 0 is the &lt;b&gt;chief&lt;/b&gt;. Its monitored session initialises the variables on the ps (or restores them from the last checkpoint) and writes checkpoints and summaries.&lt;/p&gt;&lt;p&gt;Worker 1 is not the chief: it never initialises anything. It asks the ps whether the variables are ready and waits until they are.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;有两个 worker 时，worker 0 是 &lt;b&gt;chief&lt;/b&gt;。它的 monitored session 初始化 ps 上的变量（或者从最近的检查点恢复它们），并写检查点和摘要（summary）。&lt;/p&gt;&lt;p&gt;worker 1 不是 chief：它从不初始化任何东西。它询问 ps 变量是否已经就绪，并一直等到就绪为止。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Open the two-worker seed</source>
+        <translation>打开两个 worker 的种子示例</translation>
+    </message>
+    <message>
+        <source>Watch the non-chief wait</source>
+        <translation>观察非 chief 的等待</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Start the run and look at worker 1's console tab: while the chief has not initialised &lt;code&gt;x&lt;/code&gt; and &lt;code&gt;w&lt;/code&gt;, it reports "Waiting for model to be ready" with the variables it still needs, and the dashboard lists them. As soon as the chief's initialiser has run, both workers step.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;开始运行，然后查看 worker 1 的控制台标签页：在 chief 初始化 &lt;code&gt;x&lt;/code&gt; 和 &lt;code&gt;w&lt;/code&gt; 之前，它会报告“Waiting for model to be ready”以及还在等待的变量，仪表盘也会列出这些变量。chief 的初始化一旦完成，两个 worker 就都开始执行步骤。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Start the run</source>
+        <translation>开始运行</translation>
+    </message>
+    <message>
+        <source>The ps never waits</source>
+        <translation>ps 从不等待</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;A ps holds no session and runs no loop: it serves the variables to whoever asks. That is why a ps can start first, last, or be restarted without the workers' programs changing.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;ps 不持有 session，也不运行循环：谁来请求，它就为谁提供变量。所以 ps 可以最先启动、最后启动，或者被重启，而 worker 的程序不需要任何改变。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Stop the run</source>
+        <translation>停止运行</translation>
+    </message>
+    <message>
+        <source>A ps failure and recovery</source>
+        <translation>ps 故障与恢复</translation>
+    </message>
+    <message>
+        <source>Train, then lose the ps</source>
+        <translation>训练，然后失去 ps</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Open the digits MLP: a ps and two workers. The weights live on the ps; every worker step reads them and sends its gradients back.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;打开手写数字 MLP 示例：一个 ps 和两个 worker。权重保存在 ps 上；worker 的每一步都读取权重，并把梯度发送回去。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Open the digits MLP</source>
+        <translation>打开手写数字 MLP</translation>
+    </message>
+    <message>
+        <source>Start training</source>
+        <translation>开始训练</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Start the run and watch the global step and the loss on the dashboard. The chief writes a checkpoint now and then (the Checkpoints tab lists them).&lt;/p&gt;</source>
+        <translation>&lt;p&gt;开始运行，在仪表盘上观察全局步数和损失。chief 会不时写一个检查点（检查点标签页会列出它们）。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Kill the ps</source>
+        <translation>杀死 ps</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Killing the ps (SIGKILL, as a crashed machine) loses every variable it held. The workers' next steps fail with &lt;i&gt;UNAVAILABLE&lt;/i&gt;: their RunGraph and RecvTensor calls find nobody at the ps's address. The monitored sessions do not give up: they wait for the task to come back.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;杀死 ps（SIGKILL，就像机器崩溃一样）会丢失它保存的所有变量。worker 接下来的步骤会以 &lt;i&gt;UNAVAILABLE&lt;/i&gt; 失败：它们的 RunGraph 和 RecvTensor 调用在 ps 的地址上找不到任何人。monitored session 不会放弃：它们会等待这个任务回来。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Restart it and recover</source>
+        <translation>重启并恢复</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The restarted ps is a new process with a new incarnation and empty memory. The workers' monitored sessions create new sessions; the chief restores the variables from the last checkpoint (or initialises them again when there is none) and training goes on from the checkpoint's global step. Steps taken after that checkpoint are lost: that is the price of the checkpoint interval.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;重启后的 ps 是一个新进程，有新的 incarnation，内存是空的。worker 的 monitored session 会创建新的 session；chief 从最近的检查点恢复变量（如果没有检查点就重新初始化），训练从检查点的全局步数继续。在该检查点之后完成的步骤会丢失：这就是检查点间隔的代价。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Restart the ps</source>
+        <translation>重启 ps</translation>
+    </message>
+    <message>
+        <source>Asynchronous versus synchronous updates</source>
+        <translation>异步更新与同步更新</translation>
+    </message>
+    <message>
+        <source>Asynchronous: every worker for itself</source>
+        <translation>异步：每个 worker 各自更新</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;By default each worker applies its gradients to the ps as soon as it has them. The global step grows by one per worker step, and a worker may compute on weights that another worker has changed meanwhile (stale gradients). It is fast, and it usually still converges.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;默认情况下，每个 worker 一得到梯度就把它应用到 ps 上。全局步数在每个 worker 的每一步都加一，而一个 worker 计算所用的权重可能已经被另一个 worker 改变了（过时的梯度）。这样很快，而且通常仍然能收敛。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Watch the asynchronous run</source>
+        <translation>观察异步运行</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Start it and note the global steps per second on the dashboard.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;开始运行，并记下仪表盘上每秒的全局步数。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Synchronous replicas</source>
+        <translation>同步副本</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;With &lt;i&gt;SyncReplicasOptimizer&lt;/i&gt; the gradients go into an accumulator on the ps. When as many as &lt;i&gt;replicas_to_aggregate&lt;/i&gt; have arrived, the chief applies their mean once and the global step grows by one; gradients computed on older weights are dropped. Each worker then takes a token from a queue before its next step, so no worker runs ahead.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;使用 &lt;i&gt;SyncReplicasOptimizer&lt;/i&gt; 时，梯度先进入 ps 上的累加器。当到达的梯度数达到 &lt;i&gt;replicas_to_aggregate&lt;/i&gt; 时，chief 一次性应用它们的平均值，全局步数加一；基于旧权重计算的梯度会被丢弃。每个 worker 在下一步之前要从队列中取一个令牌，所以没有 worker 会跑在前面。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Stop and switch to synchronous replicas</source>
+        <translation>停止并切换到同步副本</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Run again and compare the dashboards: the synchronous run makes fewer global steps per second (each waits for the slowest worker) but every update averages several minibatches.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;再运行一次并比较仪表盘：同步运行每秒的全局步数更少（每一步都要等最慢的 worker），但每次更新都平均了多个小批量（minibatch）。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The tutorial adds &lt;i&gt;StopAtStepHook(last_step=200)&lt;/i&gt;. The hook reads the &lt;b&gt;global step&lt;/b&gt; after every run and asks to stop once it reaches 200. But nothing in the seed's graph increments the global step: no optimizer, no &lt;i&gt;assign_add&lt;/i&gt;. It stays at 0, so the loop &lt;code&gt;while not mon_sess.should_stop()&lt;/code&gt; runs forever.&lt;/p&gt;&lt;p&gt;ClusterLab runs the global step increment with each step unless the run setting &lt;b&gt;Faithful&lt;/b&gt; is on; then it runs the graph exactly as written, the step counter warns that the global step is not increasing, and the time limit ends the run.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;教程中加入了 &lt;i&gt;StopAtStepHook(last_step=200)&lt;/i&gt;。这个 hook 在每次运行后读取&lt;b&gt;全局步数（global step）&lt;/b&gt;，达到 200 时请求停止。但种子程序的图中没有任何东西会增加全局步数：没有优化器，也没有 &lt;i&gt;assign_add&lt;/i&gt;。它一直是 0，所以循环 &lt;code&gt;while not mon_sess.should_stop()&lt;/code&gt; 会永远运行下去。&lt;/p&gt;&lt;p&gt;ClusterLab 默认在每一步中同时运行全局步数的自增，除非打开运行设置中的&lt;b&gt;忠实（Faithful）&lt;/b&gt;选项；打开后它完全按原样运行这个图，步数计数器会警告全局步数没有增加，最后由时间限制结束运行。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
     <name>clab::ui::TeachingPanel</name>
     <message>
         <source>Running one traced step on a private cluster…</source>

@@ -11,6 +11,8 @@
 #include "views/RunSettingsView.h"
 #include "views/TaskPropertiesView.h"
 #include "views/WelcomeView.h"
+#include "teach/LessonPanel.h"
+#include "window/LessonActions.h"
 #include "views/CheckpointsView.h"
 #include "views/ConsoleView.h"
 #include "views/DashboardView.h"
@@ -74,11 +76,7 @@ MainWindow::MainWindow(QString clab_program, QWidget* parent)
   connect(cluster_, &LocalCluster::runFinished, this, &MainWindow::onRunFinished);
   connect(scene_, &QGraphicsScene::selectionChanged, this, &MainWindow::showSelectedTask);
   connect(welcome_, &WelcomeView::exampleChosen, this, [this](const QString& example) {
-    if (!maybeSave()) return;
-    setProject(example == "digits-mlp"         ? Project::DigitsMlp()
-               : example == "seed-two-workers" ? Project::SeedTwoWorkers()
-                                               : Project::Seed());
-    tabs_->setCurrentWidget(dashboard_);
+    if (openExample(example)) tabs_->setCurrentWidget(dashboard_);
   });
   connect(welcome_, &WelcomeView::recentChosen, this, &MainWindow::openRecent);
   welcome_->setRecent(recent_->paths());
@@ -143,8 +141,26 @@ void MainWindow::buildLayout() {
   settings_dock->setObjectName("run-settings");
   settings_dock->setWidget(run_settings_);
   addDockWidget(Qt::RightDockWidgetArea, settings_dock);
+  lessons_ = new LessonPanel(this);
+  lessons_dock_ = new QDockWidget("Lessons", this);
+  lessons_dock_->setObjectName("lessons");
+  lessons_dock_->setWidget(lessons_);
+  addDockWidget(Qt::RightDockWidgetArea, lessons_dock_);
+  lessons_dock_->hide();
+  connect(lessons_, &LessonPanel::actionRequested, this, [this](const LessonPage& page) {
+    QString error;
+    lessons_->showOutcome(PerformLessonAction(*this, page, &error) ? QString() : error);
+  });
   status_step_ = new QLabel(this);
   statusBar()->addPermanentWidget(status_step_);
+}
+
+bool MainWindow::openExample(const QString& example) {
+  if (!maybeSave()) return false;
+  setProject(example == "digits-mlp"         ? Project::DigitsMlp()
+             : example == "seed-two-workers" ? Project::SeedTwoWorkers()
+                                             : Project::Seed());
+  return true;
 }
 
 void MainWindow::buildActions() {
@@ -161,15 +177,9 @@ void MainWindow::buildActions() {
   save_action->setShortcut(QKeySequence::Save);
   file->addAction("Save &As...", this, &MainWindow::saveAs)->setShortcut(QKeySequence::SaveAs);
   QMenu* examples = file->addMenu("&Examples");
-  examples->addAction("Seed: x . w on a ps and a worker", this, [this] {
-    if (maybeSave()) setProject(Project::Seed());
-  });
-  examples->addAction("Seed on two workers, 20,000 steps", this, [this] {
-    if (maybeSave()) setProject(Project::SeedTwoWorkers());
-  });
-  examples->addAction("Digits MLP on two workers (real training)", this, [this] {
-    if (maybeSave()) setProject(Project::DigitsMlp());
-  });
+  examples->addAction("Seed: x . w on a ps and a worker", this, [this] { openExample("seed"); });
+  examples->addAction("Seed on two workers, 20,000 steps", this, [this] { openExample("seed-two-workers"); });
+  examples->addAction("Digits MLP on two workers (real training)", this, [this] { openExample("digits-mlp"); });
   recent_ = new RecentProjects(file->addMenu("Open &Recent"), this);
   connect(recent_, &RecentProjects::changed, welcome_, &WelcomeView::setRecent);
   connect(recent_, &RecentProjects::chosen, this, &MainWindow::openRecent);
@@ -223,6 +233,10 @@ void MainWindow::buildActions() {
   view_menu->addAction("&Fit cluster", this, &MainWindow::fitCluster)
       ->setShortcut(Qt::CTRL | Qt::Key_0);
   QMenu* help = menuBar()->addMenu("&Help");
+  QAction* lessons = lessons_dock_->toggleViewAction();
+  lessons->setText("&Lessons");
+  lessons->setShortcut(Qt::Key_F1);
+  help->addAction(lessons);
   help->addAction("&About ClusterLab", this, &MainWindow::about);
 
   QToolBar* toolbar = addToolBar("Main");

@@ -9,6 +9,7 @@
 #include <QMainWindow>
 
 class QAction;
+class QDockWidget;
 class QGraphicsView;
 class QLabel;
 class QMenu;
@@ -22,6 +23,7 @@ class ClusterScene;
 class ConsoleView;
 class DashboardView;
 class GraphEditor;
+class LessonPanel;
 class LocalCluster;
 class PlacementView;
 class RecentProjects;
@@ -52,6 +54,9 @@ class MainWindow : public QMainWindow {
   // of `task`.
   QString exportCluster(const QString& format, const QString& task = {}) const;
   bool openProject(const QString& path, QString* error);
+  // Opens a built-in example ("seed", "seed-two-workers", "digits-mlp") after offering to
+  // save unsaved changes; false when the user cancels.
+  bool openExample(const QString& example);
   const Project& project() const { return project_; }
 
   // Starts the cluster; false with the reason shown in the status bar and returned.
@@ -79,6 +84,8 @@ class MainWindow : public QMainWindow {
   TaskPropertiesView* properties() const { return properties_; }
   RunSettingsView* runSettings() const { return run_settings_; }
   GraphEditor* graphEditor() const { return graph_editor_; }
+  LessonPanel* lessons() const { return lessons_; }
+  QDockWidget* lessonsDock() const { return lessons_dock_; }
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -121,6 +128,8 @@ class MainWindow : public QMainWindow {
   TaskPropertiesView* properties_ = nullptr;
   RunSettingsView* run_settings_ = nullptr;
   GraphEditor* graph_editor_ = nullptr;
+  LessonPanel* lessons_ = nullptr;
+  QDockWidget* lessons_dock_ = nullptr;
   RunMonitor* monitor_ = nullptr;
   LocalCluster* cluster_ = nullptr;
   QLabel* status_step_ = nullptr;
