@@ -5,46 +5,13 @@
 #include "clab/train/GlobalStep.h"
 #include "clab/train/MonitoredSession.h"
 #include "clab/train/hooks/StepCounterHook.h"
-#include "clab/train/hooks/StopAtStepHook.h"
 #include "seed/SeedGraph.h"
+#include "seed/TaskProgram.h"
 
 #include <chrono>
 #include <ostream>
 
 namespace clab::examples {
-namespace {
-
-// Ends a run that would otherwise never end (the faithful seed program) after a while.
-class StopAfterSecondsHook final : public SessionRunHook {
- public:
-  explicit StopAfterSecondsHook(double seconds) : seconds_(seconds) {}
-  std::string name() const override { return "StopAfterSecondsHook"; }
-  Status Begin(HookEnvironment& env) override {
-    log_ = env.log;
-    return OkStatus();
-  }
-  Status AfterCreateSession(Session&) override {
-    if (!started_) start_ = std::chrono::steady_clock::now();
-    started_ = true;
-    return OkStatus();
-  }
-  Status AfterRun(SessionRunContext& context, const SessionRunValues&) override {
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    if (elapsed >= seconds_) {
-      if (log_) log_->Hook(name(), LogLevel::kInfo, StrCat("Stopping after ", seconds_, " s (--max_seconds)."));
-      context.request_stop();
-    }
-    return OkStatus();
-  }
-
- private:
-  const double seconds_;
-  TrainingLog* log_ = nullptr;
-  bool started_ = false;
-  std::chrono::steady_clock::time_point start_;
-};
-
-}  // namespace
 
 Status RunSeedProgram(const SeedProgramOptions& options, std::ostream& out) {
   GraphBuilder g;
@@ -59,23 +26,8 @@ Status RunSeedProgram(const SeedProgramOptions& options, std::ostream& out) {
 
   // cluster = tf.train.ClusterSpec({"ps": ["...:2223"], "worker": ["...:2222"]})
   const ClusterSpec& cluster = options.cluster;
-
-  // server = tf.train.Server(cluster, job_name=FLAGS.job_name, task_index=FLAGS.task_index)
-  ServerOptions server_options;
-  server_options.cluster = cluster;
-  server_options.job_name = options.job_name;
-  server_options.task_index = options.task_index;
-  server_options.config.mutable_clusterlab()->set_wait_for_tasks_ms(options.wait_for_ps_ms);
-  CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Server> server, Server::Create(server_options));
-
-  // if FLAGS.job_name == "ps": server.join()
-  if (options.job_name == "ps") {
-    return JoinUntilTerminationSignal(*server, [&](const char* signal) {
-      out << "Received " << signal << ", stopping " << server->task_name() << std::endl;
-    });
-  }
-
-  if (options.wait_for_watcher_ms > 0) server->WaitForWatcher(static_cast<int>(options.wait_for_watcher_ms));
+  CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Server> server, StartTaskServer(options, out));
+  if (!server) return OkStatus();  // a ps, after serving until a signal
 
   // worker_device = "/job:worker/task:0/cpu:0/"
   const std::string worker_device = StrCat("/job:worker/task:", options.task_index, "/cpu:0/");
@@ -101,24 +53,12 @@ Status RunSeedProgram(const SeedProgramOptions& options, std::ostream& out) {
   //     master=server.target, is_chief=(FLAGS.task_index == 0),
   //     config=tf.ConfigProto(log_device_placement=True),
   //     hooks=[tf.train.StopAtStepHook(last_step=200)]) as mon_sess:
-  MonitoredTrainingSessionOptions session_options;
-  session_options.master = server->target();
-  session_options.is_chief = options.task_index == 0;
-  session_options.config.set_log_device_placement(true);
-  session_options.config.mutable_clusterlab()->set_wait_for_tasks_ms(options.wait_for_ps_ms);
-  session_options.hooks.push_back(std::make_shared<StopAtStepHook>(StopAtStepHook::LastStep(options.last_step)));
-  const double max_seconds = options.max_seconds > 0 ? options.max_seconds : (options.faithful ? 10.0 : 0.0);
-  if (max_seconds > 0) session_options.hooks.push_back(std::make_shared<StopAfterSecondsHook>(max_seconds));
+  MonitoredTrainingSessionOptions session_options = WorkerSessionOptions(
+      options, *server, options.max_seconds > 0 ? options.max_seconds : (options.faithful ? 10.0 : 0.0));
   // TensorFlow adds the step counter only with a checkpoint directory; a faithful run adds it
   // anyway, so that its warning shows why the run cannot end by itself.
   if (options.faithful && options.checkpoint_dir.empty() && session_options.is_chief)
     session_options.hooks.push_back(std::make_shared<StepCounterHook>(SecondOrStepTimer::EverySteps(100)));
-  session_options.checkpoint_dir = options.checkpoint_dir;
-  // Hook lines, steps and checkpoints also go to this task's event stream, where the studio
-  // and `clab watch` see them.
-  session_options.log = std::make_shared<TrainingLog>(server->task_name());
-  session_options.log->AddSink([server = server.get()](const TaskEvent& event) { server->Publish(event); });
-  if (options.save_checkpoint_steps > 0) session_options.save_checkpoint_steps = options.save_checkpoint_steps;
   CLAB_ASSIGN_OR_RETURN(std::unique_ptr<MonitoredSession> mon_sess, MonitoredTrainingSession(g, session_options));
 
   //   while not mon_sess.should_stop(): print(mon_sess.run(mat))

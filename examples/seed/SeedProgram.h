@@ -19,6 +19,7 @@
 
 #include "clab/core/Status.h"
 #include "clab/distributed/ClusterSpec.h"
+#include "seed/TaskProgram.h"
 
 #include <cstdint>
 #include <iosfwd>
@@ -30,24 +31,10 @@ namespace clab::examples {
 // worker on 2222 (the ports the tutorial uses), both on loopback.
 inline constexpr const char* kSeedDefaultCluster = "ps=127.0.0.1:2223;worker=127.0.0.1:2222";
 
-struct SeedProgramOptions {
-  ClusterSpec cluster;
-  std::string job_name;  // "ps" or "worker"
-  int task_index = 0;
-  int64_t last_step = 200;  // StopAtStepHook(last_step=200)
-  // Exactly the tutorial: no global step increment, so only max_seconds ends the run.
+struct SeedProgramOptions : TaskProgramOptions {
+  // Exactly the tutorial: no global step increment, so only max_seconds ends the run
+  // (default 10 s for a faithful run).
   bool faithful = false;
-  // Ends the worker's loop after this long (0: no limit; faithful runs default to 10 s).
-  double max_seconds = 0;
-  // The chief writes checkpoints and event files here ("" : none, as in the tutorial).
-  std::string checkpoint_dir;
-  int64_t save_checkpoint_steps = 0;  // 0: TensorFlow's default of every 600 s
-  // How long a worker waits for the ps before giving up (the server logs, every few
-  // seconds, which task it is still waiting for).
-  int64_t wait_for_ps_ms = 60000;
-  // A worker started by the studio waits (up to this long) until the studio watches its
-  // events before it starts, so that a short run loses none. 0: do not wait.
-  int64_t wait_for_watcher_ms = 0;
 };
 
 // Runs one task to its end: a worker after its loop, a ps when SIGINT or SIGTERM arrives.

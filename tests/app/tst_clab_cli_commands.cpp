@@ -49,7 +49,7 @@ class ClabCliCommandsTest : public QObject {
   void helpListsEveryCommand() {
     const ProgramResult result = ClabProcess::clab({"--help"});
     QCOMPARE(result.exitCode, 0);
-    for (const char* command : {"graph show", "run", "ops", "demo", "server", "example seed", "version", "help"})
+    for (const char* command : {"graph show", "run", "ops", "demo", "server", "example seed", "example graph", "version", "help"})
       QVERIFY2(result.out.contains(QRegularExpression(QString("\\n  %1 +\\S").arg(command))),
                qPrintable(QString("'%1' missing from:\n%2").arg(command, result.out)));
     QCOMPARE(ClabProcess::clab({"help"}).out, result.out);
@@ -65,6 +65,7 @@ class ClabCliCommandsTest : public QObject {
     QTest::newRow("demo --help") << QStringList{"demo", "--help"} << "--last_step N";
     QTest::newRow("server --help") << QStringList{"server", "--help"} << "--task_index N";
     QTest::newRow("help example seed") << QStringList{"help", "example", "seed"} << "--job_name JOB";
+    QTest::newRow("help example graph") << QStringList{"help", "example", "graph"} << "--print_every N";
   }
   void helpForOneCommand() {
     QFETCH(QStringList, args);

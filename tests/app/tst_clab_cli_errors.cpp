@@ -111,6 +111,15 @@ class ClabCliErrorsTest : public QObject {
     QTest::newRow("dangling input") << QStringList{"graph", "show", "@tmp@/dangling.pbtxt"} << 1
                                     << "clab: @tmp@/dangling.pbtxt: ";
 
+    QTest::newRow("example graph without graph") << QStringList{"example", "graph", "--job_name", "worker"} << 2
+                                                 << "clab: 'clab example graph' needs --graph FILE";
+    QTest::newRow("example graph bad syntax")
+        << QStringList{"example", "graph", "--graph", "@tmp@/bad_syntax.pbtxt", "--job_name", "worker"} << 1
+        << "clab: @tmp@/bad_syntax.pbtxt:3:7: ";
+    QTest::newRow("example graph bad job")
+        << QStringList{"example", "graph", "--graph", "@seed@", "--job_name", "chief"} << 2
+        << "clab: --job_name must be ps or worker (see 'clab help example graph')";
+
     // Cluster tasks (nothing here gets as far as listening).
     QTest::newRow("server without cluster") << QStringList{"server", "--job_name", "ps"} << 2
                                             << "clab: no cluster given: pass --cluster SPEC or set TF_CONFIG";

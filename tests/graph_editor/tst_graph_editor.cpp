@@ -19,6 +19,9 @@
 #include "graph/OpPalette.h"
 #include "monitor/RunMonitor.h"
 #include "project/Project.h"
+#include "run/LocalCluster.h"
+#include "views/ConsoleView.h"
+#include "views/PlacementView.h"
 #include "window/MainWindow.h"
 
 #include <google/protobuf/util/message_differencer.h>
@@ -531,6 +534,30 @@ class GraphEditorTest : public QObject {
     Project wrong;
     QVERIFY(!Project::FromJson(json, &wrong, &error));
     QVERIFY(error.startsWith("graph:"));
+  }
+
+  void editedGraphIsWhatRuns() {
+    MainWindow window(qEnvironmentVariable("CLAB_BIN_DIR") + "/clab");
+    Project project = Project::Seed();
+    project.run.last_step = 5;
+    window.setProject(project);
+    // w becomes [[3], [3], [3], [3]]: the seed's product turns from [[20]] into [[30]].
+    GraphDocument* doc = window.graphEditor()->document();
+    auto tensor = AttrText::parseTensor("[[3], [3], [3], [3]]", tensorflow::DT_INT32);
+    QVERIFY2(tensor.ok(), tensor.status().ToString().c_str());
+    QVERIFY(doc->setAttr("w/initial_value", "value", AttrOf(*tensor)));
+    QVERIFY(window.project().graph.contains("w/initial_value"));
+    QString error;
+    QVERIFY2(window.runProject(&error), qPrintable(error));
+    QVERIFY(window.cluster()->commandFor("/job:worker/replica:0/task:0").join(" ").contains("example graph --graph"));
+    QTRY_VERIFY2_WITH_TIMEOUT(window.console()->text().contains("MatMul = [[30]]"),
+                              qPrintable(window.console()->text().right(3000)), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isRunning(), 30000);
+    const QString console = window.console()->text();
+    QVERIFY2(console.contains("Stopped at global step 5"), qPrintable(console.right(2000)));
+    QVERIFY(!console.contains("[[20]]"));
+    // The placement log of the edited graph: the variables stayed on the ps.
+    QCOMPARE(window.placement()->deviceOf("w"), QString("/job:ps/replica:0/task:0/device:CPU:0"));
   }
 };
 

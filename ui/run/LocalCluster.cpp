@@ -1,5 +1,6 @@
 #include "run/LocalCluster.h"
 
+#include <QSaveFile>
 #include <QTcpServer>
 #include <QTimer>
 
@@ -74,6 +75,18 @@ bool LocalCluster::Start(const Project& project, QString* error) {
     local.tasks[i].port = ports[i];
   }
   const QString spec = local.clusterSpec();
+  QString graph_path;
+  if (!project.graph.isEmpty()) {
+    graph_dir_ = std::make_unique<QTemporaryDir>();
+    graph_path = graph_dir_->filePath("graph.pbtxt");
+    QSaveFile file(graph_path);
+    const QByteArray text = project.graph.toUtf8();
+    if (!graph_dir_->isValid() || !file.open(QIODevice::WriteOnly) || file.write(text) != text.size() ||
+        !file.commit()) {
+      *error = QStringLiteral("cannot write the project's graph to %1: %2").arg(graph_path, file.errorString());
+      return false;
+    }
+  }
   tasks_.clear();
   addresses_.clear();
   commands_.clear();
@@ -84,15 +97,24 @@ bool LocalCluster::Start(const Project& project, QString* error) {
     task->is_worker = task_def.job == "worker";
     QStringList args;
     if (task->is_worker) {
-      args = project.program == "seed" ? QStringList{"example", "seed"}
-                                        : QStringList{"example", "train", "--model", project.program};
+      if (!graph_path.isEmpty()) {
+        // Long runs print every 100th step, so the console keeps up.
+        args = {"example", "graph", "--graph", graph_path, "--print_every",
+                project.run.last_step > 1000 ? "100" : "1"};
+        if (project.run.max_seconds > 0) args << "--max_seconds" << QString::number(project.run.max_seconds);
+      } else {
+        args = project.program == "seed" ? QStringList{"example", "seed"}
+                                          : QStringList{"example", "train", "--model", project.program};
+      }
       args << "--cluster" << spec << "--job_name" << "worker" << "--task_index" << QString::number(task_def.index)
            << "--last_step" << QString::number(project.run.last_step)
            // The studio watches every task; a short run must not end before it does.
            << "--wait_for_watcher_ms" << "10000";
-      if (project.program == "seed" && project.run.faithful) args << "--faithful";
-      if (project.program != "seed" && project.run.sync) args << "--sync";
-      if (project.program == "seed" && project.run.max_seconds > 0)
+      const bool seed = graph_path.isEmpty() && project.program == "seed";
+      const bool training = graph_path.isEmpty() && project.program != "seed";
+      if (seed && project.run.faithful) args << "--faithful";
+      if (training && project.run.sync) args << "--sync";
+      if (seed && project.run.max_seconds > 0)
         args << "--max_seconds" << QString::number(project.run.max_seconds);
       if (!project.run.checkpoint_dir.isEmpty() && task_def.index == 0)
         args << "--checkpoint_dir" << project.run.checkpoint_dir;

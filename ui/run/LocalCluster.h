@@ -1,6 +1,7 @@
 // Runs a project's cluster on this machine: every task its own process on 127.0.0.1 with a
-// free port (`clab server` for ps and other jobs, the project's program, `clab example
-// seed`, for workers, each worker being its own client). Stop() ends exactly these
+// free port (`clab server` for ps and other jobs; for workers, each its own client, the
+// project's program: `clab example seed`, `clab example train`, or, for a project with a
+// graph of its own (edited in the Graph tab), `clab example graph` on that graph). Stop() ends exactly these
 // processes (SIGTERM, then SIGKILL after a grace period); a process that dies on its own is
 // reported with its exit code and last lines of output. When every worker has finished,
 // the remaining tasks are stopped: the run is over.
@@ -12,6 +13,7 @@
 #include <QObject>
 #include <QProcess>
 #include <QStringList>
+#include <QTemporaryDir>
 
 #include <memory>
 
@@ -68,6 +70,8 @@ class LocalCluster : public QObject {
   QHash<QString, QString> addresses_;
   QHash<QString, QStringList> commands_;
   bool workers_failed_ = false;
+  // The project's own graph, written for the workers of the current run.
+  std::unique_ptr<QTemporaryDir> graph_dir_;
 };
 
 }  // namespace clab::ui

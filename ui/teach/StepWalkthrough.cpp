@@ -3,6 +3,7 @@
 #include "cli/LoopbackPorts.h"
 #include "clab/distributed/Server.h"
 #include "clab/graph/Graph.h"
+#include "clab/graph/GraphImport.h"
 #include "clab/graph/Prune.h"
 #include "clab/runtime/PackTransfers.h"
 #include "clab/runtime/Partition.h"
@@ -101,48 +102,15 @@ QList<WalkExecution> StepWalkthrough::executionsOf(int step) const {
 }
 
 QStringList StepWalkthrough::guessInit(const tensorflow::GraphDef& graph) {
-  QSet<QString> variables;
-  for (const auto& node : graph.node()) {
-    if (node.name() == "init") return {"init"};
-    if (node.op() == "VariableV2" || node.op() == "Variable") variables.insert(Q(node.name()));
-  }
-  // No global initialiser: each variable's own ("<variable>/Assign", as tf.Variable names it).
-  QStringList assigns;
-  for (const auto& node : graph.node()) {
-    const QString name = Q(node.name());
-    if (node.op() == "Assign" && name.endsWith("/Assign") && variables.contains(name.chopped(7))) assigns << name;
-  }
-  return assigns;
+  QStringList names;
+  for (const std::string& name : GuessInitializers(graph)) names << Q(name);
+  return names;
 }
 
 QStringList StepWalkthrough::guessFetches(const tensorflow::GraphDef& graph) {
-  QSet<QString> consumed;
-  QHash<QString, QStringList> inputs;
-  for (const auto& node : graph.node())
-    for (const std::string& input : node.input()) {
-      consumed.insert(NodeOf(Q(input)));
-      inputs[Q(node.name())] << NodeOf(Q(input));
-    }
-  // What the initialiser and the saver need is left out, unless a step needs it too.
-  QSet<QString> set_up;
-  QStringList stack;
-  for (const auto& node : graph.node()) {
-    const QString name = Q(node.name());
-    if (name == "init" || name.startsWith("save/") || name.contains("/Assign") || name.endsWith("initializer"))
-      stack << name;
-  }
-  while (!stack.isEmpty()) {
-    const QString name = stack.takeLast();
-    if (set_up.contains(name)) continue;
-    set_up.insert(name);
-    stack << inputs.value(name);
-  }
-  QStringList fetches;
-  for (const auto& node : graph.node()) {
-    const QString name = Q(node.name());
-    if (!consumed.contains(name) && !set_up.contains(name)) fetches << name;
-  }
-  return fetches;
+  QStringList names;
+  for (const std::string& name : GuessStepFetches(graph)) names << Q(name);
+  return names;
 }
 
 StatusOr<StepWalkthrough> StepWalkthrough::build(const tensorflow::GraphDef& graph,

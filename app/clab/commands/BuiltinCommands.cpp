@@ -6,6 +6,7 @@
 #include "commands/CkptCommands.h"
 #include "commands/DemoCommand.h"
 #include "commands/EventsCommand.h"
+#include "commands/ExampleGraphCommand.h"
 #include "commands/ExampleSeedCommand.h"
 #include "commands/ExampleTrainCommand.h"
 #include "commands/GraphShowCommand.h"
@@ -29,6 +30,7 @@ void RegisterBuiltinCommands(CommandRegistry& registry) {
   registry.Add(std::make_unique<CkptShowCommand>());
   registry.Add(std::make_unique<EventsCommand>());
   registry.Add(std::make_unique<ExampleSeedCommand>());
+  registry.Add(std::make_unique<ExampleGraphCommand>());
   registry.Add(std::make_unique<ExampleTrainCommand>());
   registry.Add(std::make_unique<ServerCommand>());
   registry.Add(std::make_unique<TrainCommand>());

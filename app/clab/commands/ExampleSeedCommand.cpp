@@ -26,36 +26,17 @@ std::string ExampleSeedCommand::description() const {
 }
 
 void ExampleSeedCommand::DeclareFlags(FlagParser& flags) {
-  flags.AddInt("wait_for_watcher_ms", "MS", "before starting, wait this long for a watcher of the task's events",
-               &wait_for_watcher_ms_, 0);
-  cluster_flags_.Declare(flags);
-  flags.AddInt("last_step", "N", "StopAtStepHook's last_step", &last_step_, 0);
+  task_flags_.Declare(flags, "stop the worker after S seconds (faithful runs: 10 unless given)");
   flags.AddBool("faithful", "run exactly the tutorial's graph (no global step increment)", &faithful_);
-  flags.AddInt("max_seconds", "S", "stop the worker after S seconds (faithful runs: 10 unless given)", &max_seconds_,
-               0);
-  flags.AddString("checkpoint_dir", "DIR", "where the chief writes checkpoints and event files", &checkpoint_dir_);
-  flags.AddInt("save_checkpoint_steps", "N", "checkpoint every N steps (default: every 600 s)",
-               &save_checkpoint_steps_, 0);
-  flags.AddInt("wait_for_ps_ms", "MS", "how long the worker waits for the ps before giving up", &wait_for_ps_ms_,
-               1);
 }
 
 Status ExampleSeedCommand::Run(std::ostream& out) {
   // Without --cluster and TF_CONFIG: the tutorial's cluster on this machine.
-  CLAB_ASSIGN_OR_RETURN(const ClusterFlags::Task task, cluster_flags_.Resolve(examples::kSeedDefaultCluster));
+  CLAB_ASSIGN_OR_RETURN(const examples::TaskProgramOptions task,
+                        task_flags_.Resolve(examples::kSeedDefaultCluster, "example seed"));
   examples::SeedProgramOptions options;
-  options.cluster = task.cluster;
-  options.job_name = task.job_name;
-  options.task_index = task.task_index;
-  options.last_step = last_step_;
+  static_cast<examples::TaskProgramOptions&>(options) = task;
   options.faithful = faithful_;
-  options.max_seconds = static_cast<double>(max_seconds_);
-  options.checkpoint_dir = checkpoint_dir_;
-  options.save_checkpoint_steps = save_checkpoint_steps_;
-  options.wait_for_ps_ms = wait_for_ps_ms_;
-  options.wait_for_watcher_ms = wait_for_watcher_ms_;
-  if (options.job_name != "ps" && options.job_name != "worker")
-    return UsageError("--job_name must be ps or worker (see 'clab help example seed')");
   return RunSeedProgram(options, out);
 }
 

@@ -2,8 +2,8 @@
 // process, exactly as examples/seed/seed_distributed runs it. `clab demo` starts two.
 #pragma once
 
-#include "cli/ClusterFlags.h"
 #include "cli/Command.h"
+#include "cli/TaskProgramFlags.h"
 
 #include <cstdint>
 
@@ -18,14 +18,8 @@ class ExampleSeedCommand : public Command {
   Status Run(std::ostream& out) override;
 
  private:
-  ClusterFlags cluster_flags_;
-  int64_t last_step_ = 200;
+  TaskProgramFlags task_flags_;
   bool faithful_ = false;
-  int64_t max_seconds_ = 0;
-  std::string checkpoint_dir_;
-  int64_t save_checkpoint_steps_ = 0;
-  int64_t wait_for_ps_ms_ = 60000;
-  int64_t wait_for_watcher_ms_ = 0;
 };
 
 }  // namespace clab::cli

@@ -1,0 +1,34 @@
+// The flags every example program's task takes (`clab example seed`, `clab example graph`):
+// the cluster and this task, StopAtStepHook's last step, a time limit, checkpoints, and how
+// long to wait for the ps and for the studio's watcher.
+#pragma once
+
+#include "cli/ClusterFlags.h"
+#include "seed/TaskProgram.h"
+
+#include <cstdint>
+#include <string>
+
+namespace clab::cli {
+
+class FlagParser;
+
+class TaskProgramFlags {
+ public:
+  // `max_seconds_help` says what the limit is when it is not given.
+  void Declare(FlagParser& flags, const char* max_seconds_help);
+  // The options from the flags (cluster and task from --cluster, TF_CONFIG or
+  // `default_cluster`); INVALID_ARGUMENT for a job other than ps or worker.
+  StatusOr<examples::TaskProgramOptions> Resolve(const std::string& default_cluster, const std::string& command) const;
+
+ private:
+  ClusterFlags cluster_flags_;
+  int64_t last_step_ = 200;
+  int64_t max_seconds_ = 0;
+  std::string checkpoint_dir_;
+  int64_t save_checkpoint_steps_ = 0;
+  int64_t wait_for_ps_ms_ = 60000;
+  int64_t wait_for_watcher_ms_ = 0;
+};
+
+}  // namespace clab::cli

@@ -1,0 +1,106 @@
+#include "clab/graph/GraphImport.h"
+
+#include "clab/graph/Graph.h"
+#include "clab/train/GlobalStep.h"
+
+#include <map>
+#include <set>
+
+namespace clab {
+namespace {
+
+std::string NodeOf(const std::string& input) {
+  std::string name = !input.empty() && input[0] == '^' ? input.substr(1) : input;
+  const size_t colon = name.rfind(':');
+  return colon == std::string::npos ? name : name.substr(0, colon);
+}
+
+bool IsVariable(const tensorflow::NodeDef& node) {
+  return node.op() == "VariableV2" || node.op() == "Variable" || node.op() == "VarHandleOp";
+}
+
+}  // namespace
+
+Status ImportGraphDef(const tensorflow::GraphDef& graph, GraphBuilder* g,
+                      const std::function<std::string(const std::string& device)>& device_map) {
+  // Validates the graph as the runtime will (ops, inputs, types, cycles) and orders it.
+  CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Graph> checked, Graph::FromGraphDef(graph));
+  for (const Node* node : checked->TopologicalOrder()) {
+    const tensorflow::NodeDef& def = node->def();
+    std::vector<Output> inputs;
+    for (const std::string& input : def.input()) {
+      if (!input.empty() && input[0] == '^') {
+        inputs.push_back(Output(input.substr(1)).control());
+        continue;
+      }
+      CLAB_ASSIGN_OR_RETURN(const TensorId id, TensorId::Parse(input));
+      inputs.emplace_back(id.node, id.index);
+    }
+    std::map<std::string, tensorflow::AttrValue> attrs(def.attr().begin(), def.attr().end());
+    const std::string device = device_map ? device_map(def.device()) : def.device();
+    {
+      // The device exactly as requested: no scope is open, so this is the only one.
+      auto scope = g->WithDevice(device);
+      g->AddNode(def.op(), inputs, std::move(attrs), def.name() + "/");
+    }
+    CLAB_RETURN_IF_ERROR(g->status());
+    if (IsVariable(def)) {
+      g->AddToCollection("variables", def.name());
+      if (def.name() == "global_step")
+        g->AddToCollection(kGlobalStepCollection, def.name());
+      else
+        g->AddToCollection("trainable_variables", def.name());
+    }
+  }
+  return g->status();
+}
+
+std::vector<std::string> GuessStepFetches(const tensorflow::GraphDef& graph) {
+  std::set<std::string> consumed;
+  std::map<std::string, std::vector<std::string>> inputs;
+  std::set<std::string> variables;
+  for (const auto& node : graph.node()) {
+    if (IsVariable(node)) variables.insert(node.name());
+    for (const std::string& input : node.input()) {
+      consumed.insert(NodeOf(input));
+      inputs[node.name()].push_back(NodeOf(input));
+    }
+  }
+  // What only sets the graph up (initialisers, the saver) is not a step.
+  std::set<std::string> set_up;
+  std::vector<std::string> stack;
+  for (const auto& node : graph.node()) {
+    const std::string& name = node.name();
+    const bool own_initializer = name.size() > 7 && name.compare(name.size() - 7, 7, "/Assign") == 0 &&
+                                 variables.count(name.substr(0, name.size() - 7)) > 0;
+    if (name == "init" || name.rfind("save/", 0) == 0 || own_initializer) stack.push_back(name);
+  }
+  while (!stack.empty()) {
+    const std::string name = stack.back();
+    stack.pop_back();
+    if (!set_up.insert(name).second) continue;
+    for (const std::string& input : inputs[name]) stack.push_back(input);
+  }
+  std::vector<std::string> fetches;
+  for (const auto& node : graph.node())
+    if (!consumed.count(node.name()) && !set_up.count(node.name())) fetches.push_back(node.name());
+  return fetches;
+}
+
+std::vector<std::string> GuessInitializers(const tensorflow::GraphDef& graph) {
+  std::set<std::string> variables;
+  for (const auto& node : graph.node()) {
+    if (node.name() == "init") return {"init"};
+    if (IsVariable(node)) variables.insert(node.name());
+  }
+  std::vector<std::string> assigns;
+  for (const auto& node : graph.node()) {
+    const std::string& name = node.name();
+    if (node.op() == "Assign" && name.size() > 7 && name.compare(name.size() - 7, 7, "/Assign") == 0 &&
+        variables.count(name.substr(0, name.size() - 7)))
+      assigns.push_back(name);
+  }
+  return assigns;
+}
+
+}  // namespace clab
