@@ -29,6 +29,8 @@
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QDockWidget>
+#include <QGraphicsPathItem>
+#include <QPen>
 #include <QTabWidget>
 #include <QtTest>
 
@@ -165,6 +167,31 @@ class TeachingTest : public QObject {
     editor.setTeaching(false);
     QCOMPARE(editor.scene()->item("init")->opacity(), 1.0);
     QCOMPARE(panel->stage()->transferEdgesShown(), 0);
+  }
+
+  void placementPreviewDrawsSendRecvPairs() {
+    GraphEditor editor;
+    editor.setProject(Project::Seed());
+    QVERIFY(editor.plannedTransfers() == nullptr);
+    QString error;
+    QVERIFY2(editor.previewPlacement(&error), qPrintable(error));
+    const StepWalkthrough* plan = editor.plannedTransfers();
+    QVERIFY(plan != nullptr);
+    QCOMPARE(plan->transfers.size(), 2);
+    QCOMPARE(plan->transferBytes(), 32);
+    QVERIFY2(editor.statusText().contains("2 tensor(s) across tasks, 32 B"), qPrintable(editor.statusText()));
+    int dashed = 0;
+    for (QGraphicsItem* item : editor.scene()->items())
+      if (auto* path = dynamic_cast<QGraphicsPathItem*>(item); path && path->pen().style() == Qt::DashLine) ++dashed;
+    QCOMPARE(dashed, 2);
+    // Nothing is greyed out: a preview shows the whole graph.
+    QCOMPARE(editor.scene()->item("init")->opacity(), 1.0);
+    // The teaching mode takes over the canvas; leaving it, a new placement draws them again.
+    editor.setTeaching(true);
+    QVERIFY(editor.plannedTransfers() == nullptr);
+    editor.setTeaching(false);
+    QVERIFY(editor.previewPlacement(&error));
+    QVERIFY(editor.plannedTransfers() != nullptr);
   }
 
   void switchesToChineseAndBack() {

@@ -71,6 +71,8 @@ GraphEditor::GraphEditor(QUndoStack* undo, QWidget* parent) : QWidget(parent) {
   status_->setObjectName("graph-status");
   teaching_ = new TeachingPanel(document_, scene_, this);
   teaching_->hide();
+  placement_stage_ = new TeachingStage(scene_, this);
+  placement_stage_->setDimPruned(false);
 
   auto* toolbar = new QToolBar(this);
   toolbar->setIconSize(QSize(16, 16));
@@ -127,6 +129,8 @@ GraphEditor::GraphEditor(QUndoStack* undo, QWidget* parent) : QWidget(parent) {
     if (!scene_->assignedDevices().isEmpty() || scene_->colorBy() == GraphScene::ColorBy::kAssignedDevice) {
       QString error;
       if (!previewPlacement(&error)) {
+        placement_stage_->setWalkthrough(nullptr);
+        placement_plan_.reset();
         scene_->setAssignedDevices({});
         properties_->setAssignedDevices({});
       }
@@ -146,6 +150,8 @@ GraphEditor::GraphEditor(QUndoStack* undo, QWidget* parent) : QWidget(parent) {
   });
   updatePanels();
 }
+
+GraphEditor::~GraphEditor() = default;
 
 void GraphEditor::buildToolbar(QToolBar* toolbar) {
   toolbar->addAction("Import...", this, [this] {
@@ -194,6 +200,10 @@ void GraphEditor::buildToolbar(QToolBar* toolbar) {
       }
     }
     scene_->setColorBy(index == 1 ? GraphScene::ColorBy::kAssignedDevice : GraphScene::ColorBy::kRequestedDevice);
+    if (index == 0) {
+      placement_stage_->setWalkthrough(nullptr);
+      placement_plan_.reset();
+    }
   });
   toolbar->addWidget(color_by_);
   toolbar->addSeparator();
@@ -220,6 +230,10 @@ void GraphEditor::setTeaching(bool on) {
   if (auto* action = findChild<QAction*>("teach")) {
     const QSignalBlocker quiet(action);
     action->setChecked(on);
+  }
+  if (on) {
+    placement_stage_->setWalkthrough(nullptr);
+    placement_plan_.reset();
   }
   teaching_->setVisible(on);
   // A class looks at the canvas and the explanations: the palette and the node's panels
@@ -253,6 +267,8 @@ void GraphEditor::setProject(const Project& project) {
     return;
   }
   source_key_ = key;
+  placement_stage_->setWalkthrough(nullptr);
+  placement_plan_.reset();
   scene_->setAssignedDevices({});
   properties_->setAssignedDevices({});
   scene_->setColorBy(GraphScene::ColorBy::kRequestedDevice);
@@ -342,7 +358,28 @@ bool GraphEditor::previewPlacement(QString* error) {
   }
   scene_->setAssignedDevices(*placed);
   properties_->setAssignedDevices(*placed);
+  showPlannedTransfers();
   return true;
+}
+
+void GraphEditor::showPlannedTransfers() {
+  placement_stage_->setWalkthrough(nullptr);
+  placement_plan_.reset();
+  if (teaching_->isVisible()) return;  // the teaching mode draws its own
+  QMap<QString, QStringList> tasks;
+  for (const ProjectTask& task : project_.tasks) tasks[task.job] << task.address();
+  const QStringList fetches = StepWalkthrough::guessFetches(document_->graph());
+  if (tasks.isEmpty() || fetches.isEmpty()) return;
+  auto plan = StepWalkthrough::plan(document_->graph(), tasks, fetches, {});
+  if (!plan.ok()) return;  // the graph's problems are listed already
+  placement_plan_ = std::make_unique<StepWalkthrough>(std::move(*plan));
+  placement_stage_->setWalkthrough(placement_plan_.get());
+  placement_stage_->showPhase(TeachingPhase::kPartition);
+  setStatus(QStringLiteral("Placed on the project's tasks: a step of %1 sends %2 tensor(s) across tasks, %3 in all "
+                           "(dashed orange: _Send/_Recv pairs)")
+                .arg(fetches.join(", "))
+                .arg(placement_plan_->transfers.size())
+                .arg(TeachingText::bytes(placement_plan_->transferBytes())));
 }
 
 void GraphEditor::showRunPlacement(const QList<PlacementRow>& rows) {

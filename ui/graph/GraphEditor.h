@@ -9,6 +9,8 @@
 // graph to the project through graphEdited().
 #pragma once
 
+#include <memory>
+
 #include "project/Project.h"
 
 #include <QHash>
@@ -31,12 +33,15 @@ class NodePropertiesView;
 class OpPalette;
 struct PlacementRow;
 class TeachingPanel;
+class TeachingStage;
+class StepWalkthrough;
 
 class GraphEditor : public QWidget {
   Q_OBJECT
 
  public:
   explicit GraphEditor(QUndoStack* undo = nullptr, QWidget* parent = nullptr);
+  ~GraphEditor() override;
 
   GraphDocument* document() const { return document_; }
   GraphScene* scene() const { return scene_; }
@@ -46,6 +51,8 @@ class GraphEditor : public QWidget {
   QListWidget* legend() const { return legend_; }
   QListWidget* problems() const { return problems_; }
   TeachingPanel* teaching() const { return teaching_; }
+  // The placement preview's Send/Recv pairs (null before a placement).
+  const StepWalkthrough* plannedTransfers() const { return placement_plan_.get(); }
   // Shows or hides the teaching mode's panel (hiding it restores the canvas).
   void setTeaching(bool on);
 
@@ -82,6 +89,8 @@ class GraphEditor : public QWidget {
   void buildToolbar(QToolBar* toolbar);
   void updatePanels();
   void setStatus(const QString& text);
+  // After a placement: the Send/Recv pairs a step of the graph would need, with their bytes.
+  void showPlannedTransfers();
   QStringList taskNames() const;
 
   GraphDocument* document_;
@@ -93,6 +102,9 @@ class GraphEditor : public QWidget {
   QListWidget* problems_;
   TeachingPanel* teaching_;
   QWidget* right_;  // the node, devices and problems panels
+  // The placement preview's _Send/_Recv pairs, drawn over the canvas.
+  TeachingStage* placement_stage_;
+  std::unique_ptr<StepWalkthrough> placement_plan_;
   QComboBox* color_by_ = nullptr;
   QLineEdit* search_ = nullptr;
   QLabel* status_;

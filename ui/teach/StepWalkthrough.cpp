@@ -113,9 +113,9 @@ QStringList StepWalkthrough::guessFetches(const tensorflow::GraphDef& graph) {
   return names;
 }
 
-StatusOr<StepWalkthrough> StepWalkthrough::build(const tensorflow::GraphDef& graph,
-                                                 const QMap<QString, QStringList>& tasks, const QStringList& asked,
-                                                 const QStringList& asked_targets, const QStringList& init, int steps) {
+StatusOr<StepWalkthrough> StepWalkthrough::plan(const tensorflow::GraphDef& graph,
+                                                const QMap<QString, QStringList>& tasks, const QStringList& asked,
+                                                const QStringList& asked_targets) {
   // A name of a node without outputs (a train op) is run as a target, as session.run does.
   CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Graph> whole, Graph::FromGraphDef(graph));
   QStringList fetches, targets = asked_targets;
@@ -129,7 +129,6 @@ StatusOr<StepWalkthrough> StepWalkthrough::build(const tensorflow::GraphDef& gra
   StepWalkthrough walk;
   walk.fetches = fetches;
   walk.targets = targets;
-  walk.init = init;
   walk.total_nodes = graph.node_size();
 
   // Prune, as the master does for this (fetches, targets) signature.
@@ -219,8 +218,26 @@ StatusOr<StepWalkthrough> StepWalkthrough::build(const tensorflow::GraphDef& gra
     }
   }
 
+  walk.session_task = session_task;
+  return walk;
+}
+
+StatusOr<StepWalkthrough> StepWalkthrough::build(const tensorflow::GraphDef& graph,
+                                                 const QMap<QString, QStringList>& tasks, const QStringList& fetches,
+                                                 const QStringList& targets, const QStringList& init, int steps) {
+  CLAB_ASSIGN_OR_RETURN(StepWalkthrough walk, plan(graph, tasks, fetches, targets));
+  walk.init = init;
+  CLAB_RETURN_IF_ERROR(walk.run(graph, tasks, steps));
+  return walk;
+}
+
+Status StepWalkthrough::run(const tensorflow::GraphDef& graph, const QMap<QString, QStringList>& tasks, int steps) {
+  StepWalkthrough& walk = *this;
+  const QStringList& init = walk.init;
+  tensorflow::GraphDef pruned;
+  CLAB_RETURN_IF_ERROR(PruneGraph(graph, {}, Std(walk.fetches), Std(walk.targets), &pruned));
   // Run: a private cluster, one in-process server per task, the session on the step's task.
-  CLAB_ASSIGN_OR_RETURN(const std::vector<int> ports, cli::PickFreeLoopbackPorts(static_cast<int>(devices.size())));
+  CLAB_ASSIGN_OR_RETURN(const std::vector<int> ports, cli::PickFreeLoopbackPorts(static_cast<int>(task_names.size())));
   std::map<std::string, std::vector<std::string>> jobs;
   size_t next_port = 0;
   for (auto it = tasks.begin(); it != tasks.end(); ++it)
@@ -237,7 +254,7 @@ StatusOr<StepWalkthrough> StepWalkthrough::build(const tensorflow::GraphDef& gra
       server_options.task_index = i;
       server_options.log = [](const std::string&) {};
       CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Server> server, Server::Create(server_options));
-      if (Q(server->task_name()) == session_task) target = server->target();
+      if (Q(server->task_name()) == walk.session_task) target = server->target();
       servers.push_back(std::move(server));
     }
   const auto stop_servers = [&servers] {
@@ -263,7 +280,8 @@ StatusOr<StepWalkthrough> StepWalkthrough::build(const tensorflow::GraphDef& gra
     int64_t origin = -1;
     for (int step = 0; step < std::max(1, steps); ++step) {
       tensorflow::RunMetadata metadata;
-      CLAB_RETURN_IF_ERROR(session->Run(run_options, feeds, Std(fetches), Std(targets), &outputs, &metadata));
+      CLAB_RETURN_IF_ERROR(
+          session->Run(run_options, feeds, Std(walk.fetches), Std(walk.targets), &outputs, &metadata));
       walk.step_stats << metadata.step_stats();
       for (const auto& device : metadata.step_stats().dev_stats())
         for (const auto& node : device.node_stats())
@@ -285,8 +303,8 @@ StatusOr<StepWalkthrough> StepWalkthrough::build(const tensorflow::GraphDef& gra
     }
     walk.stats = walk.step_stats.last();
     walk.result.clear();
-    for (int i = 0; i < fetches.size(); ++i)
-      walk.result << fetches[i] + " = " + Q(outputs[static_cast<size_t>(i)].DebugString(16));
+    for (int i = 0; i < walk.fetches.size(); ++i)
+      walk.result << walk.fetches[i] + " = " + Q(outputs[static_cast<size_t>(i)].DebugString(16));
     return session->Close();
   }();
   stop_servers();
@@ -296,7 +314,7 @@ StatusOr<StepWalkthrough> StepWalkthrough::build(const tensorflow::GraphDef& gra
   std::stable_sort(walk.executed.begin(), walk.executed.end(), [](const WalkExecution& a, const WalkExecution& b) {
     return a.end_us != b.end_us ? a.end_us < b.end_us : a.start_us < b.start_us;
   });
-  return walk;
+  return OkStatus();
 }
 
 }  // namespace clab::ui

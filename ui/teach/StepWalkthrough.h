@@ -65,6 +65,12 @@ class StepWalkthrough {
                                          const QMap<QString, QStringList>& tasks, const QStringList& fetches,
                                          const QStringList& targets, const QStringList& init, int steps = 3);
 
+  // Only the master's part (prune, place, partition): what placement alone implies.
+  static StatusOr<StepWalkthrough> plan(const tensorflow::GraphDef& graph, const QMap<QString, QStringList>& tasks,
+                                        const QStringList& fetches, const QStringList& targets);
+  // Runs the planned step for real (after `init`), `steps` times with tracing.
+  Status run(const tensorflow::GraphDef& graph, const QMap<QString, QStringList>& tasks, int steps);
+
   // What a step of `graph` most likely runs: the nodes nothing consumes, other than the
   // initialiser ("init"), save/restore nodes and what only they need. The initialiser:
   // "init" when the graph has it, else every variable's "<variable>/Assign".
@@ -79,6 +85,7 @@ class StepWalkthrough {
   QStringList pruned;                 // prune: nodes it does not run
   QHash<QString, QString> assigned;   // place: node -> device
   QStringList task_names;             // every task, in the project's order
+  QString session_task;               // where the client's session runs (worker 0)
   QList<WalkPartition> partitions;    // partition: one per task that runs something
   QList<WalkTransfer> transfers;
   QList<WalkExecution> executed;      // run: every traced step, in the order nodes finished

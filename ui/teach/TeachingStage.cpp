@@ -82,7 +82,7 @@ void TeachingStage::redraw() {
     if (scene_->assignedDevices() != walk_->assigned) scene_->setAssignedDevices(walk_->assigned);
     if (scene_->colorBy() != GraphScene::ColorBy::kAssignedDevice) scene_->setColorBy(GraphScene::ColorBy::kAssignedDevice);
   }
-  dimPruned(true);
+  dimPruned(dim_pruned_);
   if (phase_ >= TeachingPhase::kPartition) drawTransfers();
   if (phase_ == TeachingPhase::kRegister) drawPartitions();
   if (!lit_node_.isEmpty())

@@ -27,6 +27,9 @@ class TeachingStage : public QObject {
   ~TeachingStage() override;
 
   void setWalkthrough(const StepWalkthrough* walk);
+  // Grey out the nodes the step does not run (the teaching mode does; a placement preview,
+  // which shows the whole graph, does not).
+  void setDimPruned(bool dim) { dim_pruned_ = dim; }
   // Draws what the phase shows (and forgets the run's highlights).
   void showPhase(TeachingPhase phase);
   TeachingPhase phase() const { return phase_; }
@@ -61,6 +64,7 @@ class TeachingStage : public QObject {
   QString lit_node_;
   int transfer_edges_ = 0;
   bool redrawing_ = false;
+  bool dim_pruned_ = true;
 };
 
 }  // namespace clab::ui
