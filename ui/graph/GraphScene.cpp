@@ -83,6 +83,7 @@ QRectF GraphScene::nodesRect() const {
 }
 
 void GraphScene::rebuild() {
+  emit aboutToRebuild();  // items others drew on the canvas go now, before clear() takes them
   rebuilding_ = true;
   const QStringList selected = selectedNodes();
   drag_source_ = nullptr;

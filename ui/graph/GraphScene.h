@@ -58,6 +58,8 @@ class GraphScene : public QGraphicsScene {
  signals:
   void nodeSelectionChanged(const QString& node);  // "" when none or several
   void message(const QString& text);
+  // Every item is about to be deleted and made again; rebuilt() follows.
+  void aboutToRebuild();
   void rebuilt();
 
  protected:

@@ -24,6 +24,10 @@ constexpr qreal kOverlayZ = 50;
 
 TeachingStage::TeachingStage(GraphScene* scene, QObject* parent) : QObject(parent), scene_(scene) {
   // The canvas makes new items after each edit or recolouring: draw again on the new ones.
+  connect(scene_, &GraphScene::aboutToRebuild, this, [this] {
+    dropOverlays();
+    dropTokens();
+  });
   connect(scene_, &GraphScene::rebuilt, this, [this] {
     if (walk_ && !redrawing_) redraw();
   });
@@ -42,14 +46,18 @@ void TeachingStage::setWalkthrough(const StepWalkthrough* walk) {
 void TeachingStage::clear() {
   if (!scene_) return;
   dropOverlays();
+  dropTokens();
+  lit_node_.clear();
+  if (walk_) dimPruned(false);
+}
+
+void TeachingStage::dropTokens() {
   for (const Token& token : tokens_) {
     delete token.animation;
     scene_->removeItem(token.dot);
     delete token.dot;
   }
   tokens_.clear();
-  lit_node_.clear();
-  if (walk_) dimPruned(false);
 }
 
 void TeachingStage::dropOverlays() {

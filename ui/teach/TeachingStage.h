@@ -47,6 +47,7 @@ class TeachingStage : public QObject {
  private:
   void redraw();
   void dropOverlays();
+  void dropTokens();
   void dimPruned(bool dim);
   void drawTransfers();
   void drawPartitions();
