@@ -19,6 +19,19 @@ bool IsVariable(const tensorflow::NodeDef& node) {
   return node.op() == "VariableV2" || node.op() == "Variable" || node.op() == "VarHandleOp";
 }
 
+// A GraphDef keeps no collections: a variable counts as the model's (trainable) unless it is
+// an optimizer's state, which its optimizer colocates with the variable it serves (slots
+// such as "w/Momentum") or names "<beta>_power" (Adam's).
+bool IsModelVariable(const tensorflow::NodeDef& node) {
+  const std::string& name = node.name();
+  if (name.size() > 6 && name.compare(name.size() - 6, 6, "_power") == 0) return false;
+  const auto colocation = node.attr().find("_class");
+  if (colocation != node.attr().end())
+    for (const std::string& group : colocation->second.list().s())
+      if (group.rfind("loc:@", 0) == 0 && group.substr(5) != name) return false;
+  return true;
+}
+
 }  // namespace
 
 Status ImportGraphDef(const tensorflow::GraphDef& graph, GraphBuilder* g,
@@ -48,7 +61,7 @@ Status ImportGraphDef(const tensorflow::GraphDef& graph, GraphBuilder* g,
       g->AddToCollection("variables", def.name());
       if (def.name() == "global_step")
         g->AddToCollection(kGlobalStepCollection, def.name());
-      else
+      else if (IsModelVariable(def))
         g->AddToCollection("trainable_variables", def.name());
     }
   }

@@ -11,7 +11,9 @@
 #include "graph/GraphDocument.h"
 #include "graph/GraphEditor.h"
 #include "graph/GraphFiles.h"
+#include "graph/GraphBuilders.h"
 #include "graph/GraphLayout.h"
+#include "clab/graph/GraphImport.h"
 #include "graph/GraphScene.h"
 #include "graph/GraphView.h"
 #include "graph/NodeItem.h"
@@ -534,6 +536,97 @@ class GraphEditorTest : public QObject {
     Project wrong;
     QVERIFY(!Project::FromJson(json, &wrong, &error));
     QVERIFY(error.startsWith("graph:"));
+  }
+
+  void buildersMakeATrainableModel() {
+    GraphEditor editor;
+    GraphDocument* doc = editor.document();
+    doc->setGraph({});
+    QString error;
+    QCOMPARE(doc->addNode("Placeholder", "x"), QString("x"));
+    doc->setAttr("x", "dtype", AttrOf(tensorflow::DT_FLOAT));  // already the default: no change
+    QVERIFY(doc->setAttr("x", "shape", AttrOf(*AttrText::parseShape("[?,4]"))));
+    QCOMPARE(doc->addNode("Placeholder", "labels"), QString("labels"));
+    QVERIFY(doc->setAttr("labels", "dtype", AttrOf(tensorflow::DT_INT32)));
+    QVERIFY(doc->setAttr("labels", "shape", AttrOf(*AttrText::parseShape("[?]"))));
+    QVERIFY2(editor.applyBuild(GraphBuilders::addDense(doc->graph(), "x", 8, "relu", "hidden"), &error), qPrintable(error));
+    QVERIFY(doc->node("hidden/Relu") != nullptr);
+    QCOMPARE(AttrText::shapeText(doc->ports("hidden/Relu").output_shapes.at(0)), QString("[-1,8]"));
+    QVERIFY2(editor.applyBuild(GraphBuilders::addDense(doc->graph(), "hidden/Relu", 3, "none", "logits"), &error),
+             qPrintable(error));
+    auto loss = GraphBuilders::addLoss(doc->graph(), "sparse softmax cross-entropy", "logits/BiasAdd", "labels");
+    QVERIFY2(editor.applyBuild(loss, &error), qPrintable(error));
+    QCOMPARE(loss->output, QString("loss"));
+    const int before_optimizer = doc->nodeCount();
+    QVERIFY2(editor.applyBuild(GraphBuilders::addOptimizer(doc->graph(), "GradientDescent", 0.5, "loss"), &error),
+             qPrintable(error));
+    for (const char* node : {"train", "global_step", "hidden/kernel", "logits/bias"})
+      QVERIFY2(doc->node(node) != nullptr, node);
+    QVERIFY2(doc->check().ok(), qPrintable(doc->check().messages(doc->graph()).join('\n')));
+    // Each builder is one undo step.
+    doc->undoStack()->undo();
+    QCOMPARE(doc->nodeCount(), before_optimizer);
+    QCOMPARE(doc->node("train"), nullptr);
+    doc->undoStack()->redo();
+    QVERIFY(doc->node("train") != nullptr);
+
+    // The built model trains: three classes told apart by which of three features is largest.
+    auto session = NewSession(SessionOptions{});
+    QVERIFY(session.ok());
+    QVERIFY2((*session)->Create(doc->graph()).ok(), "Create");
+    std::vector<Tensor> out;
+    const std::vector<std::string> init = GuessInitializers(doc->graph());
+    QVERIFY(!init.empty());
+    QVERIFY((*session)->Run({}, {}, init, &out).ok());
+    QRandomGenerator rng(7);
+    Tensor x(DT_FLOAT, TensorShape({32, 4}));
+    Tensor labels(tensorflow::DT_INT32, TensorShape({32}));
+    for (int i = 0; i < 32; ++i) {
+      int best = 0;
+      for (int j = 0; j < 4; ++j) {
+        x.data<float>()[i * 4 + j] = static_cast<float>(rng.generateDouble());
+        if (j < 3 && x.data<float>()[i * 4 + j] > x.data<float>()[i * 4 + best]) best = j;
+      }
+      labels.data<int32_t>()[i] = best;
+    }
+    double first = -1, last = -1;
+    for (int step = 0; step < 300; ++step) {
+      Status ran = (*session)->Run({{"x", x}, {"labels", labels}}, {"loss:0"}, {"train"}, &out);
+      QVERIFY2(ran.ok(), std::string(ran.message()).c_str());
+      (first < 0 ? first : last) = out[0].scalar<float>();
+    }
+    QVERIFY2(last < first * 0.5, qPrintable(QString("loss %1 -> %2").arg(first).arg(last)));
+    QVERIFY((*session)->Run({}, {"global_step:0"}, {}, &out).ok());
+    QCOMPARE(out[0].scalar<int64_t>(), int64_t{300});
+
+    // Bad requests name what is wrong, and change nothing.
+    const int count = doc->nodeCount();
+    QVERIFY(!editor.applyBuild(GraphBuilders::addDense(doc->graph(), "labels", 4, "relu", "d"), &error));
+    QVERIFY2(error.contains("'labels:0' is int32") && error.contains("Cast"), qPrintable(error));
+    QVERIFY(!editor.applyBuild(GraphBuilders::addDense(doc->graph(), "nope", 4, "relu", "d"), &error));
+    QVERIFY2(error.contains("'nope' is not in the graph"), qPrintable(error));
+    QVERIFY(!editor.applyBuild(GraphBuilders::addLoss(doc->graph(), "sparse softmax cross-entropy", "logits/BiasAdd", "x"), &error));
+    QVERIFY2(error.contains("integer class ids"), qPrintable(error));
+    QVERIFY(!editor.applyBuild(GraphBuilders::addOptimizer(doc->graph(), "Adam", 0, "loss"), &error));
+    QVERIFY2(error.contains("learning rate"), qPrintable(error));
+    QCOMPARE(doc->nodeCount(), count);
+    // A second optimizer (Adam) trains the model's variables, not the first one's state.
+    QVERIFY2(editor.applyBuild(GraphBuilders::addOptimizer(doc->graph(), "Adam", 0.01, "loss"), &error), qPrintable(error));
+    const QStringList names = doc->nodeNames();
+    const auto has_slot = [&names](const QString& variable) {
+      return std::any_of(names.begin(), names.end(), [&](const QString& n) { return n.endsWith(variable + "/Adam"); });
+    };
+    QVERIFY2(has_slot("hidden/kernel"), qPrintable(names.join(",")));
+    QVERIFY(!has_slot("global_step"));
+    // A third optimizer trains the model's variables only, not Adam's slots or beta powers.
+    QVERIFY2(editor.applyBuild(GraphBuilders::addOptimizer(doc->graph(), "Momentum", 0.01, "loss"), &error),
+             qPrintable(error));
+    int momentum_slots = 0;
+    for (const QString& name : doc->nodeNames()) {
+      if (name.endsWith("/Momentum") && doc->node(name)->op() == "VariableV2") ++momentum_slots;
+      QVERIFY2(!name.contains("Adam/Momentum") && !name.contains("power/Momentum"), qPrintable(name));
+    }
+    QCOMPARE(momentum_slots, 4);  // two kernels, two biases
   }
 
   void editedGraphIsWhatRuns() {

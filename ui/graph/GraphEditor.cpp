@@ -1,5 +1,6 @@
 #include "graph/GraphEditor.h"
 
+#include "graph/BuilderDialog.h"
 #include "graph/DevicePlacement.h"
 #include "graph/GraphDocument.h"
 #include "graph/GraphFiles.h"
@@ -26,7 +27,9 @@
 #include <QSplitter>
 #include <QStringListModel>
 #include <QTimer>
+#include <QMenu>
 #include <QToolBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace clab::ui {
@@ -219,6 +222,32 @@ void GraphEditor::buildToolbar(QToolBar* toolbar) {
     if (!previewPlacement(&error)) QMessageBox::warning(this, "Cannot place the graph", error);
   })->setToolTip("Run the engine's Placer on the project's tasks and colour nodes by where they land");
   toolbar->addSeparator();
+  auto* build_menu = new QMenu(toolbar);
+  const auto open_builder = [this](BuilderDialog::Kind kind) {
+    const QStringList selected = scene_->selectedNodes();
+    BuilderDialog dialog(kind, document_->nodeNames(), selected.size() == 1 ? selected.first() : QString(), this);
+    while (dialog.exec() == QDialog::Accepted) {
+      QString error;
+      if (applyBuild(dialog.build(document_->graph()), &error)) return;
+      QMessageBox::warning(this, dialog.windowTitle(), error);
+    }
+  };
+  build_menu->addAction("Dense layer...", this, [open_builder] { open_builder(BuilderDialog::Kind::kDense); });
+  build_menu->addAction("Loss...", this, [open_builder] { open_builder(BuilderDialog::Kind::kLoss); });
+  build_menu->addAction("Optimizer...", this, [open_builder] { open_builder(BuilderDialog::Kind::kOptimizer); });
+  build_menu->addAction("Global step", this, [this] {
+    QString error;
+    if (!applyBuild(GraphBuilders::addGlobalStep(document_->graph()), &error))
+      QMessageBox::warning(this, "Cannot add the global step", error);
+  });
+  auto* build_button = new QToolButton(toolbar);
+  build_button->setObjectName("build-menu");
+  build_button->setText("Build");
+  build_button->setToolTip("Add a dense layer, a loss, an optimizer (gradients and apply ops) or the global step");
+  build_button->setMenu(build_menu);
+  build_button->setPopupMode(QToolButton::InstantPopup);
+  toolbar->addWidget(build_button);
+  toolbar->addSeparator();
   QAction* teach = toolbar->addAction("Teach");
   teach->setObjectName("teach");
   teach->setCheckable(true);
@@ -359,6 +388,20 @@ bool GraphEditor::previewPlacement(QString* error) {
   scene_->setAssignedDevices(*placed);
   properties_->setAssignedDevices(*placed);
   showPlannedTransfers();
+  return true;
+}
+
+bool GraphEditor::applyBuild(const StatusOr<BuildResult>& result, QString* error) {
+  if (!result.ok()) {
+    if (error) *error = Q(std::string(result.status().message()));
+    setStatus("Cannot build: " + Q(std::string(result.status().message())));
+    return false;
+  }
+  const int before = document_->nodeCount();
+  document_->replaceGraph(result->description, result->graph);
+  scene_->autoLayout();
+  view_->showNode(result->output);
+  setStatus(QStringLiteral("%1: %2 new nodes, ends in %3").arg(result->description).arg(document_->nodeCount() - before).arg(result->output));
   return true;
 }
 

@@ -11,6 +11,7 @@
 
 #include <memory>
 
+#include "graph/GraphBuilders.h"
 #include "project/Project.h"
 
 #include <QHash>
@@ -72,6 +73,9 @@ class GraphEditor : public QWidget {
   bool previewPlacement(QString* error = nullptr);
   // Where a run's master placed each node (worker 0's placement log).
   void showRunPlacement(const QList<clab::ui::PlacementRow>& rows);
+  // Applies a builder's result (GraphBuilders) as one undo step and shows its output node;
+  // false with the builder's error, and then nothing changes.
+  bool applyBuild(const StatusOr<BuildResult>& result, QString* error = nullptr);
   // Selects and centres the node (exact name, else the first containing `text`).
   bool findNode(const QString& text);
   void fitGraph();

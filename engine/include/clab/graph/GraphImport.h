@@ -17,8 +17,9 @@ namespace clab {
 // in an order where inputs come first, keeping names, attrs and requested devices.
 // `device_map`, when set, rewrites each requested device (e.g. worker 0's device for this
 // worker's). Collections are rebuilt as TensorFlow would have them: "variables" (every
-// variable), "trainable_variables" (all but the global step) and "global_step" (an int64
-// scalar variable named "global_step"). Errors: the graph's own (unknown op, missing input,
+// variable), "trainable_variables" (all but the global step and optimizer state: variables
+// colocated with another variable, as slots are, and "*_power") and "global_step" (the
+// variable named "global_step"). Errors: the graph's own (unknown op, missing input,
 // cycle), naming the node.
 Status ImportGraphDef(const tensorflow::GraphDef& graph, GraphBuilder* g,
                       const std::function<std::string(const std::string& device)>& device_map = {});

@@ -1,0 +1,82 @@
+#include "graph/BuilderDialog.h"
+
+#include <QComboBox>
+#include <QCompleter>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLineEdit>
+#include <QSpinBox>
+
+namespace clab::ui {
+
+BuilderDialog::BuilderDialog(Kind kind, const QStringList& node_names, const QString& selected, QWidget* parent)
+    : QDialog(parent), kind_(kind) {
+  auto* form = new QFormLayout;
+  choice_ = new QComboBox(this);
+  switch (kind) {
+    case Kind::kDense:
+      setWindowTitle("Add a dense layer");
+      first_ = tensorField(node_names, selected);
+      units_ = new QSpinBox(this);
+      units_->setRange(1, 1 << 20);
+      units_->setValue(32);
+      choice_->addItems(GraphBuilders::activations());
+      choice_->setCurrentText("relu");
+      name_ = new QLineEdit("dense", this);
+      form->addRow("Input", first_);
+      form->addRow("Units", units_);
+      form->addRow("Activation", choice_);
+      form->addRow("Name scope", name_);
+      break;
+    case Kind::kLoss:
+      setWindowTitle("Add a loss");
+      choice_->addItems(GraphBuilders::losses());
+      first_ = tensorField(node_names, selected);
+      second_ = tensorField(node_names, node_names.contains("labels") ? "labels" : QString());
+      form->addRow("Loss", choice_);
+      form->addRow("Logits / predictions", first_);
+      form->addRow("Labels", second_);
+      break;
+    case Kind::kOptimizer:
+      setWindowTitle("Add an optimizer");
+      choice_->addItems(GraphBuilders::optimizers());
+      rate_ = new QDoubleSpinBox(this);
+      rate_->setDecimals(6);
+      rate_->setRange(0.000001, 100);
+      rate_->setValue(0.1);
+      first_ = tensorField(node_names, node_names.contains("loss") ? "loss" : selected);
+      form->addRow("Optimizer", choice_);
+      form->addRow("Learning rate", rate_);
+      form->addRow("Loss", first_);
+      break;
+  }
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+  connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+  form->addRow(buttons);
+  setLayout(form);
+}
+
+QLineEdit* BuilderDialog::tensorField(const QStringList& names, const QString& text) {
+  auto* field = new QLineEdit(text, this);
+  auto* completer = new QCompleter(names, field);
+  completer->setCaseSensitivity(Qt::CaseInsensitive);
+  completer->setFilterMode(Qt::MatchContains);
+  field->setCompleter(completer);
+  return field;
+}
+
+StatusOr<BuildResult> BuilderDialog::build(const tensorflow::GraphDef& graph) const {
+  switch (kind_) {
+    case Kind::kDense:
+      return GraphBuilders::addDense(graph, first_->text(), units_->value(), choice_->currentText(), name_->text());
+    case Kind::kLoss:
+      return GraphBuilders::addLoss(graph, choice_->currentText(), first_->text(), second_->text());
+    case Kind::kOptimizer:
+      return GraphBuilders::addOptimizer(graph, choice_->currentText(), rate_->value(), first_->text());
+  }
+  return errors::Internal("unknown builder");
+}
+
+}  // namespace clab::ui
