@@ -8,6 +8,7 @@
 #include "clab/runtime/Session.h"
 #include "graph/AttrText.h"
 #include "graph/DeviceColors.h"
+#include "graph/EdgeItem.h"
 #include "graph/GraphDocument.h"
 #include "graph/GraphEditor.h"
 #include "graph/GraphFiles.h"
@@ -627,6 +628,44 @@ class GraphEditorTest : public QObject {
       QVERIFY2(!name.contains("Adam/Momentum") && !name.contains("power/Momentum"), qPrintable(name));
     }
     QCOMPARE(momentum_slots, 4);  // two kernels, two biases
+  }
+
+  void nameScopesCollapseAndExpand() {
+    GraphEditor editor;
+    editor.setProject(Project::DigitsMlp());
+    GraphScene* scene = editor.scene();
+    QVERIFY2(scene->scopes().contains("hidden1") && scene->scopes().contains("logits"), qPrintable(scene->scopes().join(",")));
+    QVERIFY(scene->item("hidden1/weights") != nullptr);
+    scene->collapseAll();
+    NodeItem* hidden = scene->item("hidden1/");
+    QVERIFY(hidden != nullptr);
+    QVERIFY(hidden->isGroup());
+    QVERIFY(hidden->look().members >= 4);
+    QCOMPARE(scene->item("hidden1/weights"), nullptr);
+    // The scopes' edges: hidden1's activations feed the logits.
+    bool hidden_to_logits = false;
+    for (QGraphicsItem* item : scene->items())
+      if (item->type() == EdgeItem::Type) {
+        auto* edge = static_cast<EdgeItem*>(item);
+        hidden_to_logits = hidden_to_logits || (edge->source()->name() == "hidden1/" && edge->destination()->name() == "logits/");
+      }
+    QVERIFY(hidden_to_logits);
+    // Selecting the box selects the nodes it stands for.
+    hidden->setSelected(true);
+    const QStringList selected = scene->selectedNodes();
+    QCOMPARE(selected.size(), hidden->look().members);
+    QVERIFY(selected.contains("hidden1/weights"));
+    // Finding a node inside opens its scope; the others stay collapsed.
+    QVERIFY(editor.findNode("hidden1/weights"));
+    QVERIFY(scene->item("hidden1/weights") != nullptr);
+    QVERIFY(!scene->isCollapsed("hidden1"));
+    QVERIFY(scene->isCollapsed("logits"));
+    // Edits keep what is collapsed.
+    QVERIFY(!editor.document()->addNode("Square").isEmpty());
+    QVERIFY(scene->item("logits/") != nullptr);
+    scene->expandAll();
+    QVERIFY(scene->item("logits/") == nullptr);
+    QVERIFY(scene->item("logits/weights") != nullptr);
   }
 
   void editedGraphIsWhatRuns() {

@@ -174,6 +174,16 @@ void GraphEditor::buildToolbar(QToolBar* toolbar) {
     view_->fitAll();
   })->setToolTip("Lay the graph out again, inputs to the left");
   toolbar->addAction("Fit", this, &GraphEditor::fitGraph)->setToolTip("Show the whole graph");
+  toolbar->addAction("Collapse", this, [this] {
+    scene_->collapseAll();
+    scene_->autoLayout();
+    view_->fitAll();
+  })->setToolTip("Show each top-level name scope as one box (double-click a box, or right-click a node, to change one)");
+  toolbar->addAction("Expand", this, [this] {
+    scene_->expandAll();
+    scene_->autoLayout();
+    view_->fitAll();
+  })->setToolTip("Show every node of every name scope");
   search_ = new QLineEdit(toolbar);
   search_->setObjectName("find-node");
   search_->setPlaceholderText("Find node");

@@ -7,10 +7,14 @@
 #include "graph/NodeItem.h"
 
 #include <QGraphicsPathItem>
+#include <QGraphicsSceneContextMenuEvent>
 #include <QGraphicsSceneMouseEvent>
+#include <QMenu>
+#include <QSet>
 #include <QUndoStack>
 
 #include <set>
+#include <tuple>
 
 namespace clab::ui {
 namespace {
@@ -41,8 +45,17 @@ GraphScene::~GraphScene() {
 
 QStringList GraphScene::selectedNodes() const {
   QStringList names;
-  for (QGraphicsItem* item : selectedItems())
-    if (item->type() == NodeItem::Type) names << static_cast<NodeItem*>(item)->name();
+  for (QGraphicsItem* item : selectedItems()) {
+    if (item->type() != NodeItem::Type) continue;
+    const auto* node = static_cast<NodeItem*>(item);
+    if (!node->isGroup()) {
+      names << node->name();
+      continue;
+    }
+    // A collapsed scope stands for its nodes.
+    for (const QString& name : document_->nodeNames())
+      if (collapsedScopeOf(name) == node->look().op) names << name;
+  }
   return names;
 }
 
@@ -94,37 +107,99 @@ void GraphScene::rebuild() {
   const tensorflow::GraphDef& graph = document_->graph();
   colors_.clear();
   for (const QString& task : cluster_tasks_) colors_.add(task);
+  // Every node is shown by itself or, inside a collapsed scope, by the scope's box
+  // ("scope/"): its representative.
+  QHash<QString, QString> shown_as;
   QList<NodeLook> looks;
+  QHash<QString, int> look_index;
   looks.reserve(graph.node_size());
   for (const auto& def : graph.node()) {
+    const QString name = QString::fromStdString(def.name());
+    const QString group = collapsedScopeOf(name);
+    const QString representative = group.isEmpty() ? name : group + "/";
+    shown_as.insert(name, representative);
+    colors_.add(shownDevice(name));
+    if (look_index.contains(representative)) {
+      NodeLook& box = looks[look_index.value(representative)];
+      ++box.members;
+      if (colors_.color(box.device) != colors_.color(shownDevice(name))) box.device.clear();  // tasks differ
+      continue;
+    }
     NodeLook look;
-    look.name = QString::fromStdString(def.name());
-    look.op = QString::fromStdString(def.op());
-    look.device = QString::fromStdString(def.device());
-    look.assigned = assigned_.value(look.name);
-    look.error = document_->error(look.name);
-    look.ports = document_->ports(look.name);
-    colors_.add(shownDevice(look.name));
+    look.name = representative;
+    if (group.isEmpty()) {
+      look.op = QString::fromStdString(def.op());
+      look.device = QString::fromStdString(def.device());
+      look.assigned = assigned_.value(name);
+      look.error = document_->error(name);
+      look.ports = document_->ports(name);
+    } else {
+      look.op = group;
+      look.device = shownDevice(name);
+      look.members = 1;
+      look.ports.input_names = {""};
+      look.ports.output_names = {""};
+    }
+    look_index.insert(representative, static_cast<int>(looks.size()));
     looks << look;
   }
-  for (NodeLook& look : looks) look.fill = colors_.color(shownDevice(look.name));
+  for (NodeLook& look : looks) {
+    look.fill = look.members > 0 ? (look.device.isEmpty() ? DeviceColors::unplacedColor() : colors_.color(look.device))
+                                 : colors_.color(shownDevice(look.name));
+    if (look.members > 0 && !look.device.isEmpty()) look.assigned = look.device;
+  }
 
-  // Positions: a layout for a graph mostly new to the canvas, else new nodes to the right.
+  // Edges between representatives, once each (a scope's edges to one node become one).
+  struct Link {
+    QString src;
+    int output;
+    QString dst;
+    int input;  // -1: control
+  };
+  QList<Link> links;
+  std::set<std::tuple<QString, int, QString, int>> seen;
+  for (const auto& def : graph.node()) {
+    const QString dst_name = QString::fromStdString(def.name());
+    const QString dst = shown_as.value(dst_name);
+    const bool dst_group = dst != dst_name;
+    const auto inputs = document_->dataInputs(dst_name);
+    for (int slot = 0; slot < inputs.size(); ++slot) {
+      if (inputs[slot].first.isEmpty() || !shown_as.contains(inputs[slot].first)) continue;
+      const QString src = shown_as.value(inputs[slot].first);
+      if (src == dst) continue;  // inside one collapsed scope
+      const bool src_group = src != inputs[slot].first;
+      const Link link{src, src_group ? 0 : inputs[slot].second, dst, dst_group ? 0 : slot};
+      if (seen.insert({link.src, link.output, link.dst, link.input}).second) links << link;
+    }
+    for (const QString& source : document_->controlInputs(dst_name)) {
+      if (!shown_as.contains(source)) continue;
+      const QString src = shown_as.value(source);
+      if (src == dst) continue;
+      const Link link{src, -1, dst, -1};
+      if (seen.insert({link.src, link.output, link.dst, link.input}).second) links << link;
+    }
+  }
+
+  // Positions: a layout for a graph mostly new to the canvas, else new nodes to the right;
+  // a scope's box, where it has none yet, where its nodes were.
+  for (const NodeLook& look : looks) {
+    if (look.members == 0 || positions_.contains(look.name)) continue;
+    QPointF sum;
+    int known = 0;
+    for (auto it = shown_as.begin(); it != shown_as.end(); ++it)
+      if (it.value() == look.name && positions_.contains(it.key())) {
+        sum += positions_.value(it.key());
+        ++known;
+      }
+    if (known > 0) positions_.insert(look.name, sum / known);
+  }
   int missing = 0;
   for (const NodeLook& look : looks) missing += positions_.contains(look.name) ? 0 : 1;
   if (missing > std::max<qsizetype>(2, looks.size() / 2)) {
     std::vector<QSizeF> sizes;
     for (const NodeLook& look : looks) sizes.push_back(NodeItem::sizeFor(look));
     std::vector<std::pair<int, int>> edges;
-    for (int dst = 0; dst < graph.node_size(); ++dst)
-      for (const std::string& input : graph.node(dst).input()) {
-        QString src = QString::fromStdString(input);
-        if (src.startsWith('^')) src = src.mid(1);
-        const int colon = src.lastIndexOf(':');
-        int index = document_->indexOf(src);
-        if (index < 0 && colon > 0) index = document_->indexOf(src.left(colon));
-        if (index >= 0) edges.emplace_back(index, dst);
-      }
+    for (const Link& link : links) edges.emplace_back(look_index.value(link.src), look_index.value(link.dst));
     const std::vector<QPointF> placed = GraphLayout::Layered(sizes, edges);
     for (int i = 0; i < looks.size(); ++i) positions_.insert(looks[i].name, placed[static_cast<size_t>(i)]);
   } else if (missing > 0) {
@@ -147,29 +222,28 @@ void GraphScene::rebuild() {
     items_.insert(look.name, item);
   }
   std::set<QString> labelled;
-  for (const NodeLook& look : looks) {
-    NodeItem* dst = items_.value(look.name);
-    const auto inputs = document_->dataInputs(look.name);
-    for (int slot = 0; slot < inputs.size(); ++slot) {
-      NodeItem* src = items_.value(inputs[slot].first);
-      if (src == nullptr || slot >= dst->inputCount() || inputs[slot].second >= src->outputCount()) continue;
-      const int output = inputs[slot].second;
-      const NodePorts& ports = src->look().ports;
-      const DataType dtype = static_cast<size_t>(output) < ports.output_types.size() ? ports.output_types[static_cast<size_t>(output)] : DT_INVALID;
-      const QString label = EdgeLabel(ports, output);
-      // Edges from one output carry one tensor: its shape is written once, by the port.
-      const bool first = labelled.insert(src->name() + ":" + QString::number(output)).second;
-      addItem(new EdgeItem(src, output, dst, slot, first ? label : QString(),
-                           QStringLiteral("%1:%2 -> %3 input %4\n%5 %6")
-                               .arg(src->name())
-                               .arg(output)
-                               .arg(look.name)
-                               .arg(slot)
-                               .arg(dtype == DT_INVALID ? QString("?") : QString::fromStdString(DataTypeName(dtype)), label)));
+  for (const Link& link : links) {
+    NodeItem* src = items_.value(link.src);
+    NodeItem* dst = items_.value(link.dst);
+    if (link.input < 0) {
+      addItem(new EdgeItem(src, -1, dst, -1, {}, QStringLiteral("%1 runs after %2").arg(link.dst, link.src)));
+      continue;
     }
-    for (const QString& source : document_->controlInputs(look.name))
-      if (NodeItem* src = items_.value(source))
-        addItem(new EdgeItem(src, -1, dst, -1, {}, QStringLiteral("%1 runs after %2").arg(look.name, source)));
+    if (link.input >= dst->inputCount() || link.output >= src->outputCount()) continue;
+    const NodePorts& ports = src->look().ports;
+    const DataType dtype = static_cast<size_t>(link.output) < ports.output_types.size()
+                               ? ports.output_types[static_cast<size_t>(link.output)]
+                               : DT_INVALID;
+    const QString label = src->isGroup() ? QString() : EdgeLabel(ports, link.output);
+    // Edges from one output carry one tensor: its shape is written once, by the port.
+    const bool first = labelled.insert(link.src + ":" + QString::number(link.output)).second;
+    addItem(new EdgeItem(src, link.output, dst, link.input, first ? label : QString(),
+                         QStringLiteral("%1:%2 -> %3 input %4\n%5 %6")
+                             .arg(link.src)
+                             .arg(link.output)
+                             .arg(link.dst)
+                             .arg(link.input)
+                             .arg(dtype == DT_INVALID ? QString("?") : QString::fromStdString(DataTypeName(dtype)), label)));
   }
   for (const QString& name : selected)
     if (NodeItem* item = items_.value(name)) item->setSelected(true);
@@ -178,6 +252,82 @@ void GraphScene::rebuild() {
   emit rebuilt();
   const QStringList now = selectedNodes();
   emit nodeSelectionChanged(now.size() == 1 ? now.first() : QString());
+}
+
+QString GraphScene::collapsedScopeOf(const QString& node) const {
+  // The outermost collapsed scope holding the node.
+  QString best;
+  for (const QString& scope : collapsed_)
+    if (node.startsWith(scope + "/") && (best.isEmpty() || scope.size() < best.size())) best = scope;
+  return best;
+}
+
+QStringList GraphScene::scopes() const {
+  QSet<QString> all;
+  for (const QString& name : document_->nodeNames())
+    for (int slash = name.indexOf('/'); slash > 0; slash = name.indexOf('/', slash + 1)) all.insert(name.left(slash));
+  QStringList list(all.begin(), all.end());
+  list.sort();
+  return list;
+}
+
+void GraphScene::setCollapsed(const QString& scope, bool collapsed) {
+  if (collapsed == collapsed_.contains(scope)) return;
+  if (collapsed)
+    collapsed_.insert(scope);
+  else
+    collapsed_.remove(scope);
+  rebuild();
+}
+
+void GraphScene::collapseAll() {
+  collapsed_.clear();
+  for (const QString& scope : scopes())
+    if (!scope.contains('/')) collapsed_.insert(scope);
+  rebuild();
+}
+
+void GraphScene::expandAll() {
+  if (collapsed_.isEmpty()) return;
+  collapsed_.clear();
+  rebuild();
+}
+
+bool GraphScene::reveal(const QString& node) {
+  bool changed = false;
+  for (QString scope = collapsedScopeOf(node); !scope.isEmpty(); scope = collapsedScopeOf(node)) {
+    collapsed_.remove(scope);
+    changed = true;
+  }
+  if (changed) rebuild();
+  return changed;
+}
+
+void GraphScene::contextMenuEvent(QGraphicsSceneContextMenuEvent* event) {
+  NodeItem* item = nodeAt(event->scenePos());
+  if (!item) return;
+  QMenu menu;
+  if (item->isGroup()) {
+    const QString scope = item->look().op;
+    menu.addAction(QStringLiteral("Expand '%1'").arg(scope), this, [this, scope] { setCollapsed(scope, false); });
+  } else {
+    // Each scope the node is in, innermost first.
+    const QString name = item->name();
+    for (int slash = name.lastIndexOf('/'); slash > 0; slash = name.lastIndexOf('/', slash - 1)) {
+      const QString scope = name.left(slash);
+      menu.addAction(QStringLiteral("Collapse '%1'").arg(scope), this, [this, scope] { setCollapsed(scope, true); });
+    }
+  }
+  if (menu.isEmpty()) return;
+  menu.exec(event->screenPos());
+}
+
+void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) {
+  if (NodeItem* item = nodeAt(event->scenePos()); item && item->isGroup()) {
+    setCollapsed(item->look().op, false);
+    return;
+  }
+  QGraphicsScene::mouseDoubleClickEvent(event);
 }
 
 void GraphScene::autoLayout() {

@@ -10,6 +10,7 @@
 
 #include <QGraphicsScene>
 #include <QHash>
+#include <QSet>
 #include <QPointF>
 
 class QGraphicsPathItem;
@@ -45,6 +46,19 @@ class GraphScene : public QGraphicsScene {
   QString shownDevice(const QString& node) const;
   const DeviceColors& colors() const { return colors_; }
 
+  // Name scopes ("hidden1", "hidden1/weights"...), each shown as one box when collapsed, with
+  // the edges to and from its nodes; double-clicking the box expands it.
+  QStringList scopes() const;
+  void setCollapsed(const QString& scope, bool collapsed);
+  bool isCollapsed(const QString& scope) const { return collapsed_.contains(scope); }
+  // Collapses every top-level scope / expands every scope.
+  void collapseAll();
+  void expandAll();
+  // Expands the scopes hiding `node`; true when something opened.
+  bool reveal(const QString& node);
+  // The outermost collapsed scope that holds `node`, or "".
+  QString collapsedScopeOf(const QString& node) const;
+
   // Lays out every node again (layered, left to right).
   void autoLayout();
   QPointF position(const QString& node) const { return positions_.value(node); }
@@ -66,6 +80,8 @@ class GraphScene : public QGraphicsScene {
   void mousePressEvent(QGraphicsSceneMouseEvent* event) override;
   void mouseMoveEvent(QGraphicsSceneMouseEvent* event) override;
   void mouseReleaseEvent(QGraphicsSceneMouseEvent* event) override;
+  void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) override;
+  void contextMenuEvent(QGraphicsSceneContextMenuEvent* event) override;
 
  private:
   void rebuild();
@@ -77,6 +93,7 @@ class GraphScene : public QGraphicsScene {
   QHash<QString, QPointF> positions_;
   QHash<QString, QString> assigned_;
   QStringList cluster_tasks_;
+  QSet<QString> collapsed_;
   DeviceColors colors_;
   ColorBy color_by_ = ColorBy::kRequestedDevice;
   bool layout_next_ = true;

@@ -60,6 +60,7 @@ void GraphView::fitAll() {
 }
 
 bool GraphView::showNode(const QString& node) {
+  scene_->reveal(node);  // a node inside a collapsed scope: open it
   NodeItem* item = scene_->item(node);
   if (item == nullptr) return false;
   scene_->selectNode(node);

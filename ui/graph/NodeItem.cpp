@@ -38,7 +38,9 @@ QString DTypeText(DataType dtype) {
 NodeItem::NodeItem(NodeLook look) : look_(std::move(look)), size_(sizeFor(look_)) {
   setFlags(ItemIsSelectable | ItemIsMovable | ItemSendsGeometryChanges);
   setZValue(1);
-  QString tip = QStringLiteral("<b>%1</b> (%2)").arg(look_.name.toHtmlEscaped(), look_.op.toHtmlEscaped());
+  QString tip = look_.members > 0
+                    ? QStringLiteral("<b>%1</b>: a name scope of %2 nodes, collapsed").arg(look_.op.toHtmlEscaped()).arg(look_.members)
+                    : QStringLiteral("<b>%1</b> (%2)").arg(look_.name.toHtmlEscaped(), look_.op.toHtmlEscaped());
   tip += QStringLiteral("<br>device: %1").arg(look_.device.isEmpty() ? "(none requested)" : look_.device.toHtmlEscaped());
   if (!look_.assigned.isEmpty()) tip += QStringLiteral("<br>placed on: %1").arg(look_.assigned.toHtmlEscaped());
   if (!look_.error.isEmpty())
@@ -48,6 +50,9 @@ NodeItem::NodeItem(NodeLook look) : look_(std::move(look)), size_(sizeFor(look_)
 
 QSizeF NodeItem::sizeFor(const NodeLook& look) {
   const QFontMetricsF title(TitleFont()), text(TextFont());
+  if (look.members > 0)
+    return {std::ceil(std::max({kMinWidth, title.horizontalAdvance(look.op) + 50, text.horizontalAdvance("000 nodes; double-click to expand") + 24})),
+            kTitleHeight + kPortRow + 8};
   double width = std::max({kMinWidth, title.horizontalAdvance(look.op) + 36, text.horizontalAdvance(look.name) + 24});
   const int inputs = static_cast<int>(look.ports.input_names.size());
   const int outputs = static_cast<int>(look.ports.output_names.size());
@@ -82,6 +87,29 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
   QPen border(QColor(70, 70, 70), 1.2);
   if (hasError()) border = QPen(QColor(210, 30, 30), 3);
   if (selected) border = QPen(hasError() ? QColor(210, 30, 30) : QColor(20, 90, 200), 3.2, Qt::SolidLine);
+  if (isGroup()) {
+    // A collapsed scope: a stack of cards, its name and how many nodes it holds.
+    painter->setPen(QPen(QColor(70, 70, 70), 1.2, Qt::DashLine));
+    painter->setBrush(look_.fill.lighter(125));
+    painter->drawRoundedRect(box.translated(6, 6), 6, 6);
+    painter->drawRoundedRect(box.translated(3, 3), 6, 6);
+    painter->setPen(selected ? QPen(QColor(20, 90, 200), 3.2) : QPen(QColor(70, 70, 70), 1.6, Qt::DashLine));
+    painter->setBrush(look_.fill);
+    painter->drawRoundedRect(box, 6, 6);
+    painter->setPen(Qt::black);
+    painter->setFont(TitleFont());
+    painter->drawText(QRectF(10, 3, size_.width() - 20, 20), Qt::AlignLeft | Qt::AlignVCenter,
+                      QString::fromUtf8("\u229e ") + look_.op);
+    painter->setFont(TextFont());
+    painter->drawText(QRectF(10, 21, size_.width() - 20, 18), Qt::AlignLeft | Qt::AlignVCenter,
+                      QStringLiteral("%1 nodes; double-click to expand").arg(look_.members));
+    for (const QPointF& p : {localInput(0), localOutput(0)}) {
+      painter->setPen(QPen(QColor(60, 60, 60), 1));
+      painter->setBrush(QColor(255, 255, 255));
+      painter->drawEllipse(p, kPortRadius, kPortRadius);
+    }
+    return;
+  }
   painter->setPen(border);
   painter->setBrush(look_.fill.lighter(112));
   painter->drawRoundedRect(box, 6, 6);

@@ -23,6 +23,8 @@ struct NodeLook {
   QString error;
   QColor fill;
   NodePorts ports;
+  // A collapsed name scope standing for this many nodes (name: "scope/"); 0 for a node.
+  int members = 0;
 };
 
 class NodeItem : public QGraphicsItem {
@@ -34,6 +36,7 @@ class NodeItem : public QGraphicsItem {
   const QString& name() const { return look_.name; }
   const NodeLook& look() const { return look_; }
   bool hasError() const { return !look_.error.isEmpty(); }
+  bool isGroup() const { return look_.members > 0; }
   // The size a node of this look takes (what the layout plans with).
   static QSizeF sizeFor(const NodeLook& look);
 
