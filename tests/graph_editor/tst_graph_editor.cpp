@@ -630,6 +630,53 @@ class GraphEditorTest : public QObject {
     QCOMPARE(momentum_slots, 4);  // two kernels, two biases
   }
 
+  void deviceFunctionChoicesAndSelection() {
+    GraphEditor editor;
+    Project project = Project::DigitsMlp();
+    ProjectTask second_ps;
+    second_ps.job = "ps";
+    second_ps.index = 1;
+    second_ps.port = 2230;
+    project.tasks.insert(1, second_ps);
+    editor.setProject(project);
+    GraphDocument* doc = editor.document();
+    const auto device = [doc](const char* node) { return QString::fromStdString(doc->node(node)->device()); };
+    QString error;
+    // Round robin over two ps tasks, in the order the variables were built.
+    QVERIFY2(editor.applyReplicaDeviceSetter(SetterChoice{}, &error), qPrintable(error));
+    QCOMPARE(device("hidden1/weights"), QString("/job:ps/task:1"));
+    QCOMPARE(device("logits/weights"), QString("/job:ps/task:1"));
+    // Greedy by bytes: the big hidden weights alone on one ps, everything else on the other.
+    SetterChoice greedy;
+    greedy.greedy = true;
+    QVERIFY2(editor.applyReplicaDeviceSetter(greedy, &error), qPrintable(error));
+    QCOMPARE(device("hidden1/weights"), QString("/job:ps/task:1"));
+    QCOMPARE(device("logits/weights"), QString("/job:ps/task:0"));
+    // One ps task of two, and the ops on worker 1.
+    SetterChoice one;
+    one.ps_tasks = 1;
+    one.worker_device = "/job:worker/task:1";
+    QVERIFY2(editor.applyReplicaDeviceSetter(one, &error), qPrintable(error));
+    QCOMPARE(device("hidden1/weights"), QString("/job:ps/task:0"));
+    QCOMPARE(device("logits/weights"), QString("/job:ps/task:0"));
+    QCOMPARE(device("hidden1/MatMul"), QString("/job:worker/task:1"));
+    SetterChoice too_many;
+    too_many.ps_tasks = 3;
+    QVERIFY(!editor.applyReplicaDeviceSetter(too_many, &error));
+    QVERIFY2(error.contains("3 ps tasks") && error.contains("has 2"), qPrintable(error));
+    // A device for a whole selection, as one undo step.
+    const int undo_count = doc->undoStack()->count();
+    QVERIFY(doc->setDevices({"hidden1/MatMul", "logits/MatMul"}, "/job:worker/task:0", &error));
+    QCOMPARE(doc->undoStack()->count(), undo_count + 1);
+    QCOMPARE(device("logits/MatMul"), QString("/job:worker/task:0"));
+    QVERIFY(!doc->setDevices({"hidden1/MatMul", "nope"}, "/job:worker/task:0", &error));
+    QVERIFY2(error.contains("'nope'"), qPrintable(error));
+    QVERIFY(!doc->setDevices({"hidden1/MatMul"}, "/job:worker/tusk:0", &error));
+    QVERIFY(!error.isEmpty());
+    doc->undoStack()->undo();
+    QCOMPARE(device("logits/MatMul"), QString("/job:worker/task:1"));
+  }
+
   void nameScopesCollapseAndExpand() {
     GraphEditor editor;
     editor.setProject(Project::DigitsMlp());

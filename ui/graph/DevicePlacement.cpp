@@ -10,10 +10,19 @@ namespace clab::ui {
 
 StatusOr<tensorflow::GraphDef> DevicePlacement::ApplyReplicaDeviceSetter(const tensorflow::GraphDef& graph,
                                                                          const Cluster& cluster,
-                                                                         const std::string& worker_device) {
+                                                                         const SetterChoice& choice) {
   ReplicaDeviceSetterOptions options;
-  options.cluster = cluster;
-  options.worker_device = worker_device;
+  Cluster used = cluster;
+  auto ps = used.find("ps");
+  const int available = ps == used.end() ? 0 : static_cast<int>(ps->second.size());
+  if (choice.ps_tasks < 0 || choice.ps_tasks > available)
+    return errors::InvalidArgument("cannot spread variables over ", choice.ps_tasks, " ps tasks: the cluster has ",
+                                   available);
+  if (choice.ps_tasks > 0) ps->second.resize(static_cast<size_t>(choice.ps_tasks));
+  options.cluster = used;
+  options.worker_device = choice.worker_device;
+  const int ps_tasks = choice.ps_tasks > 0 ? choice.ps_tasks : available;
+  if (choice.greedy && ps_tasks > 0) options.ps_strategy = GreedyLoadBalancingStrategy(ps_tasks, ByteSizeLoadFn);
   CLAB_ASSIGN_OR_RETURN(const DeviceFunction setter, ReplicaDeviceSetter(options));
   tensorflow::GraphDef placed = graph;
   std::map<std::string, std::string> devices;

@@ -16,6 +16,15 @@
 
 namespace clab::ui {
 
+// replica_device_setter's choices: how many of the cluster's ps tasks to use (0: all), the
+// greedy strategy (each variable to the ps with the fewest bytes so far) instead of round
+// robin, and the worker device that every other op gets.
+struct SetterChoice {
+  int ps_tasks = 0;
+  bool greedy = false;
+  std::string worker_device = "/job:worker/task:0";
+};
+
 class DevicePlacement {
  public:
   using Cluster = std::map<std::string, std::vector<std::string>>;  // job -> addresses
@@ -26,7 +35,7 @@ class DevicePlacement {
   // device type is kept); nodes colocated with another ("loc:@x") take x's device, as
   // tf.colocate_with does.
   static StatusOr<tensorflow::GraphDef> ApplyReplicaDeviceSetter(const tensorflow::GraphDef& graph, const Cluster& cluster,
-                                                                 const std::string& worker_device = "/job:worker/task:0");
+                                                                 const SetterChoice& choice = {});
 
   // The engine's placement of the graph on one CPU per task of `tasks` (full task names
   // "/job:ps/replica:0/task:0"): node -> assigned device. Soft placement is on; unplaced

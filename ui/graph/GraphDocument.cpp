@@ -297,22 +297,32 @@ bool GraphDocument::removeAttr(const QString& name, const QString& attr) {
 }
 
 bool GraphDocument::setDevice(const QString& name, const QString& device, QString* error) {
-  const tensorflow::NodeDef* current = node(name);
-  if (current == nullptr) {
-    if (error) *error = QStringLiteral("no node named '%1'").arg(name);
-    return false;
-  }
+  return setDevices({name}, device, error);
+}
+
+bool GraphDocument::setDevices(const QStringList& names, const QString& device, QString* error) {
+  for (const QString& name : names)
+    if (node(name) == nullptr) {
+      if (error) *error = QStringLiteral("no node named '%1'").arg(name);
+      return false;
+    }
   const QString spec = device.trimmed();
   auto parsed = DeviceName::Parse(spec.toStdString());
   if (!parsed.ok()) {
     if (error) *error = Q(std::string(parsed.status().message()));
     return false;
   }
-  if (Q(current->device()) == spec) return false;
   tensorflow::GraphDef after = graph_;
-  mutableNode(&after, name)->set_device(spec.toStdString());
-  return push(spec.isEmpty() ? QStringLiteral("Clear the device of %1").arg(name)
-                             : QStringLiteral("Place %1 on %2").arg(name, spec),
+  int changed = 0;
+  for (const QString& name : names) {
+    if (Q(node(name)->device()) == spec) continue;
+    mutableNode(&after, name)->set_device(spec.toStdString());
+    ++changed;
+  }
+  if (changed == 0) return false;
+  const QString what = names.size() == 1 ? names.first() : QStringLiteral("%1 nodes").arg(names.size());
+  return push(spec.isEmpty() ? QStringLiteral("Clear the device of %1").arg(what)
+                             : QStringLiteral("Place %1 on %2").arg(what, spec),
               after);
 }
 

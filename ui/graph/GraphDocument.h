@@ -63,6 +63,8 @@ class GraphDocument : public QObject {
   bool removeAttr(const QString& node, const QString& attr);
   // A device spec ("/job:ps/task:0", "/cpu:0", "" for none), checked by the engine's parser.
   bool setDevice(const QString& node, const QString& device, QString* error = nullptr);
+  // The same device for several nodes, as one step (false when none changes).
+  bool setDevices(const QStringList& nodes, const QString& device, QString* error = nullptr);
   // Renames the node and every input and colocation ("loc:@name") naming it.
   bool renameNode(const QString& node, const QString& new_name, QString* error = nullptr);
   // Any other change of the whole graph (an import, a device function) as one step.

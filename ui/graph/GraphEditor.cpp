@@ -1,6 +1,7 @@
 #include "graph/GraphEditor.h"
 
 #include "graph/BuilderDialog.h"
+#include "graph/DeviceFunctionDialog.h"
 #include "graph/DevicePlacement.h"
 #include "graph/GraphDocument.h"
 #include "graph/GraphFiles.h"
@@ -18,6 +19,7 @@
 #include <QCompleter>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -220,13 +222,34 @@ void GraphEditor::buildToolbar(QToolBar* toolbar) {
   });
   toolbar->addWidget(color_by_);
   toolbar->addSeparator();
-  QAction* setter = toolbar->addAction("replica_device_setter", this, [this] {
+  QAction* setter = toolbar->addAction("replica_device_setter...", this, [this] {
+    QStringList workers;
+    for (const ProjectTask& task : project_.tasksOf("worker")) workers << QStringLiteral("/job:worker/task:%1").arg(task.index);
+    DeviceFunctionDialog dialog(static_cast<int>(project_.tasksOf("ps").size()), workers, this);
+    if (dialog.exec() != QDialog::Accepted) return;
     QString error;
-    if (!applyReplicaDeviceSetter(&error)) QMessageBox::warning(this, "Cannot apply the device function", error);
+    if (!applyReplicaDeviceSetter(dialog.choice(), &error))
+      QMessageBox::warning(this, "Cannot apply the device function", error);
   });
   setter->setObjectName("replica-device-setter");
   setter->setToolTip("Put variables on the ps tasks (round robin) and every other op on /job:worker/task:0, "
                      "as tf.train.replica_device_setter does, then show where the Placer puts each node");
+  toolbar->addAction("Device...", this, [this] {
+    const QStringList nodes = scene_->selectedNodes();
+    if (nodes.isEmpty()) {
+      setStatus("Select the nodes to place first");
+      return;
+    }
+    QStringList choices{""};
+    for (const ProjectTask& task : project_.tasks) choices << QStringLiteral("/job:%1/task:%2").arg(task.job).arg(task.index);
+    bool ok = false;
+    const QString device = QInputDialog::getItem(this, "Device of the selection",
+                                                 QStringLiteral("Device for %1 node(s) (empty: none)").arg(nodes.size()),
+                                                 choices, 0, true, &ok);
+    QString error;
+    if (ok && !document_->setDevices(nodes, device, &error) && !error.isEmpty())
+      QMessageBox::warning(this, "Cannot set the device", error);
+  })->setToolTip("Set the requested device of every selected node at once");
   toolbar->addAction("Place", this, [this] {
     QString error;
     if (!previewPlacement(&error)) QMessageBox::warning(this, "Cannot place the graph", error);
@@ -360,18 +383,23 @@ bool GraphEditor::exportGraph(const QString& path, QString* error) const {
   return written.ok();
 }
 
-bool GraphEditor::applyReplicaDeviceSetter(QString* error) {
-  const int ps = static_cast<int>(project_.tasksOf("ps").size());
+bool GraphEditor::applyReplicaDeviceSetter(QString* error) { return applyReplicaDeviceSetter({}, error); }
+
+bool GraphEditor::applyReplicaDeviceSetter(const SetterChoice& choice, QString* error) {
+  const int ps = choice.ps_tasks > 0 ? choice.ps_tasks : static_cast<int>(project_.tasksOf("ps").size());
   if (ps == 0) {
     if (error) *error = "The cluster has no ps task: add one on the cluster canvas first.";
     return false;
   }
-  auto placed = DevicePlacement::ApplyReplicaDeviceSetter(document_->graph(), ClusterOf(project_));
+  auto placed = DevicePlacement::ApplyReplicaDeviceSetter(document_->graph(), ClusterOf(project_), choice);
   if (!placed.ok()) {
     if (error) *error = Q(std::string(placed.status().message()));
     return false;
   }
-  document_->replaceGraph(QStringLiteral("Apply replica_device_setter (%1 ps task%2)").arg(ps).arg(ps == 1 ? "" : "s"),
+  document_->replaceGraph(QStringLiteral("Apply replica_device_setter (%1 ps task%2, %3)")
+                              .arg(ps)
+                              .arg(ps == 1 ? "" : "s")
+                              .arg(choice.greedy ? "greedy" : "round robin"),
                           *placed);
   QString place_error;
   if (previewPlacement(&place_error)) {

@@ -11,6 +11,7 @@
 
 #include <memory>
 
+#include "graph/DevicePlacement.h"
 #include "graph/GraphBuilders.h"
 #include "project/Project.h"
 
@@ -69,6 +70,8 @@ class GraphEditor : public QWidget {
   // replica_device_setter over the whole graph, ps tasks from the project's cluster, round
   // robin (one undo step); then shows the Placer's placement.
   bool applyReplicaDeviceSetter(QString* error = nullptr);
+  // The same with a choice of ps tasks, strategy and worker device.
+  bool applyReplicaDeviceSetter(const SetterChoice& choice, QString* error = nullptr);
   // Runs the engine's Placer on the project's tasks and colours nodes by where they land.
   bool previewPlacement(QString* error = nullptr);
   // Where a run's master placed each node (worker 0's placement log).
