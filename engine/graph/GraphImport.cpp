@@ -3,6 +3,7 @@
 #include "clab/graph/Graph.h"
 #include "clab/train/GlobalStep.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -94,9 +95,20 @@ std::vector<std::string> GuessStepFetches(const tensorflow::GraphDef& graph) {
     if (!set_up.insert(name).second) continue;
     for (const std::string& input : inputs[name]) stack.push_back(input);
   }
+  // Also not a step of its own: a bare read of a variable, or a gradient nothing applies
+  // (e.g. the gradient with respect to an input).
+  const auto incidental = [&](const tensorflow::NodeDef& node) {
+    if (node.name().rfind("gradients/", 0) == 0) return true;
+    return node.op() == "Identity" && node.input_size() == 1 && variables.count(NodeOf(node.input(0))) > 0;
+  };
   std::vector<std::string> fetches;
-  for (const auto& node : graph.node())
-    if (!consumed.count(node.name()) && !set_up.count(node.name())) fetches.push_back(node.name());
+  bool has_loss = false;
+  for (const auto& node : graph.node()) {
+    if (node.name() == "loss") has_loss = true;
+    if (!consumed.count(node.name()) && !set_up.count(node.name()) && !incidental(node)) fetches.push_back(node.name());
+  }
+  // A training step is also watched through its loss.
+  if (has_loss && std::find(fetches.begin(), fetches.end(), "loss") == fetches.end()) fetches.push_back("loss");
   return fetches;
 }
 

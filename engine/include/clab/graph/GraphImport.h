@@ -24,9 +24,10 @@ namespace clab {
 Status ImportGraphDef(const tensorflow::GraphDef& graph, GraphBuilder* g,
                       const std::function<std::string(const std::string& device)>& device_map = {});
 
-// The nodes nothing consumes, other than the initialiser ("init"), the saver's nodes
-// ("save/..."), variables' own initialisers ("<variable>/Assign") and what only they need:
-// what a step of the graph most likely fetches or runs. In GraphDef order.
+// What a step of the graph most likely fetches or runs, in GraphDef order: the nodes nothing
+// consumes, other than the initialiser ("init"), the saver's nodes ("save/..."), variables'
+// own initialisers ("<variable>/Assign") and what only they need, bare variable reads and
+// unused gradients; plus "loss" when the graph has a node of that name.
 std::vector<std::string> GuessStepFetches(const tensorflow::GraphDef& graph);
 // "init" when the graph has it, else every variable's own initialiser ("<variable>/Assign").
 std::vector<std::string> GuessInitializers(const tensorflow::GraphDef& graph);
