@@ -40,18 +40,8 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
   const auto models = TrainModels();
   if (std::find(models.begin(), models.end(), options.model) == models.end())
     return errors::InvalidArgument("unknown model '", options.model, "' (models: ", absl::StrJoin(models, ", "), ")");
-  ServerOptions server_options;
-  server_options.cluster = options.cluster;
-  server_options.job_name = options.job_name;
-  server_options.task_index = options.task_index;
-  server_options.config.mutable_clusterlab()->set_wait_for_tasks_ms(options.wait_for_ps_ms);
-  CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Server> server, Server::Create(server_options));
-  if (options.job_name != "worker") {
-    return JoinUntilTerminationSignal(*server, [&](const char* signal) {
-      out << "Received " << signal << ", stopping " << server->task_name() << std::endl;
-    });
-  }
-  if (options.wait_for_watcher_ms > 0) server->WaitForWatcher(static_cast<int>(options.wait_for_watcher_ms));
+  CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Server> server, StartTaskServer(options, out));
+  if (!server) return OkStatus();  // a ps, after serving until a signal
 
   const int workers = options.cluster.num_tasks("worker");
   const int sync_replicas = options.sync ? workers : 0;
@@ -97,20 +87,13 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
     }
   }
 
-  MonitoredTrainingSessionOptions session_options;
-  session_options.master = server->target();
-  session_options.is_chief = options.task_index == 0;
-  session_options.checkpoint_dir = options.checkpoint_dir;
-  session_options.config.mutable_clusterlab()->set_wait_for_tasks_ms(options.wait_for_ps_ms);
-  session_options.hooks.push_back(std::make_shared<StopAtStepHook>(StopAtStepHook::LastStep(options.last_step)));
+  MonitoredTrainingSessionOptions session_options = WorkerSessionOptions(options, *server, options.max_seconds);
   CLAB_ASSIGN_OR_RETURN(auto logging, LoggingTensorHook::Create({{"loss", loss.name()}}, 100, 0));
   session_options.hooks.push_back(logging);
   if (sync) {
     CLAB_ASSIGN_OR_RETURN(auto sync_hook, sync->MakeSessionRunHook(session_options.is_chief));
     session_options.hooks.push_back(sync_hook);
   }
-  session_options.log = std::make_shared<TrainingLog>(server->task_name());
-  session_options.log->AddSink([server = server.get()](const TaskEvent& event) { server->Publish(event); });
   CLAB_ASSIGN_OR_RETURN(std::unique_ptr<MonitoredSession> session, MonitoredTrainingSession(g, session_options));
 
   std::vector<Tensor> outputs;

@@ -7,6 +7,8 @@
 //   clab example train --model digits-mlp --job_name worker --task_index 0
 #pragma once
 
+#include "seed/TaskProgram.h"
+
 #include "clab/core/Status.h"
 #include "clab/distributed/ClusterSpec.h"
 
@@ -17,17 +19,11 @@
 
 namespace clab::examples {
 
-struct TrainProgramOptions {
-  ClusterSpec cluster;
-  std::string job_name;
-  int task_index = 0;
+struct TrainProgramOptions : TaskProgramOptions {
+  TrainProgramOptions() { last_step = 3000; }
   std::string model = "digits-mlp";  // or "digits-cnn", "iris-softmax"
-  int64_t last_step = 3000;
   // Synchronous replicas: every global step is the mean gradient of all the workers.
   bool sync = false;
-  std::string checkpoint_dir;
-  int64_t wait_for_ps_ms = 60000;
-  int64_t wait_for_watcher_ms = 0;
 };
 
 // The models this program knows.

@@ -36,8 +36,8 @@ StatusOr<std::unique_ptr<Server>> StartTaskServer(const TaskProgramOptions& opti
   server_options.task_index = options.task_index;
   server_options.config.mutable_clusterlab()->set_wait_for_tasks_ms(options.wait_for_ps_ms);
   CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Server> server, Server::Create(server_options));
-  // if FLAGS.job_name == "ps": server.join()
-  if (options.job_name == "ps") {
+  // if FLAGS.job_name == "ps": server.join()  (any job but the workers only serves)
+  if (options.job_name != "worker") {
     CLAB_RETURN_IF_ERROR(JoinUntilTerminationSignal(*server, [&](const char* signal) {
       out << "Received " << signal << ", stopping " << server->task_name() << std::endl;
     }));

@@ -37,8 +37,8 @@ struct TaskProgramOptions {
   int64_t wait_for_watcher_ms = 0;
 };
 
-// Starts the task's server. A ps serves until SIGINT or SIGTERM and then returns null; a
-// worker gets its server, after waiting for a watcher when asked to.
+// Starts the task's server. A ps (any job but "worker") serves until SIGINT or SIGTERM and
+// then returns null; a worker gets its server, after waiting for a watcher when asked to.
 StatusOr<std::unique_ptr<Server>> StartTaskServer(const TaskProgramOptions& options, std::ostream& out);
 
 // The worker's MonitoredTrainingSession options: its server's target, chief = task 0,

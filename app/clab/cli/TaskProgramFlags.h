@@ -15,6 +15,7 @@ class FlagParser;
 
 class TaskProgramFlags {
  public:
+  explicit TaskProgramFlags(int64_t default_last_step = 200) : last_step_(default_last_step) {}
   // `max_seconds_help` says what the limit is when it is not given.
   void Declare(FlagParser& flags, const char* max_seconds_help);
   // The options from the flags (cluster and task from --cluster, TF_CONFIG or
@@ -23,7 +24,7 @@ class TaskProgramFlags {
 
  private:
   ClusterFlags cluster_flags_;
-  int64_t last_step_ = 200;
+  int64_t last_step_;
   int64_t max_seconds_ = 0;
   std::string checkpoint_dir_;
   int64_t save_checkpoint_steps_ = 0;

@@ -24,33 +24,21 @@ std::string ExampleTrainCommand::description() const {
 }
 
 void ExampleTrainCommand::DeclareFlags(FlagParser& flags) {
-  cluster_flags_.Declare(flags);
   flags.AddString("model", "NAME", "digits-mlp, digits-cnn, iris-softmax or linear-regression", &model_);
-  flags.AddInt("last_step", "N", "StopAtStepHook's last_step", &last_step_, 1);
-  flags.AddString("checkpoint_dir", "DIR", "where the chief writes checkpoints and event files", &checkpoint_dir_);
+  task_flags_.Declare(flags, "stop the worker after S seconds");
   flags.AddBool("sync", "synchronous replicas: each global step applies the mean gradient of all the workers", &sync_);
-  flags.AddInt("wait_for_ps_ms", "MS", "how long a worker waits for the ps", &wait_for_ps_ms_, 1);
-  flags.AddInt("wait_for_watcher_ms", "MS", "before starting, wait this long for a watcher of the task's events",
-               &wait_for_watcher_ms_, 0);
 }
 
 Status ExampleTrainCommand::Run(std::ostream& out) {
-  CLAB_ASSIGN_OR_RETURN(const ClusterFlags::Task task, cluster_flags_.Resolve(examples::kSeedDefaultCluster));
   const auto models = examples::TrainModels();
   if (std::find(models.begin(), models.end(), model_) == models.end())
     return UsageError("--model '" + model_ + "' is unknown (models: " + absl::StrJoin(models, ", ") + ")");
-  if (task.job_name != "ps" && task.job_name != "worker")
-    return UsageError("--job_name must be ps or worker (see 'clab help example train')");
+  CLAB_ASSIGN_OR_RETURN(const examples::TaskProgramOptions task,
+                        task_flags_.Resolve(examples::kSeedDefaultCluster, "example train"));
   examples::TrainProgramOptions options;
-  options.cluster = task.cluster;
-  options.job_name = task.job_name;
-  options.task_index = task.task_index;
+  static_cast<examples::TaskProgramOptions&>(options) = task;
   options.model = model_;
-  options.last_step = last_step_;
-  options.checkpoint_dir = checkpoint_dir_;
   options.sync = sync_;
-  options.wait_for_ps_ms = wait_for_ps_ms_;
-  options.wait_for_watcher_ms = wait_for_watcher_ms_;
   return RunTrainProgram(options, out);
 }
 

@@ -2,7 +2,7 @@
 // an example training program (examples/models/TrainProgram.h).
 #pragma once
 
-#include "cli/ClusterFlags.h"
+#include "cli/TaskProgramFlags.h"
 #include "cli/Command.h"
 
 #include <cstdint>
@@ -18,13 +18,9 @@ class ExampleTrainCommand : public Command {
   Status Run(std::ostream& out) override;
 
  private:
-  ClusterFlags cluster_flags_;
+  TaskProgramFlags task_flags_{3000};
   std::string model_ = "digits-mlp";
-  int64_t last_step_ = 3000;
   bool sync_ = false;
-  std::string checkpoint_dir_;
-  int64_t wait_for_ps_ms_ = 60000;
-  int64_t wait_for_watcher_ms_ = 0;
 };
 
 }  // namespace clab::cli
