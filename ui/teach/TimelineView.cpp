@@ -16,6 +16,8 @@
 #include <QWheelEvent>
 
 #include <algorithm>
+#include <cmath>
+#include <vector>
 #include <limits>
 
 namespace clab::ui {
@@ -41,6 +43,7 @@ TimelineView::TimelineView(QList<tensorflow::StepStats> steps, QWidget* parent)
     : QWidget(parent), steps_(std::move(steps)), scene_(new QGraphicsScene(this)), view_(new QGraphicsView(scene_, this)) {
   setObjectName("timeline");
   view_->setDragMode(QGraphicsView::ScrollHandDrag);
+  view_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
   view_->viewport()->installEventFilter(this);
   summary_ = new QLabel(this);
   auto* zoom_in = new QPushButton(tr("Zoom in"), this);
@@ -120,34 +123,63 @@ void TimelineView::draw() {
   compute_bars_ = transfer_bars_ = 0;
   const tensorflow::StepStats all = merged();
   int64_t origin = std::numeric_limits<int64_t>::max();
+  int64_t span = 0;
   for (const auto& device : all.dev_stats())
     for (const auto& node : device.node_stats()) origin = std::min<int64_t>(origin, node.all_start_micros());
-  int64_t span = 0;
-  for (int lane = 0; lane < all.dev_stats_size(); ++lane) {
-    const auto& device = all.dev_stats(lane);
+  for (const auto& device : all.dev_stats())
+    for (const auto& node : device.node_stats())
+      span = std::max<int64_t>(span, node.all_start_micros() - origin + std::max<int64_t>(node.all_end_rel_micros(), 1));
+  const double width = static_cast<double>(span) * scale_;
+
+  // A time axis with round ticks (1, 2 or 5 times a power of ten microseconds).
+  const double wanted = 90.0 / std::max(scale_, 1e-9);  // about 90 pixels apart
+  double tick = std::pow(10.0, std::floor(std::log10(std::max(wanted, 1.0))));
+  for (double factor : {2.0, 5.0, 10.0})
+    if (tick < wanted) tick = std::pow(10.0, std::floor(std::log10(std::max(wanted, 1.0)))) * factor;
+  for (double t = 0; t <= static_cast<double>(span); t += tick) {
+    scene_->addLine(kLabelWidth + t * scale_, -4, kLabelWidth + t * scale_, 2, QPen(QColor(120, 120, 120)));
+    auto* label = scene_->addSimpleText(QStringLiteral("%1 us").arg(t, 0, 'f', 0));
+    label->setPos(kLabelWidth + t * scale_ + 2, -20);
+    label->setBrush(QColor(100, 100, 100));
+  }
+
+  // One band per device, split into rows so that bars in a row never overlap (a _Recv waits
+  // while other ops run).
+  qreal y = 8;
+  for (const auto& device : all.dev_stats()) {
     lanes_ << Short(device.device());
-    const qreal y = lane * kLaneHeight;
-    auto* name = scene_->addSimpleText(lanes_.last());
-    name->setPos(0, y + 5);
-    scene_->addLine(kLabelWidth, y + kLaneHeight, kLabelWidth + 10000, y + kLaneHeight, QPen(QColor(225, 225, 225)));
-    for (const auto& node : device.node_stats()) {
-      const int64_t start = node.all_start_micros() - origin;
-      const int64_t length = std::max<int64_t>(node.all_end_rel_micros(), 1);
-      span = std::max(span, start + length);
-      const bool transfer = IsTransfer(node.timeline_label());
-      auto* bar = scene_->addRect(kLabelWidth + start * scale_, y + 4, std::max(length * scale_, 2.0), kLaneHeight - 8,
-                                  QPen(Qt::NoPen), transfer ? QColor(240, 140, 30) : QColor(60, 120, 210));
+    std::vector<const tensorflow::NodeExecStats*> nodes;
+    for (const auto& node : device.node_stats()) nodes.push_back(&node);
+    std::sort(nodes.begin(), nodes.end(), [](const auto* a, const auto* b) { return a->all_start_micros() < b->all_start_micros(); });
+    std::vector<int64_t> row_end;
+    const qreal top = y;
+    for (const tensorflow::NodeExecStats* node : nodes) {
+      const int64_t start = node->all_start_micros() - origin;
+      const int64_t length = std::max<int64_t>(node->all_end_rel_micros(), 1);
+      size_t row = 0;
+      while (row < row_end.size() && row_end[row] > start) ++row;
+      if (row == row_end.size()) row_end.push_back(0);
+      row_end[row] = start + length;
+      const bool transfer = IsTransfer(node->timeline_label());
+      auto* bar = scene_->addRect(kLabelWidth + static_cast<double>(start) * scale_, top + static_cast<qreal>(row) * kLaneHeight + 4,
+                                  std::max(static_cast<double>(length) * scale_, 2.0), kLaneHeight - 8, QPen(Qt::NoPen),
+                                  transfer ? QColor(240, 140, 30) : QColor(60, 120, 210));
       bar->setToolTip(QStringLiteral("%1\n%2\n%3 us")
-                          .arg(QString::fromStdString(node.node_name()), QString::fromStdString(node.timeline_label()))
+                          .arg(QString::fromStdString(node->node_name()), QString::fromStdString(node->timeline_label()))
                           .arg(length));
       (transfer ? transfer_bars_ : compute_bars_)++;
     }
+    const qreal height = std::max<qreal>(1, static_cast<qreal>(row_end.size())) * kLaneHeight;
+    auto* name = scene_->addSimpleText(lanes_.last());
+    name->setPos(0, top + 5);
+    scene_->addRect(kLabelWidth, top, width, height, QPen(QColor(225, 225, 225)), Qt::NoBrush)->setZValue(-1);
+    y = top + height + 6;
   }
   summary_->setText(tr("%1 step(s), %2 device(s), %3 us; blue: compute, orange: transfer")
                         .arg(steps_.size())
                         .arg(all.dev_stats_size())
                         .arg(span));
-  scene_->setSceneRect(0, -4, kLabelWidth + span * scale_ + 20, all.dev_stats_size() * kLaneHeight + 8);
+  scene_->setSceneRect(0, -24, kLabelWidth + width + 20, y + 28);
 }
 
 }  // namespace clab::ui
