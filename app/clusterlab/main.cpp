@@ -1,13 +1,15 @@
 // ClusterLab Studio. Opens the seed example (or the project given), ready to run.
 //
-//   clusterlab [PROJECT.clab] [--run] [--teach STEPS] [--language zh_CN]
+//   clusterlab [PROJECT.clab] [--run] [--teach STEPS] [--lesson ID] [--language zh_CN]
 //              [--screenshot FILE --after SECONDS [--tab NAME]]
 //
 // --run starts the cluster at once; --teach opens the Graph tab in teaching mode, walks
 // through one step of the project's graph and goes STEPS steps into it (for a class that
-// starts at a given phase); --screenshot grabs the window after SECONDS and quits (how the
+// starts at a given phase); --lesson opens the Lessons panel at a lesson (seed, chief,
+// ps-failure, sync); --screenshot grabs the window after SECONDS and quits (how the
 // pictures in docs/ are made, under xvfb-run).
 #include "graph/GraphEditor.h"
+#include "teach/LessonPanel.h"
 #include "teach/TeachingPanel.h"
 #include "window/MainWindow.h"
 #include "window/StudioLanguage.h"
@@ -15,6 +17,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QDockWidget>
 #include <QTabWidget>
 #include <QTimer>
 
@@ -35,8 +38,9 @@ int main(int argc, char** argv) {
   QCommandLineOption tab("tab", "the tab to show: Dashboard, Console, Placement, Checkpoints or Graph", "NAME", "Dashboard");
   QCommandLineOption teach("teach", "open the teaching mode on the project's graph and go STEPS steps into one step",
                            "STEPS");
+  QCommandLineOption lesson("lesson", "open the Lessons panel at a lesson: seed, chief, ps-failure or sync", "ID");
   QCommandLineOption language("language", "the studio's language: en or zh_CN", "CODE", "en");
-  parser.addOptions({run, teach, language, screenshot, after, tab});
+  parser.addOptions({run, teach, lesson, language, screenshot, after, tab});
   parser.process(app);
   if (!clab::ui::StudioLanguage::set(parser.value(language))) {
     std::fprintf(stderr, "clusterlab: --language %s: want en or zh_CN\n", qPrintable(parser.value(language)));
@@ -60,6 +64,19 @@ int main(int argc, char** argv) {
   }
   window.show();
   if (parser.isSet(run)) QTimer::singleShot(0, &window, [&window] { window.runProject(); });
+  if (parser.isSet(lesson)) {
+    int index = -1;
+    const auto& lessons = window.lessons()->lessons();
+    for (int i = 0; i < lessons.size(); ++i)
+      if (lessons[i].id == parser.value(lesson)) index = i;
+    if (index < 0) {
+      std::fprintf(stderr, "clusterlab: --lesson %s: want seed, chief, ps-failure or sync\n", qPrintable(parser.value(lesson)));
+      return 2;
+    }
+    window.lessons()->setLesson(index);
+    window.lessonsDock()->show();
+    QTimer::singleShot(0, &window, [&window] { window.lessonsDock()->raise(); });
+  }
   if (parser.isSet(teach)) {
     for (int i = 0; i < window.tabs()->count(); ++i)
       if (window.tabs()->widget(i) == window.graphEditor()) window.tabs()->setCurrentIndex(i);

@@ -146,7 +146,13 @@ void MainWindow::buildLayout() {
   lessons_dock_->setObjectName("lessons");
   lessons_dock_->setWidget(lessons_);
   addDockWidget(Qt::RightDockWidgetArea, lessons_dock_);
+  // In the Task panel's place, a tab beside it: a lesson needs the height.
+  tabifyDockWidget(dock, lessons_dock_);
+  setTabPosition(Qt::RightDockWidgetArea, QTabWidget::North);
   lessons_dock_->hide();
+  connect(lessons_dock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+    if (visible) lessons_dock_->raise();
+  });
   connect(lessons_, &LessonPanel::actionRequested, this, [this](const LessonPage& page) {
     QString error;
     lessons_->showOutcome(PerformLessonAction(*this, page, &error) ? QString() : error);
