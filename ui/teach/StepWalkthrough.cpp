@@ -294,6 +294,10 @@ Status StepWalkthrough::run(const tensorflow::GraphDef& graph, const QMap<QStrin
           const int eq = label.indexOf(" = ");
           const int paren = label.indexOf('(', eq);
           e.op = eq >= 0 && paren > eq ? label.mid(eq + 3, paren - eq - 3) : QString();
+          if (paren > eq && eq >= 0 && e.op != "_Send" && e.op != "_Recv") {
+            const QString args = label.mid(paren + 1, label.lastIndexOf(')') - paren - 1);
+            for (const QString& arg : args.split(", ", Qt::SkipEmptyParts)) e.inputs << NodeOf(arg.trimmed());
+          }
           e.device = Q(device.device());
           e.start_us = node.all_start_micros() - origin;
           e.end_us = e.start_us + std::max<int64_t>(node.all_end_rel_micros(), 1);
@@ -310,10 +314,21 @@ Status StepWalkthrough::run(const tensorflow::GraphDef& graph, const QMap<QStrin
   stop_servers();
   CLAB_RETURN_IF_ERROR(run_status);
   // In the order nodes finished, which is the order their outputs became available: a
-  // _Recv starts waiting with the step but finishes only when its tensor has arrived.
+  // _Recv starts waiting with the step but finishes only when its tensor has arrived. A
+  // node that ran at once on the thread that delivered its input can be timed as finishing
+  // first, so each node then moves after the nodes it read from.
   std::stable_sort(walk.executed.begin(), walk.executed.end(), [](const WalkExecution& a, const WalkExecution& b) {
+    if (a.step != b.step) return a.step < b.step;
     return a.end_us != b.end_us ? a.end_us < b.end_us : a.start_us < b.start_us;
   });
+  for (int i = 0; i < walk.executed.size(); ++i) {
+    int last_input = -1;
+    for (int j = i + 1; j < walk.executed.size() && walk.executed[j].step == walk.executed[i].step; ++j)
+      if (walk.executed[i].inputs.contains(walk.executed[j].node)) last_input = j;
+    if (last_input < 0) continue;
+    walk.executed.move(i, last_input);  // now just after it
+    --i;  // look at what moved into place i
+  }
   return OkStatus();
 }
 

@@ -47,6 +47,7 @@ struct WalkExecution {
   qint64 start_us = 0;
   qint64 end_us = 0;
   int step = 0;    // which traced step (0-based)
+  QStringList inputs;  // the nodes whose outputs it read (from the trace's label)
   bool isTransfer() const;
 };
 
