@@ -3,6 +3,7 @@
 #include "clab/core/DeviceName.h"
 #include "clab/graph/Graph.h"
 #include "clab/graph/GraphImport.h"
+#include "clab/graph/Prune.h"
 #include "clab/train/GlobalStep.h"
 #include "clab/train/MonitoredSession.h"
 
@@ -22,10 +23,13 @@ std::string WorkerReplicaDevice(const std::string& device, int task_index) {
 }
 
 Status RunGraphProgram(const GraphProgramOptions& options, std::ostream& out) {
-  CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Server> server, StartTaskServer(options, out));
-  if (!server) return OkStatus();  // a ps, after serving until a signal
-
+  // A worker checks the graph and its step before it starts serving: a graph it cannot run
+  // fails at once, naming what is wrong, rather than after the cluster came up.
   GraphBuilder g;
+  if (options.job_name != "worker") {
+    CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Server> server, StartTaskServer(options, out));
+    return OkStatus();  // a ps, after serving until a signal
+  }
   CLAB_RETURN_IF_ERROR(ImportGraphDef(options.graph, &g, [&](const std::string& device) {
     return WorkerReplicaDevice(device, options.task_index);
   }));
@@ -42,6 +46,24 @@ Status RunGraphProgram(const GraphProgramOptions& options, std::ostream& out) {
                                        "' in the graph");
     printed.push_back(!g.Outputs(node->name()).empty());
   }
+  // Nothing feeds a placeholder here: say so before any session starts.
+  {
+    std::vector<std::string> targets;
+    for (const std::string& fetch : fetches) {
+      StatusOr<TensorId> id = TensorId::Parse(fetch);
+      targets.push_back(id.ok() ? id->node : fetch);
+    }
+    tensorflow::GraphDef needed;
+    CLAB_RETURN_IF_ERROR(PruneGraph(options.graph, {}, {}, targets, &needed));
+    std::vector<std::string> placeholders;
+    for (const auto& node : needed.node())
+      if (node.op() == "Placeholder") placeholders.push_back(node.name());
+    if (!placeholders.empty())
+      return errors::InvalidArgument("the step needs the placeholder(s) ", absl::StrJoin(placeholders, ", "),
+                                     ", which nothing feeds when a graph runs on its own: read the data in the graph "
+                                     "(MinibatchDataset) or use a constant");
+  }
+  CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Server> server, StartTaskServer(options, out));
   std::optional<Output> global_step = GetGlobalStep(g);
   std::string added_on;  // where a global step was added, when the graph had none
   if (!global_step) {

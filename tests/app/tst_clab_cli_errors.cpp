@@ -24,6 +24,9 @@ class ClabCliErrorsTest : public QObject {
               "node { name: \"b\" op: \"OtherOp\" }\n"
               "node { name: \"c\" op: \"FancyOp\" }\n");
     writeFile("dangling.pbtxt", "node { name: \"y\" op: \"Identity\" input: \"nowhere\" attr { key: \"T\" value { type: DT_FLOAT } } }\n");
+    writeFile("placeholder.pbtxt",
+              "node { name: \"x\" op: \"Placeholder\" attr { key: \"dtype\" value { type: DT_FLOAT } } }\n"
+              "node { name: \"y\" op: \"Square\" input: \"x\" attr { key: \"T\" value { type: DT_FLOAT } } }\n");
   }
 
   void reportsOneLine_data() {
@@ -116,6 +119,14 @@ class ClabCliErrorsTest : public QObject {
     QTest::newRow("example graph bad syntax")
         << QStringList{"example", "graph", "--graph", "@tmp@/bad_syntax.pbtxt", "--job_name", "worker"} << 1
         << "clab: @tmp@/bad_syntax.pbtxt:3:7: ";
+    QTest::newRow("example graph with a placeholder")
+        << QStringList{"example", "graph", "--graph", "@tmp@/placeholder.pbtxt", "--job_name", "worker", "--cluster",
+                       "ps=127.0.0.1:0;worker=127.0.0.1:0"}
+        << 1 << "clab: the step needs the placeholder(s) x, which nothing feeds";
+    QTest::newRow("example graph unknown fetch")
+        << QStringList{"example", "graph", "--graph", "@seed@", "--fetch", "nope", "--job_name", "worker", "--cluster",
+                       "ps=127.0.0.1:0;worker=127.0.0.1:0"}
+        << 1 << "clab: --fetch 'nope': no node named 'nope' in the graph";
     QTest::newRow("example graph bad job")
         << QStringList{"example", "graph", "--graph", "@seed@", "--job_name", "chief"} << 2
         << "clab: --job_name must be ps or worker (see 'clab help example graph')";

@@ -182,8 +182,8 @@ void TeachingPanel::prepare() {
         *result = StepWalkthrough::build(graph, tasks, fetches, {}, init);
       });
   QPointer<TeachingPanel> self(this);
-  connect(thread, &QThread::finished, this, [self, thread, result] {
-    thread->deleteLater();
+  connect(thread, &QThread::finished, thread, &QObject::deleteLater);  // also when the panel is gone
+  connect(thread, &QThread::finished, this, [self, result] {
     if (!self) return;
     self->preparing_ = false;
     self->prepare_->setEnabled(true);
