@@ -106,7 +106,7 @@
         <translation>观察非 chief 的等待</translation>
     </message>
     <message>
-        <source>&lt;p&gt;Start the run and look at worker 1's console tab: while the chief has not initialised &lt;code&gt;x&lt;/code&gt; and &lt;code&gt;w&lt;/code&gt;, it reports "Waiting for model to be ready" with the variables it still needs, and the dashboard lists them. As soon as the chief's initialiser has run, both workers step.&lt;/p&gt;</source>
+        <source>&lt;p&gt;Start the run and look at worker 1&apos;s console tab: while the chief has not initialised &lt;code&gt;x&lt;/code&gt; and &lt;code&gt;w&lt;/code&gt;, it reports &quot;Waiting for model to be ready&quot; with the variables it still needs, and the dashboard lists them. As soon as the chief&apos;s initialiser has run, both workers step.&lt;/p&gt;</source>
         <translation>&lt;p&gt;开始运行，然后查看 worker 1 的控制台标签页：在 chief 初始化 &lt;code&gt;x&lt;/code&gt; 和 &lt;code&gt;w&lt;/code&gt; 之前，它会报告“Waiting for model to be ready”以及还在等待的变量，仪表盘也会列出这些变量。chief 的初始化一旦完成，两个 worker 就都开始执行步骤。&lt;/p&gt;</translation>
     </message>
     <message>
@@ -118,7 +118,7 @@
         <translation>ps 从不等待</translation>
     </message>
     <message>
-        <source>&lt;p&gt;A ps holds no session and runs no loop: it serves the variables to whoever asks. That is why a ps can start first, last, or be restarted without the workers' programs changing.&lt;/p&gt;</source>
+        <source>&lt;p&gt;A ps holds no session and runs no loop: it serves the variables to whoever asks. That is why a ps can start first, last, or be restarted without the workers&apos; programs changing.&lt;/p&gt;</source>
         <translation>&lt;p&gt;ps 不持有 session，也不运行循环：谁来请求，它就为谁提供变量。所以 ps 可以最先启动、最后启动，或者被重启，而 worker 的程序不需要任何改变。&lt;/p&gt;</translation>
     </message>
     <message>
@@ -154,7 +154,7 @@
         <translation>杀死 ps</translation>
     </message>
     <message>
-        <source>&lt;p&gt;Killing the ps (SIGKILL, as a crashed machine) loses every variable it held. The workers' next steps fail with &lt;i&gt;UNAVAILABLE&lt;/i&gt;: their RunGraph and RecvTensor calls find nobody at the ps's address. The monitored sessions do not give up: they wait for the task to come back.&lt;/p&gt;</source>
+        <source>&lt;p&gt;Killing the ps (SIGKILL, as a crashed machine) loses every variable it held. The workers&apos; next steps fail with &lt;i&gt;UNAVAILABLE&lt;/i&gt;: their RunGraph and RecvTensor calls find nobody at the ps&apos;s address. The monitored sessions do not give up: they wait for the task to come back.&lt;/p&gt;</source>
         <translation>&lt;p&gt;杀死 ps（SIGKILL，就像机器崩溃一样）会丢失它保存的所有变量。worker 接下来的步骤会以 &lt;i&gt;UNAVAILABLE&lt;/i&gt; 失败：它们的 RunGraph 和 RecvTensor 调用在 ps 的地址上找不到任何人。monitored session 不会放弃：它们会等待这个任务回来。&lt;/p&gt;</translation>
     </message>
     <message>
@@ -162,7 +162,7 @@
         <translation>重启并恢复</translation>
     </message>
     <message>
-        <source>&lt;p&gt;The restarted ps is a new process with a new incarnation and empty memory. The workers' monitored sessions create new sessions; the chief restores the variables from the last checkpoint (or initialises them again when there is none) and training goes on from the checkpoint's global step. Steps taken after that checkpoint are lost: that is the price of the checkpoint interval.&lt;/p&gt;</source>
+        <source>&lt;p&gt;The restarted ps is a new process with a new incarnation and empty memory. The workers&apos; monitored sessions create new sessions; the chief restores the variables from the last checkpoint (or initialises them again when there is none) and training goes on from the checkpoint&apos;s global step. Steps taken after that checkpoint are lost: that is the price of the checkpoint interval.&lt;/p&gt;</source>
         <translation>&lt;p&gt;重启后的 ps 是一个新进程，有新的 incarnation，内存是空的。worker 的 monitored session 会创建新的 session；chief 从最近的检查点恢复变量（如果没有检查点就重新初始化），训练从检查点的全局步数继续。在该检查点之后完成的步骤会丢失：这就是检查点间隔的代价。&lt;/p&gt;</translation>
     </message>
     <message>
@@ -210,7 +210,7 @@
         <translation>&lt;p&gt;再运行一次并比较仪表盘：同步运行每秒的全局步数更少（每一步都要等最慢的 worker），但每次更新都平均了多个小批量（minibatch）。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>&lt;p&gt;The tutorial adds &lt;i&gt;StopAtStepHook(last_step=200)&lt;/i&gt;. The hook reads the &lt;b&gt;global step&lt;/b&gt; after every run and asks to stop once it reaches 200. But nothing in the seed's graph increments the global step: no optimizer, no &lt;i&gt;assign_add&lt;/i&gt;. It stays at 0, so the loop &lt;code&gt;while not mon_sess.should_stop()&lt;/code&gt; runs forever.&lt;/p&gt;&lt;p&gt;ClusterLab runs the global step increment with each step unless the run setting &lt;b&gt;Faithful&lt;/b&gt; is on; then it runs the graph exactly as written, the step counter warns that the global step is not increasing, and the time limit ends the run.&lt;/p&gt;</source>
+        <source>&lt;p&gt;The tutorial adds &lt;i&gt;StopAtStepHook(last_step=200)&lt;/i&gt;. The hook reads the &lt;b&gt;global step&lt;/b&gt; after every run and asks to stop once it reaches 200. But nothing in the seed&apos;s graph increments the global step: no optimizer, no &lt;i&gt;assign_add&lt;/i&gt;. It stays at 0, so the loop &lt;code&gt;while not mon_sess.should_stop()&lt;/code&gt; runs forever.&lt;/p&gt;&lt;p&gt;ClusterLab runs the global step increment with each step unless the run setting &lt;b&gt;Faithful&lt;/b&gt; is on; then it runs the graph exactly as written, the step counter warns that the global step is not increasing, and the time limit ends the run.&lt;/p&gt;</source>
         <translation>&lt;p&gt;教程中加入了 &lt;i&gt;StopAtStepHook(last_step=200)&lt;/i&gt;。这个 hook 在每次运行后读取&lt;b&gt;全局步数（global step）&lt;/b&gt;，达到 200 时请求停止。但种子程序的图中没有任何东西会增加全局步数：没有优化器，也没有 &lt;i&gt;assign_add&lt;/i&gt;。它一直是 0，所以循环 &lt;code&gt;while not mon_sess.should_stop()&lt;/code&gt; 会永远运行下去。&lt;/p&gt;&lt;p&gt;ClusterLab 默认在每一步中同时运行全局步数的自增，除非打开运行设置中的&lt;b&gt;忠实（Faithful）&lt;/b&gt;选项；打开后它完全按原样运行这个图，步数计数器会警告全局步数没有增加，最后由时间限制结束运行。&lt;/p&gt;</translation>
     </message>
 </context>
@@ -237,7 +237,7 @@
         <translation>速度 %1x</translation>
     </message>
     <message>
-        <source>Walk through one distributed step of this graph: choose what the step fetches, then press "Walk through one step".</source>
+        <source>Walk through one distributed step of this graph: choose what the step fetches, then press &quot;Walk through one step&quot;.</source>
         <translation>逐步演示这个图的一个分布式步骤：先选择这一步要取回（fetch）什么，然后点击“演示一个步骤”。</translation>
     </message>
     <message>
@@ -328,11 +328,11 @@
         <translation>完成</translation>
     </message>
     <message>
-        <source>The client calls &lt;i&gt;session.run&lt;/i&gt; and asks for %1. The master, which lives in the server of the client's own task, first keeps only the nodes those results need.</source>
+        <source>The client calls &lt;i&gt;session.run&lt;/i&gt; and asks for %1. The master, which lives in the server of the client&apos;s own task, first keeps only the nodes those results need.</source>
         <translation>客户端调用 &lt;i&gt;session.run&lt;/i&gt;，请求 %1。master 位于客户端所在任务的 server 中，它首先只保留得到这些结果所需要的节点。</translation>
     </message>
     <message>
-        <source>%1 of the graph's %2 nodes are needed. The %3 greyed out are not run in this step, for example the initialiser, which the chief ran once before the first step.</source>
+        <source>%1 of the graph&apos;s %2 nodes are needed. The %3 greyed out are not run in this step, for example the initialiser, which the chief ran once before the first step.</source>
         <translation>图中 %2 个节点里需要 %1 个。灰色的 %3 个节点在这一步中不会运行，例如初始化操作——chief 在第一步之前已经运行过一次。</translation>
     </message>
     <message>
@@ -341,7 +341,9 @@
     </message>
     <message numerus="yes">
         <source>%1: %n node(s)</source>
-        <translation><numerusform>%1：%n 个节点</numerusform></translation>
+        <translation>
+            <numerusform>%1：%n 个节点</numerusform>
+        </translation>
     </message>
     <message>
         <source>A ps only stores variables and applies updates to them; it never runs the model. That is why a ps task just calls &lt;i&gt;server.join()&lt;/i&gt; and waits.</source>
@@ -365,14 +367,16 @@
     </message>
     <message numerus="yes">
         <source>%n tensor(s) cross tasks in each step, %1 in all:</source>
-        <translation><numerusform>每一步有 %n 个张量跨越任务，共 %1：</numerusform></translation>
+        <translation>
+            <numerusform>每一步有 %n 个张量跨越任务，共 %1：</numerusform>
+        </translation>
     </message>
     <message>
         <source>ClusterLab packs the tensors one device sends to another task into a single message (&lt;b&gt;_PackTensors&lt;/b&gt;, unpacked on arrival), so a step makes fewer calls.</source>
         <translation>ClusterLab 把一个设备发往另一个任务的张量打包成一条消息（&lt;b&gt;_PackTensors&lt;/b&gt;，到达后再拆开），这样每一步的调用更少。</translation>
     </message>
     <message>
-        <source>The master sends each task its partition once (&lt;b&gt;RegisterGraph&lt;/b&gt;). The task builds a kernel for every node and returns a handle. Later steps with the same fetches only say "run handle H as step S" (&lt;b&gt;RunGraph&lt;/b&gt;): the graph is not sent again.</source>
+        <source>The master sends each task its partition once (&lt;b&gt;RegisterGraph&lt;/b&gt;). The task builds a kernel for every node and returns a handle. Later steps with the same fetches only say &quot;run handle H as step S&quot; (&lt;b&gt;RunGraph&lt;/b&gt;): the graph is not sent again.</source>
         <translation>master 把每个任务的分区只发送一次（&lt;b&gt;RegisterGraph&lt;/b&gt;）。任务为每个节点创建 kernel 并返回一个句柄。之后 fetch 相同的步骤只需要说“把句柄 H 作为第 S 步运行”（&lt;b&gt;RunGraph&lt;/b&gt;）：图不会再次发送。</translation>
     </message>
     <message>
@@ -404,11 +408,11 @@
         <translation>把一条消息拆开成它携带的张量。</translation>
     </message>
     <message>
-        <source>is a variable: its value lives in this task's memory between steps.</source>
+        <source>is a variable: its value lives in this task&apos;s memory between steps.</source>
         <translation>是一个变量：它的值在步骤之间保存在这个任务的内存中。</translation>
     </message>
     <message>
-        <source>reads the variable's current value.</source>
+        <source>reads the variable&apos;s current value.</source>
         <translation>读取变量的当前值。</translation>
     </message>
     <message>
