@@ -12,7 +12,8 @@ namespace clab {
 namespace {
 
 // The bytes of the tensor `name` ("node:0") if the graph says: a variable with a full shape
-// attr or a constant, reached through any number of Identity nodes. -1 when unknown.
+// attr or a constant, reached through any number of Identity nodes, or a pack of such
+// tensors. -1 when unknown.
 int64_t KnownBytes(const std::unordered_map<std::string, const tensorflow::NodeDef*>& nodes, std::string name) {
   for (int hops = 0; hops < 16; ++hops) {
     auto id = TensorId::Parse(name);
@@ -24,6 +25,16 @@ int64_t KnownBytes(const std::unordered_map<std::string, const tensorflow::NodeD
       if (node.input_size() == 0) return -1;
       name = node.input(0);
       continue;
+    }
+    if (node.op() == "_PackTensors") {
+      // The packed tensors, and a few bytes per tensor to find them again.
+      int64_t total = 0;
+      for (const std::string& input : node.input()) {
+        const int64_t bytes = input.empty() || input[0] == '^' ? 0 : KnownBytes(nodes, input);
+        if (bytes < 0) return -1;
+        total += bytes + 64;
+      }
+      return total;
     }
     if (node.op() == "VariableV2" || node.op() == "Const") {
       DataType dtype = DT_INVALID;
@@ -43,6 +54,12 @@ int64_t KnownBytes(const std::unordered_map<std::string, const tensorflow::NodeD
 }
 
 }  // namespace
+
+int64_t KnownTensorBytes(const tensorflow::GraphDef& graph, const std::string& tensor) {
+  std::unordered_map<std::string, const tensorflow::NodeDef*> nodes;
+  for (const tensorflow::NodeDef& node : graph.node()) nodes[node.name()] = &node;
+  return KnownBytes(nodes, tensor);
+}
 
 Status InlineSmallSends(StepPlan* plan, const std::string& local_task, int64_t max_bytes) {
   int local = -1;
@@ -72,17 +89,12 @@ Status InlineSmallSends(StepPlan* plan, const std::string& local_task, int64_t m
       if (node.op() != "_Send" || node.input_size() != 1 || control_targets.count(node.name())) continue;
       bool client_terminated = false;
       if (GetNodeAttr(node, "client_terminated", &client_terminated).ok() && client_terminated) continue;
-      RendezvousKey key;
-      int64_t incarnation = 0;
-      if (!GetNodeAttr(node, "send_device", &key.send_device).ok() ||
-          !GetNodeAttr(node, "send_device_incarnation", &incarnation).ok() ||
-          !GetNodeAttr(node, "recv_device", &key.recv_device).ok() ||
-          !GetNodeAttr(node, "tensor_name", &key.tensor_name).ok())
-        continue;
-      if (TaskOfDevice(key.recv_device) != local_task) continue;
+      const std::string key = RendezvousKeyOf(node);
+      std::string recv_device;
+      if (key.empty() || !GetNodeAttr(node, "recv_device", &recv_device).ok()) continue;
+      if (TaskOfDevice(recv_device) != local_task) continue;
       const int64_t bytes = KnownBytes(nodes, node.input(0));
       if (bytes < 0 || bytes > max_bytes) continue;
-      key.send_incarnation = static_cast<uint64_t>(incarnation);
 
       auto tensor = TensorId::Parse(node.input(0));
       if (!tensor.ok()) continue;
@@ -94,8 +106,8 @@ Status InlineSmallSends(StepPlan* plan, const std::string& local_task, int64_t m
         index = static_cast<int>(partition.fetches.size());
         partition.fetches.push_back(fetch);
       }
-      partition.inlined_sends.push_back({index, key.ToString()});
-      plan->partitions[static_cast<size_t>(local)].delivered_keys.push_back(key.ToString());
+      partition.inlined_sends.push_back({index, key});
+      plan->partitions[static_cast<size_t>(local)].delivered_keys.push_back(key);
       removed.insert(node.name());
     }
     if (removed.empty()) continue;

@@ -19,4 +19,7 @@ namespace clab {
 
 Status InlineSmallSends(StepPlan* plan, const std::string& local_task, int64_t max_bytes);
 
+// The bytes of `tensor` ("node:0") as the graph tells them (see above), or -1.
+int64_t KnownTensorBytes(const tensorflow::GraphDef& graph, const std::string& tensor);
+
 }  // namespace clab

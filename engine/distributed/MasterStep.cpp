@@ -4,6 +4,7 @@
 
 #include <absl/strings/match.h>
 
+#include <algorithm>
 #include <random>
 
 namespace clab {
@@ -90,13 +91,64 @@ void MasterStep::IssuePartitions() {
   }
   fetched_.resize(num_partitions);
   for (size_t p = 0; p < num_partitions; ++p) {
-    auto done = [self, p](const Status& status) { self->PartitionDone(p, status); };
-    if (UsesTensors(p)) {
-      plan.partitions[p].worker->RunGraphWithTensorsAsync(requests_[p], &responses_[p], &fetched_[p], &cancellation_,
-                                                          std::move(done));
+    if (plan.partitions[p].pushed_keys.empty()) {
+      IssuePartition(p);
     } else {
-      plan.partitions[p].worker->RunGraphAsync(requests_[p], &responses_[p], &cancellation_, std::move(done));
+      PushThenIssue(p);
     }
+  }
+}
+
+void MasterStep::IssuePartition(size_t p) {
+  const StepPlan::Partition& partition = params_.plan->partitions[p];
+  auto done = [self = shared_from_this(), p](const Status& status) { self->PartitionDone(p, status); };
+  if (UsesTensors(p)) {
+    partition.worker->RunGraphWithTensorsAsync(requests_[p], &responses_[p], &fetched_[p], &cancellation_,
+                                               std::move(done));
+  } else {
+    partition.worker->RunGraphAsync(requests_[p], &responses_[p], &cancellation_, std::move(done));
+  }
+}
+
+void MasterStep::PushThenIssue(size_t p) {
+  const StepPlan::Partition& partition = params_.plan->partitions[p];
+  struct Pushed {
+    std::vector<tensorflow::RecvTensorRequest> requests;
+    std::vector<Tensor> values;
+    std::unique_ptr<bool[]> dead;
+    std::atomic<int> pending{0};
+    std::mutex mu;
+    Status status;
+  };
+  auto pushed = std::make_shared<Pushed>();
+  const size_t count = partition.pushed_keys.size();
+  pushed->requests.resize(count);
+  pushed->values.resize(count);
+  pushed->dead = std::make_unique<bool[]>(count);
+  pushed->pending.store(static_cast<int>(count));
+  auto self = shared_from_this();
+  for (size_t k = 0; k < count; ++k) {
+    pushed->requests[k].set_step_id(step_id_);
+    pushed->requests[k].set_rendezvous_key(partition.pushed_keys[k]);
+    pushed->dead[k] = false;
+    // From the master's own worker: in this process, no call.
+    partition.pushed_from->RecvTensorValueAsync(
+        pushed->requests[k], &pushed->values[k], &pushed->dead[k], &cancellation_,
+        [self, pushed, p, k](const Status& status) {
+          if (!status.ok()) {
+            std::lock_guard<std::mutex> lock(pushed->mu);
+            if (pushed->status.ok()) pushed->status = status;
+          }
+          if (pushed->pending.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+          if (!pushed->status.ok()) return self->PartitionDone(p, pushed->status);
+          const StepPlan::Partition& part = self->params_.plan->partitions[p];
+          for (size_t i = 0; i < pushed->values.size(); ++i) {
+            tensorflow::NamedTensorProto* delivered = self->requests_[p].add_delivered();
+            delivered->set_name(part.pushed_keys[i]);
+            pushed->values[i].AsProto(delivered->mutable_tensor());
+          }
+          self->IssuePartition(p);
+        });
   }
 }
 
@@ -157,8 +209,8 @@ Status MasterStep::StepStatus() {
 
 void MasterStep::Finish() {
   if (timer_id_ != 0) DeadlineTimer::Default()->Cancel(timer_id_);
-  CleanupOnWorkers();
   Status status = StepStatus();
+  CleanupOnWorkers(status.ok());
   if (status.ok()) status = CollectFetches();
 
   const tensorflow::RunOptions& options = params_.request->options();
@@ -231,12 +283,21 @@ Status MasterStep::CollectFetches() {
 
 // Per-step state on a worker (a rendezvous with tensors nobody received) is dropped at once
 // rather than left to time out. Nothing waits for the answers.
-void MasterStep::CleanupOnWorkers() {
+void MasterStep::CleanupOnWorkers(bool step_ok) {
   struct Cleanup {
     tensorflow::CleanupGraphRequest request;
     tensorflow::CleanupGraphResponse response;
   };
+  // Once per worker, however many parts it ran; none to a worker whose parts left nothing
+  // there after a good step (it forgot the step itself).
+  std::vector<WorkerInterface*> cleaned;
   for (const StepPlan::Partition& partition : params_.plan->partitions) {
+    if (std::find(cleaned.begin(), cleaned.end(), partition.worker) != cleaned.end()) continue;
+    bool self_cleaning = step_ok;
+    for (const StepPlan::Partition& other : params_.plan->partitions)
+      if (other.worker == partition.worker) self_cleaning = self_cleaning && other.self_cleaning;
+    if (self_cleaning) continue;
+    cleaned.push_back(partition.worker);
     auto call = std::make_shared<Cleanup>();
     call->request.set_step_id(step_id_);
     partition.worker->CleanupGraphAsync(call->request, &call->response, [call](const Status&) {});

@@ -47,6 +47,11 @@ class MasterStep : public std::enable_shared_from_this<MasterStep> {
   MasterStep(Params params, Done done);
   void IssuePartitions();
   void PartitionDone(size_t partition, Status status);
+  // RunGraph of one partition (with its fetched tensors when it has inlined sends).
+  void IssuePartition(size_t partition);
+  // The second part of a cut partition: takes the tensors it waits for from the master's
+  // own worker, then issues it with them in its request.
+  void PushThenIssue(size_t partition);
   // Whether partition p's fetches come back as tensors (fetched_) rather than protos.
   bool UsesTensors(size_t partition) const;
   // Hands the tensors that partition p's reply carried for other partitions to the master's
@@ -55,7 +60,7 @@ class MasterStep : public std::enable_shared_from_this<MasterStep> {
   void Finish();
   Status StepStatus();
   Status CollectFetches();
-  void CleanupOnWorkers();
+  void CleanupOnWorkers(bool step_ok);
 
   Params params_;
   Done done_;

@@ -1,11 +1,16 @@
 #include "distributed/StepPlan.h"
 
 #include "clab/core/DeviceName.h"
+#include "clab/graph/AttrValues.h"
+#include "clab/runtime/Rendezvous.h"
 #include "clab/graph/Graph.h"
 #include "clab/graph/Prune.h"
 #include "clab/runtime/PackTransfers.h"
 #include "clab/runtime/Partition.h"
 #include "distributed/InlineSends.h"
+#include "distributed/PushedReceives.h"
+
+#include <set>
 
 namespace clab {
 namespace {
@@ -26,6 +31,18 @@ StatusOr<TensorId> CheckOutputExists(const Graph& graph, const std::string& name
 }
 
 }  // namespace
+
+std::string RendezvousKeyOf(const tensorflow::NodeDef& node) {
+  RendezvousKey key;
+  int64_t incarnation = 0;
+  if (!GetNodeAttr(node, "send_device", &key.send_device).ok() ||
+      !GetNodeAttr(node, "send_device_incarnation", &incarnation).ok() ||
+      !GetNodeAttr(node, "recv_device", &key.recv_device).ok() ||
+      !GetNodeAttr(node, "tensor_name", &key.tensor_name).ok())
+    return "";
+  key.send_incarnation = static_cast<uint64_t>(incarnation);
+  return key.ToString();
+}
 
 std::string TaskOfDevice(const std::string& device) {
   auto name = DeviceName::Parse(device);
@@ -68,18 +85,24 @@ StatusOr<std::shared_ptr<StepPlan>> BuildStepPlan(const StepPlanInputs& in) {
   CLAB_RETURN_IF_ERROR(PartitionGraph(*graph, partition_options, &partition_graphs));
 
   auto plan = std::make_shared<StepPlan>();
-  std::map<std::string, int> partition_index;
   for (auto& [task, partition_graph] : partition_graphs) {
     StepPlan::Partition partition;
     partition.task = task;
     CLAB_ASSIGN_OR_RETURN(partition.worker, in.workers->GetWorker(task));
     partition.graph = std::move(partition_graph);
-    partition_index[task] = static_cast<int>(plan->partitions.size());
     plan->partitions.push_back(std::move(partition));
   }
+  // One call fewer per step where a ps partition both serves and waits for this task.
+  if (in.inline_send_bytes > 0 && !in.local_task.empty())
+    CLAB_RETURN_IF_ERROR(CutPartitionsForPushedReceives(plan.get(), in.local_task, in.inline_send_bytes));
+  // Where each node runs (a node both parts of a cut partition hold: the first part).
+  std::unordered_map<std::string, int> partition_of_name;
+  for (size_t p = 0; p < plan->partitions.size(); ++p)
+    for (const tensorflow::NodeDef& node : plan->partitions[p].graph.node())
+      partition_of_name.try_emplace(node.name(), static_cast<int>(p));
   auto partition_of_node = [&](const std::string& node) -> int {
-    const Node* placed = graph->FindNode(node);
-    return placed ? partition_index.at(partition_options.partition_of(placed->assigned_device())) : -1;
+    auto it = partition_of_name.find(node);
+    return it == partition_of_name.end() ? -1 : it->second;
   };
 
   for (const std::string& feed : in.feeds) {
@@ -115,6 +138,15 @@ StatusOr<std::shared_ptr<StepPlan>> BuildStepPlan(const StepPlanInputs& in) {
   if (in.inline_send_bytes > 0 && !in.local_task.empty())
     CLAB_RETURN_IF_ERROR(InlineSmallSends(plan.get(), in.local_task, in.inline_send_bytes));
 
+  for (StepPlan::Partition& partition : plan->partitions) {
+    std::set<std::string> handed(partition.delivered_keys.begin(), partition.delivered_keys.end());
+    handed.insert(partition.pushed_keys.begin(), partition.pushed_keys.end());
+    partition.self_cleaning = true;
+    for (const tensorflow::NodeDef& node : partition.graph.node()) {
+      if (node.op() == "_Send") partition.self_cleaning = false;
+      if (node.op() == "_Recv" && !handed.count(RendezvousKeyOf(node))) partition.self_cleaning = false;
+    }
+  }
   for (const StepPlan::Partition& partition : plan->partitions) {
     plan->fetch_offset.push_back(plan->num_fetches);
     plan->num_fetches += static_cast<int>(partition.fetches.size());

@@ -45,6 +45,15 @@ struct StepPlan {
     // On the master's own partition: the keys of every inlined send, which its _Recv nodes
     // then wait for locally.
     std::vector<std::string> delivered_keys;
+    // The second part of a cut partition (distributed/PushedReceives.h): the keys of the
+    // tensors it waits for, which the master takes from `pushed_from` (its own worker) and
+    // sends in this partition's RunGraph request, issued once they are all there.
+    std::vector<std::string> pushed_keys;
+    WorkerInterface* pushed_from = nullptr;
+    // Nothing of a step stays on the worker after this partition ran: it sends nothing and
+    // receives only tensors the master hands it. After a good step such a worker drops the
+    // step by itself, and the master sends it no CleanupGraph.
+    bool self_cleaning = false;
   };
   std::vector<Partition> partitions;
   // Keyed by the names exactly as the client wrote them.
@@ -81,5 +90,7 @@ StatusOr<std::shared_ptr<StepPlan>> BuildStepPlan(const StepPlanInputs& inputs);
 
 // "/job:ps/replica:0/task:0" for "/job:ps/replica:0/task:0/device:CPU:0"; "" if unparsable.
 std::string TaskOfDevice(const std::string& device);
+// The rendezvous key of a _Send or _Recv node, from its attrs ("" when they do not say).
+std::string RendezvousKeyOf(const tensorflow::NodeDef& node);
 
 }  // namespace clab

@@ -25,9 +25,14 @@ void StepRendezvous::SetRemoteSources(const RemoteTensorSources* sources) {
   remote_sources_ = sources;
 }
 
-void StepRendezvous::SetDeliveredKeys(std::vector<std::string> keys) {
+void StepRendezvous::ClearRemoteSources(const RemoteTensorSources* sources) {
   std::lock_guard<std::mutex> lock(mu_);
-  delivered_keys_ = std::move(keys);
+  if (remote_sources_ == sources) remote_sources_ = nullptr;
+}
+
+void StepRendezvous::AddDeliveredKeys(const std::vector<std::string>& keys) {
+  std::lock_guard<std::mutex> lock(mu_);
+  delivered_keys_.insert(delivered_keys_.end(), keys.begin(), keys.end());
 }
 
 Status StepRendezvous::Send(const std::string& key, const Tensor& value) { return local_.Send(key, value); }
@@ -111,6 +116,14 @@ void StepRendezvous::StartAbort(const Status& status) {
     if (!pull->finished.exchange(true)) pull->done(cause, Tensor());
   }
   pulls_cancellation_.Cancel();
+}
+
+bool StepRendezvous::Idle() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!abort_cause_.ok() || !pending_pulls_.empty()) return false;
+  }
+  return local_.Idle();
 }
 
 Status StepRendezvous::abort_cause() const {

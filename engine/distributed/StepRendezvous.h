@@ -34,9 +34,12 @@ class StepRendezvous final : public Rendezvous, public std::enable_shared_from_t
   // Keys this step's _Recv nodes pull from other tasks. Set by RunGraph before its executors
   // start; `sources` must outlive the run (the registered graph owns it).
   void SetRemoteSources(const RemoteTensorSources* sources);
-  // Keys the master delivers into this rendezvous itself (Worker::DeliverTensor): a _Recv
-  // for one of them waits here even though its sender is another task.
-  void SetDeliveredKeys(std::vector<std::string> keys);
+  // Forgets `sources` when they are the ones set (another run of the step may have set its own).
+  void ClearRemoteSources(const RemoteTensorSources* sources);
+  // Keys the master delivers into this rendezvous itself (Worker::DeliverTensor, or
+  // RunGraphRequest.delivered): a _Recv for one of them waits here even though its sender
+  // is another task. Each run of the step adds its own.
+  void AddDeliveredKeys(const std::vector<std::string>& keys);
 
   Status Send(const std::string& key, const Tensor& value) override;
   // A local _Recv: from memory, or pulled from the sending task.
@@ -48,6 +51,9 @@ class StepRendezvous final : public Rendezvous, public std::enable_shared_from_t
   // The first abort's status (OK while none): the step's root cause, where later failures
   // of other partitions are its echoes.
   Status abort_cause() const;
+  // Nothing is left in it: no tensor waits for its receiver, nobody waits for a tensor, no
+  // pull from a peer is in flight, and it was not aborted.
+  bool Idle();
 
  private:
   struct PendingPull;

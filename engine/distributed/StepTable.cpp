@@ -33,11 +33,21 @@ StatusOr<std::shared_ptr<StepRendezvous>> StepTable::Acquire(int64_t step_id, bo
 }
 
 void StepTable::RunFinished(int64_t step_id) {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = steps_.find(step_id);
-  if (it == steps_.end()) return;
-  it->second.runs_in_flight = std::max(0, it->second.runs_in_flight - 1);
-  it->second.last_activity = Clock::now();
+  std::shared_ptr<StepRendezvous> dropped;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = steps_.find(step_id);
+    if (it == steps_.end()) return;
+    it->second.runs_in_flight = std::max(0, it->second.runs_in_flight - 1);
+    it->second.last_activity = Clock::now();
+    // A step that left nothing behind here needs no CleanupGraph: forget it now (not as
+    // cleaned up, since another run of the step may still come and start afresh).
+    if (it->second.runs_in_flight == 0 && it->second.rendezvous->Idle()) {
+      dropped = std::move(it->second.rendezvous);
+      steps_.erase(it);
+    }
+  }
+  if (dropped) dropped->StartAbort(errors::Aborted("Step ", step_id, " has finished on ", task_name_));
 }
 
 void StepTable::Cleanup(int64_t step_id) {

@@ -225,9 +225,22 @@ void Worker::RunGraphAsync(const tensorflow::RunGraphRequest& request, tensorflo
   StatusOr<std::shared_ptr<StepRendezvous>> acquired = impl_->steps.Acquire(step_id, /*starts_run=*/true);
   if (!acquired.ok()) return finish(acquired.status());
   std::shared_ptr<StepRendezvous> rendezvous = std::move(acquired).value();
-  rendezvous->SetRemoteSources(&graph->remote_sources());
+  // Two runs of one step may share this rendezvous (a ps partition cut in two parts): each
+  // sets what it pulls from peers only when it pulls anything.
+  if (!graph->remote_sources().empty()) rendezvous->SetRemoteSources(&graph->remote_sources());
   if (request.delivered_key_size() > 0)
-    rendezvous->SetDeliveredKeys({request.delivered_key().begin(), request.delivered_key().end()});
+    rendezvous->AddDeliveredKeys({request.delivered_key().begin(), request.delivered_key().end()});
+  if (request.delivered_size() > 0) {
+    std::vector<std::string> keys;
+    for (const tensorflow::NamedTensorProto& delivered : request.delivered()) {
+      StatusOr<Tensor> value = Tensor::FromProto(delivered.tensor());
+      if (!value.ok())
+        return finish(errors::Annotate(value.status(), StrCat("Delivered tensor '", delivered.name(), "'")));
+      keys.push_back(delivered.name());
+      if (Status sent = rendezvous->Send(delivered.name(), *value); !sent.ok()) return finish(sent);
+    }
+    rendezvous->AddDeliveredKeys(keys);
+  }
   impl_->RunStarted();
 
   int cancel_id = -1;
@@ -259,7 +272,7 @@ void Worker::RunGraphAsync(const tensorflow::RunGraphRequest& request, tensorflo
         if (collect_stats) *response->mutable_step_stats() = std::move(result.stats);
         // The graph may be deregistered once this run ends; its executors are done with
         // the sources, and nothing else pulls through this step's rendezvous.
-        rendezvous->SetRemoteSources(nullptr);
+        rendezvous->ClearRemoteSources(&graph->remote_sources());
         // Let go of the step before answering: the master may clean it up right away.
         rendezvous.reset();
         graph.reset();

@@ -107,6 +107,11 @@ void LocalRendezvous::RecvAsync(const std::string& key, DoneCallback done) {
   done(status, value);
 }
 
+bool LocalRendezvous::Idle() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return ready_.empty() && waiting_.empty();
+}
+
 void LocalRendezvous::StartAbort(const Status& status) {
   const Status abort = status.ok() ? errors::Aborted("Rendezvous aborted") : status;
   std::multimap<std::string, DoneCallback> waiting;

@@ -394,14 +394,22 @@ StatusOr<DeviceFunction> WorkerZeroSetter(const TwoTaskCluster& cluster) {
   return ReplicaDeviceSetter(options);
 }
 
-QStringList SendsOn(const tensorflow::RunMetadata& metadata, const std::string& job) {
+QStringList NodesOn(const tensorflow::RunMetadata& metadata, const std::string& job, const std::string& op) {
   QStringList sends;
   for (const tensorflow::GraphDef& graph : metadata.partition_graphs()) {
     if (graph.node_size() == 0 || graph.node(0).device().find("/job:" + job + "/") == std::string::npos) continue;
     for (const tensorflow::NodeDef& node : graph.node())
-      if (node.op() == "_Send") sends << QString::fromStdString(node.name());
+      if (node.op() == op) sends << QString::fromStdString(node.name());
   }
   return sends;
+}
+
+QStringList SendsOn(const tensorflow::RunMetadata& metadata, const std::string& job) {
+  return NodesOn(metadata, job, "_Send");
+}
+
+QStringList RecvsOn(const tensorflow::RunMetadata& metadata, const std::string& job) {
+  return NodesOn(metadata, job, "_Recv");
 }
 
 }  // namespace
@@ -498,8 +506,16 @@ void DistributedSessionTest::aTrainingStepSendsOneMessageEachWay() {
   tensorflow::RunMetadata metadata;
   Status status = (*session)->Run(run_options, {}, {}, {train}, &out, &metadata);
   QVERIFY2(status.ok(), status.ToString().c_str());
-  QVERIFY2(SendsOn(metadata, "ps").size() == 1, qPrintable(SendsOn(metadata, "ps").join(", ")));
+  // The ps partition is cut in two: the part that reads the weights sends nothing (the
+  // packed weights come back in its RunGraph reply), the part that applies the gradients
+  // receives one packed message, which the master hands it in its RunGraph request.
+  QCOMPARE(metadata.partition_graphs_size(), 3);
+  QVERIFY2(SendsOn(metadata, "ps").isEmpty(), qPrintable(SendsOn(metadata, "ps").join(", ")));
+  QCOMPARE(RecvsOn(metadata, "ps").size(), 1);
   QCOMPARE(SendsOn(metadata, "worker").size(), 1);
+  // Both parts ran: the global step moved once.
+  QVERIFY((*session)->Run({}, {"global_step:0"}, {}, &out).ok());
+  QCOMPARE(out[0].scalar<int64_t>(), int64_t{1});
   // y = [4.5, 5.5]; d loss / d w = x^T 2y = [[9, 11], [9, 11]], d loss / d b = [9, 11].
   QVERIFY((*session)->Run({}, {"w:0", "b:0"}, {}, &out).ok());
   QCOMPARE(out[0].data<float>()[0], 1 - 0.09f);

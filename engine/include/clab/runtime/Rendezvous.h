@@ -48,6 +48,8 @@ class LocalRendezvous : public Rendezvous {
   Status Send(const std::string& key, const Tensor& value) override;
   void RecvAsync(const std::string& key, DoneCallback done) override;
   void StartAbort(const Status& status) override;
+  // No value waits to be received and no Recv waits for a value.
+  bool Idle();
 
  private:
   std::mutex mu_;
