@@ -263,6 +263,12 @@ class TeachingTest : public QObject {
     QVERIFY(packed_to_worker);
     QVERIFY(packed_to_ps);
     QVERIFY2(!walk->fed.isEmpty(), "the placeholders were not fed");
+    // The ps both serves the worker and waits for it: the register phase says how ClusterLab
+    // runs such a partition.
+    const QString registered = TeachingText::explainPhase(TeachingPhase::kRegister, *walk);
+    QVERIFY2(registered.contains("registers such a partition as two graphs"), qPrintable(registered));
+    QVERIFY(!TeachingText::explainPhase(TeachingPhase::kRegister, *StepWalkthrough::plan(ProgramGraph("seed"), Cluster(1, 1), {"MatMul"}, {}))
+                 .contains("two graphs"));
   }
 
   void lessonsCoverWhatAClassAsksAbout() {

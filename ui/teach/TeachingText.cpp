@@ -100,6 +100,22 @@ QString TeachingText::explainPhase(TeachingPhase phase, const StepWalkthrough& w
       for (const WalkPartition& p : walk.partitions)
         lines << tr("%1: %n node(s)", nullptr, p.nodes.size()).arg(shortTask(p.task).toHtmlEscaped());
       html += Paragraph(lines.join("<br>"));
+      // A ps that both serves the session's task and waits for it (weights out, gradients in).
+      QStringList both_ways;
+      for (const WalkPartition& p : walk.partitions) {
+        bool out = false, in = false;
+        for (const WalkTransfer& t : walk.transfers) {
+          out = out || (t.from_task == p.task && t.to_task == walk.session_task);
+          in = in || (t.from_task == walk.session_task && t.to_task == p.task);
+        }
+        if (out && in && p.task != walk.session_task) both_ways << shortTask(p.task);
+      }
+      if (!both_ways.isEmpty())
+        html += Paragraph(tr("%1 both sends to %2 and waits for it. ClusterLab registers such a partition as two "
+                             "graphs: the first, which waits for nothing, returns what it sends in its RunGraph reply; "
+                             "the second gets the tensors it waits for in its RunGraph request. A step then costs two "
+                             "calls to that task and no RecvTensor.")
+                              .arg(both_ways.join(", ").toHtmlEscaped(), shortTask(walk.session_task).toHtmlEscaped()));
       break;
     }
     case TeachingPhase::kRun:

@@ -439,6 +439,10 @@
         <source>has received a tensor from another task over gRPC; it was waiting for it since the step began.</source>
         <translation>已经通过 gRPC 收到来自另一个任务的张量；它从这一步开始时就一直在等待。</translation>
     </message>
+    <message>
+        <source>%1 both sends to %2 and waits for it. ClusterLab registers such a partition as two graphs: the first, which waits for nothing, returns what it sends in its RunGraph reply; the second gets the tensors it waits for in its RunGraph request. A step then costs two calls to that task and no RecvTensor.</source>
+        <translation>%1 既向 %2 发送数据，又等待来自它的数据。ClusterLab 把这样的分区注册为两个图：第一个不等待任何数据，把要发送的张量放在 RunGraph 的回复中返回；第二个在 RunGraph 的请求中得到它等待的张量。这样每一步只需要对该任务调用两次，而不需要 RecvTensor。</translation>
+    </message>
 </context>
 <context>
     <name>clab::ui::TimelineView</name>
