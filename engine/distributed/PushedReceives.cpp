@@ -1,6 +1,7 @@
 #include "distributed/PushedReceives.h"
 
 #include "clab/graph/AttrValues.h"
+#include "clab/graph/Graph.h"
 #include "clab/runtime/Rendezvous.h"
 #include "distributed/InlineSends.h"
 
@@ -12,12 +13,6 @@
 
 namespace clab {
 namespace {
-
-std::string NodeOf(const std::string& input) {
-  std::string name = !input.empty() && input[0] == '^' ? input.substr(1) : input;
-  const size_t colon = name.rfind(':');
-  return colon == std::string::npos ? name : name.substr(0, colon);
-}
 
 bool IsVariable(const std::string& op) { return op == "VariableV2" || op == "Variable" || op == "VarHandleOp"; }
 
@@ -31,7 +26,7 @@ std::optional<StepPlan::Partition> Cut(StepPlan::Partition& partition, const std
   for (int i = 0; i < graph.node_size(); ++i) index[graph.node(i).name()] = i;
   for (int i = 0; i < graph.node_size(); ++i)
     for (const std::string& input : graph.node(i).input()) {
-      auto it = index.find(NodeOf(input));
+      auto it = index.find(InputNodeName(input));
       if (it != index.end()) consumers[static_cast<size_t>(it->second)].push_back(i);
     }
 
@@ -83,7 +78,7 @@ std::optional<StepPlan::Partition> Cut(StepPlan::Partition& partition, const std
     const int i = stack.back();
     stack.pop_back();
     for (const std::string& input : graph.node(i).input()) {
-      auto it = index.find(NodeOf(input));
+      auto it = index.find(InputNodeName(input));
       if (it == index.end() || second[static_cast<size_t>(it->second)]) continue;
       const tensorflow::NodeDef& needed = graph.node(it->second);
       // Only a variable itself (one per name on the task, so both parts hold the same one)

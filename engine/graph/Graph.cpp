@@ -88,6 +88,12 @@ const Edge* Node::input_edge(int i) const {
   return nullptr;
 }
 
+std::string InputNodeName(std::string_view input) {
+  if (!input.empty() && input[0] == '^') input.remove_prefix(1);
+  const size_t colon = input.rfind(':');
+  return std::string(colon == std::string_view::npos ? input : input.substr(0, colon));
+}
+
 StatusOr<TensorId> TensorId::Parse(std::string_view name) {
   TensorId id;
   if (IsControlInput(name)) {

@@ -10,12 +10,6 @@
 namespace clab {
 namespace {
 
-std::string NodeOf(const std::string& input) {
-  std::string name = !input.empty() && input[0] == '^' ? input.substr(1) : input;
-  const size_t colon = name.rfind(':');
-  return colon == std::string::npos ? name : name.substr(0, colon);
-}
-
 bool IsVariable(const tensorflow::NodeDef& node) {
   return node.op() == "VariableV2" || node.op() == "Variable" || node.op() == "VarHandleOp";
 }
@@ -76,8 +70,8 @@ std::vector<std::string> GuessStepFetches(const tensorflow::GraphDef& graph) {
   for (const auto& node : graph.node()) {
     if (IsVariable(node)) variables.insert(node.name());
     for (const std::string& input : node.input()) {
-      consumed.insert(NodeOf(input));
-      inputs[node.name()].push_back(NodeOf(input));
+      consumed.insert(InputNodeName(input));
+      inputs[node.name()].push_back(InputNodeName(input));
     }
   }
   // What only sets the graph up (initialisers, the saver) is not a step.
@@ -99,7 +93,7 @@ std::vector<std::string> GuessStepFetches(const tensorflow::GraphDef& graph) {
   // (e.g. the gradient with respect to an input).
   const auto incidental = [&](const tensorflow::NodeDef& node) {
     if (node.name().rfind("gradients/", 0) == 0) return true;
-    return node.op() == "Identity" && node.input_size() == 1 && variables.count(NodeOf(node.input(0))) > 0;
+    return node.op() == "Identity" && node.input_size() == 1 && variables.count(InputNodeName(node.input(0))) > 0;
   };
   std::vector<std::string> fetches;
   bool has_loss = false;

@@ -96,6 +96,9 @@ struct TensorId {
   std::string ToString() const;  // "node:3", "^node" for control
 };
 
+// The node an input string names: "node:3", "node" and "^node" all give "node".
+std::string InputNodeName(std::string_view input);
+
 // Shape inference for one node given its inputs' shapes (and constant values when known).
 Status InferNodeShapes(const tensorflow::NodeDef& node, const OpDef& op,
                        const std::vector<DataType>& input_types,
