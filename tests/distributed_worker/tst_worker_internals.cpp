@@ -146,6 +146,37 @@ class WorkerInternalsTest : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(steps.size(), size_t(0), 3000);
   }
 
+  // A run that leaves nothing in its step's rendezvous lets the worker forget the step by
+  // itself (no CleanupGraph needed); one that leaves a tensor for a peer keeps it.
+  void idleStepIsForgottenWhenItsRunsEnd() {
+    StepTable steps("/job:ps/replica:0/task:0");
+    auto idle = steps.Acquire(11, /*starts_run=*/true);
+    QVERIFY(idle.ok());
+    steps.RunFinished(11);
+    QCOMPARE(steps.size(), size_t(0));
+    QVERIFY(!(*idle)->abort_cause().ok());
+    // Another run of the same step (the second part of a cut partition) starts afresh.
+    auto again = steps.Acquire(11, true);
+    QVERIFY(again.ok());
+    QVERIFY(again->get() != idle->get());
+    QVERIFY((*again)->abort_cause().ok());
+    steps.RunFinished(11);
+    auto busy = steps.Acquire(12, true);
+    QVERIFY(busy.ok());
+    QVERIFY((*busy)->Send("a tensor for a peer", Tensor::Scalar<float>(1)).ok());
+    steps.RunFinished(12);
+    QCOMPARE(steps.size(), size_t(1));
+    QVERIFY((*busy)->abort_cause().ok());
+    // Two runs in flight: the first to end keeps the step for the other.
+    auto first = steps.Acquire(13, true);
+    auto second = steps.Acquire(13, true);
+    QVERIFY(first.ok() && second.ok());
+    steps.RunFinished(13);
+    QCOMPARE(steps.size(), size_t(2));
+    steps.RunFinished(13);
+    QCOMPARE(steps.size(), size_t(1));
+  }
+
   void cleanedUpStepRefusesStragglers() {
     StepTable steps("/job:ps/replica:0/task:0");
     auto step = steps.Acquire(9, /*starts_run=*/true);
