@@ -20,7 +20,10 @@
 namespace clab::examples {
 
 struct TrainProgramOptions : TaskProgramOptions {
-  TrainProgramOptions() { last_step = 3000; }
+  TrainProgramOptions() {
+    last_step = 3000;
+    log_device_placement = false;  // a model has many nodes: only when asked
+  }
   std::string model = "digits-mlp";  // or "digits-cnn", "iris-softmax"
   // Synchronous replicas: every global step is the mean gradient of all the workers.
   bool sync = false;

@@ -55,7 +55,7 @@ MonitoredTrainingSessionOptions WorkerSessionOptions(const TaskProgramOptions& o
   MonitoredTrainingSessionOptions session_options;
   session_options.master = server.target();
   session_options.is_chief = options.task_index == 0;
-  session_options.config.set_log_device_placement(true);
+  session_options.config.set_log_device_placement(options.log_device_placement);
   session_options.config.mutable_clusterlab()->set_wait_for_tasks_ms(options.wait_for_ps_ms);
   session_options.hooks.push_back(std::make_shared<StopAtStepHook>(StopAtStepHook::LastStep(options.last_step)));
   if (max_seconds > 0) session_options.hooks.push_back(std::make_shared<StopAfterSecondsHook>(max_seconds));

@@ -35,6 +35,8 @@ struct TaskProgramOptions {
   // A worker started by the studio waits (up to this long) until the studio watches its
   // events before it starts, so that a short run loses none. 0: do not wait.
   int64_t wait_for_watcher_ms = 0;
+  // Print each node's device, as TensorFlow does (the studio's placement table reads it).
+  bool log_device_placement = true;
 };
 
 // Starts the task's server. A ps (any job but "worker") serves until SIGINT or SIGTERM and
@@ -42,7 +44,7 @@ struct TaskProgramOptions {
 StatusOr<std::unique_ptr<Server>> StartTaskServer(const TaskProgramOptions& options, std::ostream& out);
 
 // The worker's MonitoredTrainingSession options: its server's target, chief = task 0,
-// log_device_placement, StopAtStepHook(last_step), a stop after `max_seconds` (when > 0),
+// log_device_placement as asked, StopAtStepHook(last_step), a stop after `max_seconds` (when > 0),
 // the checkpoint settings, and a training log that publishes on the server's event stream.
 MonitoredTrainingSessionOptions WorkerSessionOptions(const TaskProgramOptions& options, Server& server,
                                                      double max_seconds);

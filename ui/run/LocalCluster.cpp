@@ -114,6 +114,7 @@ bool LocalCluster::Start(const Project& project, QString* error) {
       const bool training = graph_path.isEmpty() && project.program != "seed";
       if (seed && project.run.faithful) args << "--faithful";
       if (training && project.run.sync) args << "--sync";
+      if (training) args << "--log_device_placement";  // fills the placement table
       if (seed && project.run.max_seconds > 0)
         args << "--max_seconds" << QString::number(project.run.max_seconds);
       if (!project.run.checkpoint_dir.isEmpty() && task_def.index == 0)

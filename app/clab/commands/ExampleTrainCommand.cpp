@@ -27,6 +27,7 @@ void ExampleTrainCommand::DeclareFlags(FlagParser& flags) {
   flags.AddString("model", "NAME", "digits-mlp, digits-cnn, iris-softmax or linear-regression", &model_);
   task_flags_.Declare(flags, "stop the worker after S seconds");
   flags.AddBool("sync", "synchronous replicas: each global step applies the mean gradient of all the workers", &sync_);
+  flags.AddBool("log_device_placement", "print each node's device, as TensorFlow does", &log_device_placement_);
 }
 
 Status ExampleTrainCommand::Run(std::ostream& out) {
@@ -39,6 +40,7 @@ Status ExampleTrainCommand::Run(std::ostream& out) {
   static_cast<examples::TaskProgramOptions&>(options) = task;
   options.model = model_;
   options.sync = sync_;
+  options.log_device_placement = log_device_placement_;
   return RunTrainProgram(options, out);
 }
 

@@ -21,6 +21,7 @@ class ExampleTrainCommand : public Command {
   TaskProgramFlags task_flags_{3000};
   std::string model_ = "digits-mlp";
   bool sync_ = false;
+  bool log_device_placement_ = false;
 };
 
 }  // namespace clab::cli
