@@ -288,19 +288,13 @@ void MasterStep::CleanupOnWorkers(bool step_ok) {
     tensorflow::CleanupGraphRequest request;
     tensorflow::CleanupGraphResponse response;
   };
-  // Once per worker, however many parts it ran; none to a worker whose parts left nothing
-  // there after a good step (it forgot the step itself).
-  std::vector<WorkerInterface*> cleaned;
-  for (const StepPlan::Partition& partition : params_.plan->partitions) {
-    if (std::find(cleaned.begin(), cleaned.end(), partition.worker) != cleaned.end()) continue;
-    bool self_cleaning = step_ok;
-    for (const StepPlan::Partition& other : params_.plan->partitions)
-      if (other.worker == partition.worker) self_cleaning = self_cleaning && other.self_cleaning;
-    if (self_cleaning) continue;
-    cleaned.push_back(partition.worker);
+  // Once per worker, however many parts it ran; after a good step none to a worker whose
+  // parts left nothing there (it forgot the step itself).
+  const StepPlan& plan = *params_.plan;
+  for (WorkerInterface* worker : step_ok ? plan.workers_to_clean : plan.workers) {
     auto call = std::make_shared<Cleanup>();
     call->request.set_step_id(step_id_);
-    partition.worker->CleanupGraphAsync(call->request, &call->response, [call](const Status&) {});
+    worker->CleanupGraphAsync(call->request, &call->response, [call](const Status&) {});
   }
 }
 

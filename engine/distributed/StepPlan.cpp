@@ -10,6 +10,7 @@
 #include "distributed/InlineSends.h"
 #include "distributed/PushedReceives.h"
 
+#include <algorithm>
 #include <set>
 
 namespace clab {
@@ -138,14 +139,21 @@ StatusOr<std::shared_ptr<StepPlan>> BuildStepPlan(const StepPlanInputs& in) {
   if (in.inline_send_bytes > 0 && !in.local_task.empty())
     CLAB_RETURN_IF_ERROR(InlineSmallSends(plan.get(), in.local_task, in.inline_send_bytes));
 
-  for (StepPlan::Partition& partition : plan->partitions) {
+  for (const StepPlan::Partition& partition : plan->partitions) {
     std::set<std::string> handed(partition.delivered_keys.begin(), partition.delivered_keys.end());
     handed.insert(partition.pushed_keys.begin(), partition.pushed_keys.end());
-    partition.self_cleaning = true;
+    // Self-cleaning: it sends nothing and receives only what the master hands it, so after
+    // a good step nothing of it is left on its worker.
+    bool self_cleaning = true;
     for (const tensorflow::NodeDef& node : partition.graph.node()) {
-      if (node.op() == "_Send") partition.self_cleaning = false;
-      if (node.op() == "_Recv" && !handed.count(RendezvousKeyOf(node))) partition.self_cleaning = false;
+      if (node.op() == "_Send") self_cleaning = false;
+      if (node.op() == "_Recv" && !handed.count(RendezvousKeyOf(node))) self_cleaning = false;
     }
+    const auto add_once = [](std::vector<WorkerInterface*>& workers, WorkerInterface* worker) {
+      if (std::find(workers.begin(), workers.end(), worker) == workers.end()) workers.push_back(worker);
+    };
+    add_once(plan->workers, partition.worker);
+    if (!self_cleaning) add_once(plan->workers_to_clean, partition.worker);
   }
   for (const StepPlan::Partition& partition : plan->partitions) {
     plan->fetch_offset.push_back(plan->num_fetches);

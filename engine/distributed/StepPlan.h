@@ -50,12 +50,13 @@ struct StepPlan {
     // sends in this partition's RunGraph request, issued once they are all there.
     std::vector<std::string> pushed_keys;
     WorkerInterface* pushed_from = nullptr;
-    // Nothing of a step stays on the worker after this partition ran: it sends nothing and
-    // receives only tensors the master hands it. After a good step such a worker drops the
-    // step by itself, and the master sends it no CleanupGraph.
-    bool self_cleaning = false;
   };
   std::vector<Partition> partitions;
+  // Each worker of the plan once, and those of them that keep something of a good step: a
+  // partition there sends, or receives what the master does not hand it. Only they get a
+  // CleanupGraph after a good step; the others forget the step by themselves.
+  std::vector<WorkerInterface*> workers;
+  std::vector<WorkerInterface*> workers_to_clean;
   // Keyed by the names exactly as the client wrote them.
   std::unordered_map<std::string, PlanRoute> feed_routes;
   std::unordered_map<std::string, PlanRoute> fetch_routes;

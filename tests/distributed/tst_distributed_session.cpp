@@ -471,8 +471,9 @@ void DistributedSessionTest::smallReadsRideBackInTheRunGraphReply() {
 }
 
 // A training step reads several weights from the ps and sends their gradients back: each
-// direction is packed into one message (one _Send per partition), and the step computes
-// what it computed unpacked.
+// direction is packed into one message, the ps partition is cut in two so that both travel
+// in RunGraph calls (the weights in a reply, the gradients in a request), and the step
+// computes what it computed unpacked and uncut.
 void DistributedSessionTest::aTrainingStepSendsOneMessageEachWay() {
   TwoTaskCluster cluster;
   auto ps = StartServer(cluster.spec(), "ps", 0);

@@ -25,11 +25,7 @@ std::vector<std::string> Std(const QStringList& list) {
   return out;
 }
 
-QString NodeOf(const QString& input) {
-  QString name = input.startsWith('^') ? input.mid(1) : input;
-  const int colon = name.lastIndexOf(':');
-  return colon > 0 ? name.left(colon) : name;
-}
+QString NodeOf(const QString& input) { return Q(InputNodeName(input.toStdString())); }
 
 std::string AttrString(const tensorflow::NodeDef& node, const char* name) {
   const auto it = node.attr().find(name);
@@ -234,8 +230,6 @@ StatusOr<StepWalkthrough> StepWalkthrough::build(const tensorflow::GraphDef& gra
 Status StepWalkthrough::run(const tensorflow::GraphDef& graph, const QMap<QString, QStringList>& tasks, int steps) {
   StepWalkthrough& walk = *this;
   const QStringList& init = walk.init;
-  tensorflow::GraphDef pruned;
-  CLAB_RETURN_IF_ERROR(PruneGraph(graph, {}, Std(walk.fetches), Std(walk.targets), &pruned));
   // Run: a private cluster, one in-process server per task, the session on the step's task.
   CLAB_ASSIGN_OR_RETURN(const std::vector<int> ports, cli::PickFreeLoopbackPorts(static_cast<int>(task_names.size())));
   std::map<std::string, std::vector<std::string>> jobs;
@@ -268,8 +262,10 @@ Status StepWalkthrough::run(const tensorflow::GraphDef& graph, const QMap<QStrin
     std::vector<Tensor> outputs;
     if (!init.isEmpty()) CLAB_RETURN_IF_ERROR(session->Run({}, {}, Std(init), &outputs));
     FeedList feeds;
-    for (const auto& node : pruned.node()) {
-      if (node.op() != "Placeholder") continue;
+    // The placeholders the step needs: the kept ones (plan() pruned for this step).
+    const QSet<QString> kept(walk.kept.begin(), walk.kept.end());
+    for (const auto& node : graph.node()) {
+      if (node.op() != "Placeholder" || !kept.contains(Q(node.name()))) continue;
       QString described;
       CLAB_ASSIGN_OR_RETURN(Tensor zeros, ZeroFeed(node, &described));
       feeds.emplace_back(node.name(), std::move(zeros));
