@@ -7,32 +7,15 @@
 #include "clab/train/hooks/StopAtStepHook.h"
 #include "models/Classifier.h"
 #include "models/LinearRegression.h"
+#include "models/TrainGraph.h"
 
 #include <absl/strings/str_join.h>
 
 #include <algorithm>
 #include <functional>
 #include <ostream>
-#include <tuple>
 
 namespace clab::examples {
-namespace {
-
-struct ModelSpec {
-  std::string data;
-  std::vector<int> hidden;
-  double learning_rate;
-  ConvLayer conv;
-};
-
-StatusOr<ModelSpec> SpecOf(const std::string& model) {
-  if (model == "digits-mlp") return ModelSpec{"digits.csv.gz", {128}, 0.1, {}};
-  if (model == "digits-cnn") return ModelSpec{"digits.csv.gz", {}, 0.1, DigitsConvLayer()};
-  if (model == "iris-softmax") return ModelSpec{"iris.csv", {}, 0.1, {}};
-  return errors::InvalidArgument("unknown model '", model, "' (models: ", absl::StrJoin(TrainModels(), ", "), ")");
-}
-
-}  // namespace
 
 std::vector<std::string> TrainModels() { return {"digits-mlp", "digits-cnn", "iris-softmax", "linear-regression"}; }
 
@@ -46,49 +29,31 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
   const int workers = options.cluster.num_tasks("worker");
   const int sync_replicas = options.sync ? workers : 0;
   GraphBuilder g;
-  // The model, and how a worker reports what it learnt at the end.
-  Output train, loss;
-  std::shared_ptr<SyncReplicasOptimizer> sync;
-  std::function<StatusOr<std::string>(Session&)> report;
-  ClassificationData data;
-  ClassifierGraph classifier;
+  TrainGraph model;
   {
     ReplicaDeviceSetterOptions setter;
     setter.worker_device = StrCat("/job:worker/task:", options.task_index);
     setter.cluster = options.cluster.ToDict();
     CLAB_ASSIGN_OR_RETURN(DeviceFunction device_function, ReplicaDeviceSetter(setter));
     auto scope = g.WithDevice(device_function);
-    if (options.model == "linear-regression") {
-      CLAB_ASSIGN_OR_RETURN(const RegressionGraph model,
-                            BuildLinearRegression(g, 32, 0.1, 100 + options.task_index, sync_replicas));
-      std::tie(train, loss, sync) = std::tie(model.train, model.loss, model.sync);
-      report = [](Session& session) -> StatusOr<std::string> {
-        std::vector<Tensor> values;
-        CLAB_RETURN_IF_ERROR(session.Run({}, {"w:0", "b:0"}, {}, &values));
-        return StrCat("learnt w = ", values[0].data<float>()[0], ", b = ", values[1].data<float>()[0],
-                      " (the data follow y = ", kRegressionSlope, "x + ", kRegressionIntercept, ")");
-      };
-    } else {
-      CLAB_ASSIGN_OR_RETURN(const ModelSpec spec, SpecOf(options.model));
-      CLAB_ASSIGN_OR_RETURN(data, LoadClassificationCsv(DataPath(spec.data)));
-      // Each worker's graph reads minibatches of 32 from its own shard, shuffled each epoch.
-      const ops::Minibatch inputs = ClassifierInputs(
-          g, TrainingDataset(DataPath(spec.data), data.num_features, 32, options.task_index, std::max(workers, 1),
-                             100 + static_cast<uint64_t>(options.task_index)));
-      CLAB_ASSIGN_OR_RETURN(classifier,
-                            BuildClassifierOn(g, inputs.features, inputs.labels, data.num_features, spec.hidden,
-                                              data.num_classes, spec.learning_rate, /*seed=*/7, spec.conv,
-                                              sync_replicas));
-      std::tie(train, loss, sync) = std::tie(classifier.train, classifier.loss, classifier.sync);
-      report = [&](Session& session) -> StatusOr<std::string> {
-        CLAB_ASSIGN_OR_RETURN(const double accuracy, Accuracy(session, classifier, data.held_out));
-        return StrCat("held-out accuracy ", accuracy);
-      };
-    }
+    CLAB_ASSIGN_OR_RETURN(model, BuildTrainGraph(g, options.model, options.task_index, workers, sync_replicas));
   }
+  const Output train = model.train, loss = model.loss;
+  const std::shared_ptr<SyncReplicasOptimizer> sync = model.sync;
+  // How a worker reports what it learnt at the end.
+  std::function<StatusOr<std::string>(Session&)> report = [&](Session& session) -> StatusOr<std::string> {
+    if (options.model == "linear-regression") {
+      std::vector<Tensor> values;
+      CLAB_RETURN_IF_ERROR(session.Run({}, {"w:0", "b:0"}, {}, &values));
+      return StrCat("learnt w = ", values[0].data<float>()[0], ", b = ", values[1].data<float>()[0],
+                    " (the data follow y = ", kRegressionSlope, "x + ", kRegressionIntercept, ")");
+    }
+    CLAB_ASSIGN_OR_RETURN(const double accuracy, Accuracy(session, model.classifier, model.data.held_out));
+    return StrCat("held-out accuracy ", accuracy);
+  };
 
   MonitoredTrainingSessionOptions session_options = WorkerSessionOptions(options, *server, options.max_seconds);
-  CLAB_ASSIGN_OR_RETURN(auto logging, LoggingTensorHook::Create({{"loss", loss.name()}}, 100, 0));
+  CLAB_ASSIGN_OR_RETURN(auto logging, LoggingTensorHook::Create({{"loss", loss.name()}}, options.log_every, 0));
   session_options.hooks.push_back(logging);
   if (sync) {
     CLAB_ASSIGN_OR_RETURN(auto sync_hook, sync->MakeSessionRunHook(session_options.is_chief));

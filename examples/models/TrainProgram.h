@@ -27,6 +27,8 @@ struct TrainProgramOptions : TaskProgramOptions {
   std::string model = "digits-mlp";  // or "digits-cnn", "iris-softmax"
   // Synchronous replicas: every global step is the mean gradient of all the workers.
   bool sync = false;
+  // The loss (and the time the last steps took) is logged every this many steps.
+  int64_t log_every = 100;
 };
 
 // The models this program knows.

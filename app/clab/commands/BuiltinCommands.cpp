@@ -1,6 +1,7 @@
 #include "commands/BuiltinCommands.h"
 
 #include "cli/CommandRegistry.h"
+#include "commands/BenchSimulateCommand.h"
 #include "commands/BenchStepCommand.h"
 #include "commands/BenchTrainCommand.h"
 #include "commands/CkptCommands.h"
@@ -14,6 +15,7 @@
 #include "commands/OpsCommand.h"
 #include "commands/RunCommand.h"
 #include "commands/ServerCommand.h"
+#include "commands/SimulateCommand.h"
 #include "commands/TrainCommand.h"
 #include "commands/VersionCommand.h"
 #include "commands/WatchCommand.h"
@@ -26,6 +28,7 @@ void RegisterBuiltinCommands(CommandRegistry& registry) {
   registry.Add(std::make_unique<DemoCommand>());
   registry.Add(std::make_unique<BenchStepCommand>());
   registry.Add(std::make_unique<BenchTrainCommand>());
+  registry.Add(std::make_unique<BenchSimulateCommand>());
   registry.Add(std::make_unique<CkptLsCommand>());
   registry.Add(std::make_unique<CkptShowCommand>());
   registry.Add(std::make_unique<EventsCommand>());
@@ -33,6 +36,7 @@ void RegisterBuiltinCommands(CommandRegistry& registry) {
   registry.Add(std::make_unique<ExampleGraphCommand>());
   registry.Add(std::make_unique<ExampleTrainCommand>());
   registry.Add(std::make_unique<ServerCommand>());
+  registry.Add(std::make_unique<SimulateCommand>());
   registry.Add(std::make_unique<TrainCommand>());
   registry.Add(std::make_unique<GraphShowCommand>());
   registry.Add(std::make_unique<RunCommand>());

@@ -14,7 +14,7 @@ std::string ExampleTrainCommand::description() const {
          "The ps task serves until Ctrl-C. Each worker trains the model on its shard of the\n"
          "training rows (minibatches of 32, gradient descent; weights on the ps through\n"
          "replica_device_setter) in a MonitoredTrainingSession with StopAtStepHook(--last_step)\n"
-         "and the loss logged every 100 steps, then prints its held-out accuracy. Worker 0 is\n"
+         "and the loss logged every --log_every steps (100), then prints its held-out accuracy. Worker 0 is\n"
          "the chief.\n\n"
          "Models: digits-mlp (64-128-10 on 8x8 handwritten digits), digits-cnn (the digits\n"
          "through a 3x3 convolution to 16 channels, ReLU, 2x2 max pooling and a dense layer),\n"
@@ -28,6 +28,7 @@ void ExampleTrainCommand::DeclareFlags(FlagParser& flags) {
   task_flags_.Declare(flags, "stop the worker after S seconds");
   flags.AddBool("sync", "synchronous replicas: each global step applies the mean gradient of all the workers", &sync_);
   flags.AddBool("log_device_placement", "print each node's device, as TensorFlow does", &log_device_placement_);
+  flags.AddInt("log_every", "N", "log the loss (and how long the last N steps took) every N steps", &log_every_, 1);
 }
 
 Status ExampleTrainCommand::Run(std::ostream& out) {
@@ -41,6 +42,7 @@ Status ExampleTrainCommand::Run(std::ostream& out) {
   options.model = model_;
   options.sync = sync_;
   options.log_device_placement = log_device_placement_;
+  options.log_every = log_every_;
   return RunTrainProgram(options, out);
 }
 

@@ -22,6 +22,7 @@ class ExampleTrainCommand : public Command {
   std::string model_ = "digits-mlp";
   bool sync_ = false;
   bool log_device_placement_ = false;
+  int64_t log_every_ = 100;
 };
 
 }  // namespace clab::cli
