@@ -62,6 +62,17 @@ class Fields {
     *out = *parsed;
     return OkStatus();
   }
+  Status Size(const char* key, double* out) const {
+    if (!Has(key)) return OkStatus();
+    const json& value = At(key);
+    StatusOr<double> parsed = value.is_number() ? StatusOr<double>(value.get<double>())
+                              : value.is_string() ? ParseSize(value.get<std::string>())
+                                                  : StatusOr<double>(errors::InvalidArgument("wants a size"));
+    if (!parsed.ok()) return errors::InvalidArgument(Where(key), ": ", parsed.status().message());
+    if (*parsed < 0) return errors::InvalidArgument(Where(key), ": ", value.dump(), " is negative");
+    *out = *parsed;
+    return OkStatus();
+  }
   Status Count(const char* key, int* out) const {
     if (!Has(key)) return OkStatus();
     const json& value = At(key);
@@ -95,8 +106,9 @@ class Fields {
 Status ReadLink(const json& object, const std::string& where, LinkSpec* link) {
   Fields fields(object, where);
   CLAB_RETURN_IF_ERROR(fields.CheckObject());
-  CLAB_RETURN_IF_ERROR(fields.OnlyKnown({"bandwidth", "latency"}));
+  CLAB_RETURN_IF_ERROR(fields.OnlyKnown({"bandwidth", "latency", "burst"}));
   CLAB_RETURN_IF_ERROR(fields.Bandwidth("bandwidth", &link->bandwidth));
+  CLAB_RETURN_IF_ERROR(fields.Size("burst", &link->burst));
   return fields.Duration("latency", &link->latency);
 }
 
@@ -118,7 +130,9 @@ Status ReadHost(const json& object, const std::string& where, bool named, HostSp
 }
 
 json LinkJson(const LinkSpec& link) {
-  return json{{"bandwidth", FormatBandwidth(link.bandwidth)}, {"latency", FormatDuration(link.latency)}};
+  json out{{"bandwidth", FormatBandwidth(link.bandwidth)}, {"latency", FormatDuration(link.latency)}};
+  if (link.burst > 0) out["burst"] = absl::StrCat(static_cast<int64_t>(link.burst), "B");
+  return out;
 }
 
 bool Matches(const std::string& pattern, const std::string& task) {

@@ -6,6 +6,7 @@
 //   {"topology": "star",
 //    "host": {"cores": 8, "speed": 1.0},                 every task's own host, unless "tasks"
 //    "link": {"bandwidth": "10Gbps", "latency": "50us"}, says otherwise: each host's NIC
+//                          (a rate limiter's link may add "burst": "1600B", its bucket)
 //    "switch": {"bandwidth": "100Gbps", "latency": "1us"},          optional backplane (star)
 //    "rack": {"hosts": 16, "uplink": {"bandwidth": "40Gbps", "latency": "2us"}},   tree only
 //    "loopback": {"bandwidth": "100GBps", "latency": "0us"},  between tasks on one host
@@ -36,6 +37,9 @@ namespace clab::sim {
 struct LinkSpec {
   double bandwidth = 1.25e9;  // bytes per second (10 Gbps)
   double latency = 50e-6;     // seconds
+  // A rate limiter's bucket (tc's tbf and htb): a message up to this size crosses an idle
+  // limiter at once; 0 for a NIC, which sends at its rate.
+  double burst = 0;
 };
 
 struct HostSpec {

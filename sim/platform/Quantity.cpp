@@ -59,9 +59,9 @@ StatusOr<double> ParseBandwidth(const std::string& text) {
   } else if (unit.size() >= 3 && unit.compare(unit.size() - 3, 3, "Bps") == 0) {
     bits = 1;
     prefix = unit.substr(0, unit.size() - 3);
-  } else if (unit.size() >= 6 && unit.compare(unit.size() - 6, 6, "bit/s") == 0) {
+  } else if (unit.size() >= 5 && unit.compare(unit.size() - 5, 5, "bit/s") == 0) {
     bits = 8;
-    prefix = unit.substr(0, unit.size() - 6);
+    prefix = unit.substr(0, unit.size() - 5);
   } else {
     return errors::InvalidArgument("\"", text, "\": unknown bandwidth unit \"", unit,
                                    "\" (use bps or Bps with k, M, G, T, Ki, Mi, Gi)");
@@ -82,6 +82,20 @@ StatusOr<double> ParseDuration(const std::string& text) {
   for (const auto& [name, factor] : kUnits)
     if (name == unit) return number * factor;
   return errors::InvalidArgument("\"", text, "\": unknown duration unit \"", unit, "\" (use s, ms, us or ns)");
+}
+
+StatusOr<double> ParseSize(const std::string& text) {
+  double number = 0;
+  std::string unit;
+  if (!SplitNumber(text, &number, &unit))
+    return errors::InvalidArgument("\"", text, "\" is not a size (e.g. \"1600B\", \"16KiB\")");
+  if (unit.empty()) return number;
+  if (unit.back() != 'B')
+    return errors::InvalidArgument("\"", text, "\": unknown size unit \"", unit, "\" (use B with k, M, G, Ki, Mi, Gi)");
+  bool ok = false;
+  const double factor = PrefixFactor(unit.substr(0, unit.size() - 1), &ok);
+  if (!ok) return errors::InvalidArgument("\"", text, "\": unknown prefix \"", unit.substr(0, unit.size() - 1), "\"");
+  return number * factor;
 }
 
 std::string FormatBandwidth(double bytes_per_second) {

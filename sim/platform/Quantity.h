@@ -14,6 +14,8 @@ namespace clab::sim {
 StatusOr<double> ParseBandwidth(const std::string& text);
 // Seconds.
 StatusOr<double> ParseDuration(const std::string& text);
+// Bytes: "1600B", "16KiB", "1.5kB", or a number of bytes.
+StatusOr<double> ParseSize(const std::string& text);
 
 // "10Gbps", "100Mbps", "12.5kbps": the shortest of bits per second for `bytes_per_second`.
 std::string FormatBandwidth(double bytes_per_second);

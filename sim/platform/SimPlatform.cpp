@@ -43,6 +43,7 @@ StatusOr<SimPlatform> SimPlatform::Build(const PlatformSpec& spec, const BoundPl
   platform.payload_fraction_ = spec.payload_fraction;
   sg4::Engine* engine = sg4::Engine::get_instance();
   std::vector<sg4::Host*> hosts(bound.hosts.size(), nullptr);
+  std::vector<sg4::Host*> burst_hosts(bound.hosts.size(), nullptr);
 
   if (spec.topology == Topology::kXml) {
     engine->load_platform(spec.xml_path);
@@ -96,6 +97,15 @@ StatusOr<SimPlatform> SimPlatform::Build(const PlatformSpec& spec, const BoundPl
       std::vector<sg4::LinkInRoute> route = {{nic, sg4::LinkInRoute::Direction::UP}};
       if (backplane && spec.topology == Topology::kStar) route.emplace_back(backplane);
       zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr, route, true);
+      if (spec_host.link.burst > 0) {
+        // Messages that fit the limiter's bucket cross at the line rate, on a twin host's NIC.
+        sg4::Host* twin = zone->create_host(spec_host.name + " bursts", spec_host.speed * kReferenceFlops);
+        auto* line = zone->create_split_duplex_link(spec_host.name + "-line", kLineRate);
+        line->set_latency(spec_host.link.latency + software_latency / 2);
+        line->seal();
+        zone->add_route(twin->get_netpoint(), nullptr, nullptr, nullptr, {{line, sg4::LinkInRoute::Direction::UP}}, true);
+        burst_hosts[h] = twin;
+      }
       if (TasksOn(bound, static_cast<int>(h)) > 1) {
         sg4::Link* loopback = zone->create_link(spec_host.name + "-loopback", spec.loopback.bandwidth)
                                   ->set_latency(spec.loopback.latency + software_latency)
@@ -126,6 +136,8 @@ StatusOr<SimPlatform> SimPlatform::Build(const PlatformSpec& spec, const BoundPl
       cpu = engine->host_by_name("machine " + bound.hosts[static_cast<size_t>(h)].machine);
     platform.net_hosts_.push_back(net);
     platform.cpu_hosts_.push_back(cpu);
+    platform.burst_hosts_.push_back(h >= 0 ? burst_hosts[static_cast<size_t>(h)] : nullptr);
+    platform.bursts_.push_back(h >= 0 ? bound.hosts[static_cast<size_t>(h)].link.burst : 0);
     if (!platform.cpu_resource_.count(cpu)) {
       std::vector<std::string> owners;
       for (size_t other = 0; other < bound.tasks.size(); ++other) {

@@ -19,6 +19,8 @@ namespace clab::sim {
 // SimGrid speeds are FLOP/s: one core of the calibrated machine does this many, so a cost in
 // seconds there is seconds x kReferenceFlops of work.
 inline constexpr double kReferenceFlops = 1e9;
+// The line rate under a rate limiter (a veth's, or a NIC's): what a burst crosses at.
+inline constexpr double kLineRate = 12.5e9;
 
 struct SimResource {
   std::string name;   // "ps 0 NIC out", "switch", "rack 1 uplink up", "ps 0 CPU"
@@ -36,6 +38,10 @@ class SimPlatform {
 
   simgrid::s4u::Host* net_host(size_t task) const { return net_hosts_[task]; }
   simgrid::s4u::Host* cpu_host(size_t task) const { return cpu_hosts_[task]; }
+  // Where a task's messages that fit its link's burst go: a twin of its host whose NIC runs at
+  // the line rate under the limiter (null without a burst), and that burst in bytes.
+  simgrid::s4u::Host* burst_host(size_t task) const { return burst_hosts_[task]; }
+  double burst(size_t task) const { return bursts_[task]; }
   const std::vector<SimResource>& resources() const { return resources_; }
   // Indexes into resources() of the links a message from `from` to `to` crosses.
   const std::vector<int>& RouteResources(simgrid::s4u::Host* from, simgrid::s4u::Host* to);
@@ -48,6 +54,8 @@ class SimPlatform {
 
   std::vector<simgrid::s4u::Host*> net_hosts_;
   std::vector<simgrid::s4u::Host*> cpu_hosts_;
+  std::vector<simgrid::s4u::Host*> burst_hosts_;
+  std::vector<double> bursts_;
   std::vector<SimResource> resources_;
   std::map<const simgrid::s4u::Link*, int> link_resource_;
   std::map<const simgrid::s4u::Host*, int> cpu_resource_;

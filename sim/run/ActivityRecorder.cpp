@@ -19,7 +19,7 @@ void ActivityRecorder::Span(const std::string& task, const std::string& lane, co
   spans_.push_back(TraceSpan{task, lane, name, start, end - start});
 }
 
-std::vector<ResourceLoad> ActivityRecorder::Loads(double end, double* bin_width,
+std::vector<ResourceLoad> ActivityRecorder::Loads(double from, double to, double* bin_width,
                                                   const std::function<bool(const SimResource&)>& keep_timeline) const {
   double width = 1e-5;
   for (const TimeHistogram& h : load_) width = std::max(width, h.bin_width());
@@ -34,12 +34,18 @@ std::vector<ResourceLoad> ActivityRecorder::Loads(double end, double* bin_width,
     load.owner = resource.owner;
     load.capacity = resource.capacity;
     load.amount = load_[r].total();
-    load.mean = end > 0 && resource.capacity > 0 ? load.amount / (resource.capacity * end) : 0;
-    for (double amount : load_[r].Rebinned(width)) {
-      const double utilisation = resource.capacity > 0 ? amount / (resource.capacity * width) : 0;
+    const std::vector<double> bins = load_[r].Rebinned(width);
+    double in_window = 0;
+    for (size_t bin = 0; bin < bins.size(); ++bin) {
+      const double utilisation = resource.capacity > 0 ? bins[bin] / (resource.capacity * width) : 0;
       load.peak = std::max(load.peak, utilisation);
       load.timeline.push_back(utilisation);
+      // The share of the bin inside the window.
+      const double start = static_cast<double>(bin) * width;
+      const double overlap = std::max(0.0, std::min(to, start + width) - std::max(from, start));
+      in_window += bins[bin] * overlap / width;
     }
+    load.mean = to > from && resource.capacity > 0 ? in_window / (resource.capacity * (to - from)) : 0;
     if (!keep_timeline(resource)) load.timeline.clear();
     loads.push_back(std::move(load));
   }

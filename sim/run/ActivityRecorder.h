@@ -21,8 +21,9 @@ class ActivityRecorder {
   void Work(simgrid::s4u::Host* cpu, double flops, double start, double end);
   void Span(const std::string& task, const std::string& lane, const std::string& name, double start, double end);
 
-  // Every resource's load over [0, end]; timelines for those `keep_timeline` says.
-  std::vector<ResourceLoad> Loads(double end, double* bin_width, const std::function<bool(const SimResource&)>& keep_timeline) const;
+  // Every resource's load: its mean over [from, to] (when every worker runs), its timeline
+  // over the whole run (for those `keep_timeline` says).
+  std::vector<ResourceLoad> Loads(double from, double to, double* bin_width, const std::function<bool(const SimResource&)>& keep_timeline) const;
   std::vector<TraceSpan> TakeSpans() { return std::move(spans_); }
 
  private:

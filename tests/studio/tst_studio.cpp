@@ -50,6 +50,7 @@ class StudioTest : public QObject {
     const QString path = dir.filePath("seed.clab");
     Project seed = Project::SeedTwoWorkers();
     seed.run.checkpoint_dir = "/tmp/ckpt";
+    seed.platform = QJsonObject{{"link", QJsonObject{{"bandwidth", "1Gbps"}, {"latency", "20us"}}}};
     QString error;
     QVERIFY2(seed.Save(path, &error), qPrintable(error));
     Project loaded;
@@ -57,6 +58,7 @@ class StudioTest : public QObject {
     QCOMPARE(loaded.ToJson(), seed.ToJson());
     QCOMPARE(loaded.clusterSpec(), QString("ps=127.0.0.1:2223;worker=127.0.0.1:2222,127.0.0.1:2224"));
     QCOMPARE(loaded.run.last_step, qint64(20000));
+    QCOMPARE(loaded.platform, seed.platform);
     QVERIFY(loaded.validate().isEmpty());
   }
 
@@ -78,6 +80,9 @@ class StudioTest : public QObject {
     QTest::newRow("unknown program")
         << QByteArray(R"({"format": "clusterlab-project", "program": "mnist", "cluster": {"ps": ["h:1"]}})")
         << "program: 'mnist' is unknown";
+    QTest::newRow("link of zero bandwidth")
+        << QByteArray(R"({"format": "clusterlab-project", "cluster": {"ps": ["h:1"]}, "platform": {"link": {"bandwidth": 0}}})")
+        << "platform.link.bandwidth: 0 is not above zero";
   }
   void projectErrorsNameTheField() {
     QFETCH(QByteArray, json);

@@ -1,5 +1,7 @@
 #include "project/Project.h"
 
+#include "platform/PlatformSpec.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -156,6 +158,7 @@ QJsonObject Project::ToJson() const {
   QJsonObject json{{"format", "clusterlab-project"}, {"version", kFormatVersion}, {"name", name},
                    {"cluster", cluster},            {"program", program},       {"run", run_json}};
   if (!graph.isEmpty()) json.insert("graph", graph);
+  if (!platform.isEmpty()) json.insert("platform", platform);
   return json;
 }
 
@@ -232,6 +235,19 @@ bool Project::FromJson(const QJsonObject& json, Project* project, QString* error
     return false;
   }
   loaded.graph = json.value("graph").toString();
+  if (json.contains("platform")) {
+    if (!json.value("platform").isObject()) {
+      *error = "platform: wants an object of hosts, links and topology";
+      return false;
+    }
+    loaded.platform = json.value("platform").toObject();
+    const QByteArray text = QJsonDocument(loaded.platform).toJson(QJsonDocument::Compact);
+    StatusOr<sim::PlatformSpec> checked = sim::PlatformSpec::FromJsonText(text.toStdString(), "platform");
+    if (!checked.ok()) {
+      *error = QString::fromStdString(std::string(checked.status().message()));
+      return false;
+    }
+  }
   *project = loaded;
   return true;
 }

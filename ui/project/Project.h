@@ -10,7 +10,9 @@
 //    "graph": "node { name: \"x\" op: \"Const\" ... }"}
 //
 // "graph" (optional) is the graph edited in the studio's Graph tab, a GraphDef in protobuf
-// text format; absent, the tab shows the graph the program builds.
+// text format; absent, the tab shows the graph the program builds. "platform" (optional) is
+// the platform the simulator runs the project on (hosts, links, topology; see
+// sim/platform/PlatformSpec.h), checked when the project loads.
 #pragma once
 
 #include <QJsonObject>
@@ -60,6 +62,7 @@ class Project {
   QList<ProjectTask> tasks;  // ordered by job, then index
   RunSettings run;
   QString graph;  // a text GraphDef, or empty for the program's own graph
+  QJsonObject platform;  // the simulator's platform, or empty for its default
 
   QStringList jobs() const;
   QList<ProjectTask> tasksOf(const QString& job) const;

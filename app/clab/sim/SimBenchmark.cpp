@@ -24,6 +24,8 @@ namespace {
 
 // TCP payload per byte a tbf-limited Ethernet link carries: 1448 of every 1514 (timestamps on).
 constexpr double kEthernetPayload = 1448.0 / 1514.0;
+// htb's bucket at the benchmark's rates (tc's default: a frame and a bit more).
+constexpr double kHtbBurst = 1600;
 
 double Median(std::vector<double> values) {
   if (values.empty()) return 0;
@@ -56,6 +58,7 @@ sim::PlatformSpec SettingPlatform(const SimBenchmarkSetting& setting, int cores)
   spec.host.machine = "this machine";
   spec.host.link.bandwidth = setting.rate_bits / 8;
   spec.host.link.latency = 0;
+  spec.host.link.burst = kHtbBurst;
   spec.payload_fraction = kEthernetPayload;
   return spec;
 }
