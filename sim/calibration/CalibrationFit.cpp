@@ -4,6 +4,8 @@
 #include "model/StepModel.h"
 
 #include <algorithm>
+#include <array>
+#include <tuple>
 #include <cmath>
 
 namespace clab::sim {
@@ -16,9 +18,63 @@ double Median(std::vector<double> values) {
   return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
 }
 
+// The worker's and the other tasks' CPU per step of `step` under `c` with the calls' and the
+// client's costs replaced (the model is linear in them).
+std::pair<double, double> CpuOf(const CompiledStep& step, Calibration c, double client, double server, double fixed) {
+  c.rpc.client_seconds = client;
+  c.rpc.server_seconds = server;
+  c.rpc.server_background_seconds = 0;
+  c.step_client_seconds = fixed;
+  c.step_background_seconds = 0;
+  StatusOr<StepModel> model = BuildStepModel(step, c);
+  if (!model.ok()) return {0, 0};
+  return {model->WorkerSeconds(), model->OtherSeconds()};
+}
+
+// Least squares for (client, server, fixed) >= 0 from the worker's and the ps's CPU in the
+// runs on one and on two ps; false when the system says nothing sensible.
+bool FitCallCosts(const CalibrationMeasurements& m, const CompiledStep& one, const CompiledStep& two,
+                  const Calibration& c, double* client, double* server, double* fixed) {
+  // Rows: (base, d/d client, d/d server, d/d fixed, measured).
+  std::vector<std::array<double, 5>> rows;
+  for (const auto& [step, worker, ps] : {std::tuple{&one, m.worker_cpu_per_step, m.ps_cpu_per_step},
+                                         std::tuple{&two, m.two_ps_worker_cpu_per_step, m.two_ps_ps_cpu_per_step}}) {
+    const auto base = CpuOf(*step, c, 0, 0, 0);
+    const auto dc = CpuOf(*step, c, 1, 0, 0), ds = CpuOf(*step, c, 0, 1, 0), df = CpuOf(*step, c, 0, 0, 1);
+    rows.push_back({base.first, dc.first - base.first, ds.first - base.first, df.first - base.first, worker});
+    rows.push_back({base.second, dc.second - base.second, ds.second - base.second, df.second - base.second, ps});
+  }
+  double a[3][3] = {}, b[3] = {};
+  for (const auto& r : rows)
+    for (int i = 0; i < 3; ++i) {
+      b[i] += r[1 + i] * (r[4] - r[0]);
+      for (int j = 0; j < 3; ++j) a[i][j] += r[1 + i] * r[1 + j];
+    }
+  // Gauss-Jordan on the 3x3 normal equations.
+  for (int col = 0; col < 3; ++col) {
+    int pivot = col;
+    for (int row = col + 1; row < 3; ++row)
+      if (std::fabs(a[row][col]) > std::fabs(a[pivot][col])) pivot = row;
+    if (std::fabs(a[pivot][col]) < 1e-12) return false;
+    std::swap(a[pivot], a[col]);
+    std::swap(b[pivot], b[col]);
+    for (int row = 0; row < 3; ++row) {
+      if (row == col) continue;
+      const double f = a[row][col] / a[col][col];
+      for (int k = 0; k < 3; ++k) a[row][k] -= f * a[col][k];
+      b[row] -= f * b[col];
+    }
+  }
+  *client = b[0] / a[0][0];
+  *server = b[1] / a[1][1];
+  *fixed = b[2] / a[2][2];
+  return *client >= 0 && *server > 0 && *fixed >= 0;
+}
+
 }  // namespace
 
-StatusOr<Calibration> FitCalibration(const CalibrationMeasurements& m, const CompiledStep& step) {
+StatusOr<Calibration> FitCalibration(const CalibrationMeasurements& m, const CompiledStep& step,
+                                     const CompiledStep* two_ps) {
   if (!(m.steps_per_second > 0)) return errors::InvalidArgument("the real run made no steps to calibrate on");
   if (!(m.small_echo.wall > 0)) return errors::InvalidArgument("the gRPC echo was not measured");
   Calibration c;
@@ -67,6 +123,12 @@ StatusOr<Calibration> FitCalibration(const CalibrationMeasurements& m, const Com
   const int served = std::max(1, model.server_calls);
   c.rpc.server_seconds =
       std::max(0.25 * s.server_cpu, c.rpc.server_seconds + (m.ps_cpu_per_step - model.OtherSeconds()) / served);
+  double client = 0, server = 0, fixed = 0;
+  if (two_ps && m.two_ps_worker_cpu_per_step > 0 && FitCallCosts(m, step, *two_ps, c, &client, &server, &fixed)) {
+    c.rpc.client_seconds = client;
+    c.rpc.server_seconds = server;
+    c.step_client_seconds = fixed;
+  }
   CLAB_ASSIGN_OR_RETURN(model, BuildStepModel(step, c));
 
   // One worker's step is one chain (client, call, ps, reply, compute, call, ps, reply): its

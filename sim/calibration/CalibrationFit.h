@@ -38,9 +38,16 @@ struct CalibrationMeasurements {
   double steps_per_second = 0;
   double worker_cpu_per_step = 0;
   double ps_cpu_per_step = 0;
+  // The real run of two ps and one worker (0: not measured): more calls of each kind.
+  double two_ps_worker_cpu_per_step = 0;
+  double two_ps_ps_cpu_per_step = 0;
 };
 
-// `step` is the project's step compiled for one worker and one ps.
-StatusOr<Calibration> FitCalibration(const CalibrationMeasurements& measured, const CompiledStep& step);
+// `step` is the project's step compiled for one worker and one ps, `two_ps` (may be null)
+// for one worker and two ps. With both runs, the calls' CPU at each end and the client's per
+// step are those that fit the four CPU figures best (a step on two ps makes more calls of
+// each kind); with one, the ps's figure sets the server's cost and the worker's the client's.
+StatusOr<Calibration> FitCalibration(const CalibrationMeasurements& measured, const CompiledStep& step,
+                                     const CompiledStep* two_ps = nullptr);
 
 }  // namespace clab::sim

@@ -5,8 +5,9 @@
 //      FULL_TRACE; each node's time comes from the step stats of every partition
 //   2. bare gRPC echoes to the ps process (small and 64 KiB), timing each call and the CPU
 //      both processes spend on it
-//   3. a real run of the program (`clab example ...`, one process per task) for a few
-//      seconds: steps per second and the CPU each process spends per step
+//   3. real runs of the program (`clab example ...`, one process per task) on one ps and on
+//      two, three of each for a few seconds: steps per second and the CPU each process spends
+//      per step, of the median run of each
 //
 // and fits a Calibration to them (sim/calibration/CalibrationFit.h).
 #pragma once
