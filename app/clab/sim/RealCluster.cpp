@@ -101,7 +101,9 @@ StatusOr<RealRunResult> RunRealCluster(const RealRunOptions& options) {
                                          : std::vector<std::string>{"example", "train", "--model", options.program};
     args.insert(args.end(), {"--cluster", cluster, "--job_name", task->job, "--task_index", std::to_string(task->index)});
     if (task->job == "worker") {
-      args.insert(args.end(), {"--max_seconds", std::to_string(static_cast<int>(std::ceil(options.seconds))),
+      // Stopped from here once the measurement is over; --max_seconds only in case this
+      // process dies first.
+      args.insert(args.end(), {"--max_seconds", std::to_string(static_cast<int>(std::ceil(options.seconds)) + 300),
                                "--last_step", "1000000000"});
       if (!seed) args.insert(args.end(), {"--log_every", std::to_string(kTrainLogEvery)});
       if (options.sync && !seed) args.push_back("--sync");
@@ -144,28 +146,40 @@ StatusOr<RealRunResult> RunRealCluster(const RealRunOptions& options) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
   });
-  // A worker that fails once it has run is measured up to its last report (the window ends
-  // there); one that never got going fails the run.
+  // Wait until every worker has made a few steps, measure for `seconds`, then stop them all.
+  // A worker that ends before they all run fails the run; one that ends during the
+  // measurement ends it there (the window must still be long enough).
   Status failed = OkStatus();
-  for (auto& task : tasks) {
-    if (task->job != "worker") continue;
-    const std::optional<int> status = task->process->Wait(std::chrono::seconds(static_cast<int>(options.seconds) + 90));
-    if (status && *status == 0) continue;
-    std::vector<std::string> lines = task->process->lines();
-    if (lines.size() > 5) lines.erase(lines.begin(), lines.end() - 5);
-    const Status problem = errors::Internal(
-        "worker ", task->index, " of ", options.program, " ",
-        status ? absl::StrCat("exited with status ", *status) : std::string("did not finish"), ": ",
-        absl::StrJoin(lines, " | "));
-    std::lock_guard<std::mutex> lock(task->mu);
-    if (!status || task->steps.size() < 4) {
-      failed = problem;
-      break;
+  std::string cut_short;
+  const auto reported = [&](const Task& task) {
+    std::lock_guard<std::mutex> lock(const_cast<Task&>(task).mu);
+    return task.steps.size();
+  };
+  double begin = -1;
+  const Clock::time_point give_up = Clock::now() + std::chrono::seconds(120);
+  while (failed.ok()) {
+    bool all_going = true;
+    for (auto& task : tasks) {
+      if (task->job != "worker") continue;
+      if (reported(*task) < 3) all_going = false;
+      if (const std::optional<int> status = task->process->Wait(std::chrono::milliseconds(0))) {
+        std::vector<std::string> lines = task->process->lines();
+        if (lines.size() > 3) lines.erase(lines.begin(), lines.end() - 3);
+        cut_short = absl::StrCat("worker ", task->index, " of ", options.program, " exited with status ", *status,
+                                 ": ", absl::StrJoin(lines, " | "));
+        if (begin < 0) failed = errors::Internal(cut_short);
+      }
     }
+    if (!cut_short.empty()) break;
+    if (begin < 0 && all_going) begin = SecondsSince(start);
+    if (begin >= 0 && SecondsSince(start) >= begin + options.seconds) break;
+    if (begin < 0 && Clock::now() > give_up) failed = errors::DeadlineExceeded(options.program, ": the workers did not all start within 120 s");
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
+  const double measured_until = SecondsSince(start);
   sampling = false;
   sampler.join();
-  for (auto& task : tasks) task->process->Stop();
+  for (auto& task : tasks) task->process->Stop(std::chrono::milliseconds(2000));
   CLAB_RETURN_IF_ERROR(failed);
   // The readers may have taken the last lines after the processes ended.
   for (auto& task : tasks) {
@@ -173,20 +187,16 @@ StatusOr<RealRunResult> RunRealCluster(const RealRunOptions& options) {
     task->steps = Samples(task->steps);
   }
 
-  // The window where every worker runs: from each one's third report to the first one's last.
-  double begin = 0, end = 1e300;
-  for (const auto& task : tasks) {
-    if (task->job != "worker") continue;
-    if (task->steps.size() < 4)
-      return errors::Internal("worker ", task->index, " of ", options.program, " reported only ", task->steps.size(),
-                              " times: run longer");
-    begin = std::max(begin, task->steps[2].first);
-    end = std::min(end, task->steps.back().first);
-  }
+  // The window: from when every worker had made a few steps, for `seconds`, each worker's
+  // steps read on the line between its reports (up to its last one).
+  double end = measured_until;
+  for (const auto& task : tasks)
+    if (task->job == "worker" && !task->steps.empty()) end = std::min(end, task->steps.back().first);
   if (end - begin < 0.5)
-    return errors::Internal(options.program, ": the workers ran together for only ", std::max(0.0, end - begin),
-                            " s: run longer");
+    return errors::Internal(options.program, ": the workers reported for only ", std::max(0.0, end - begin),
+                            " s together", cut_short.empty() ? ": a longer --seconds helps" : " (" + cut_short + ")");
   RealRunResult result;
+  result.note = cut_short;
   result.window_seconds = end - begin;
   std::vector<double> part_rates;
   for (int k = 0; k < kParts; ++k) {

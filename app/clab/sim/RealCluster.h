@@ -38,6 +38,7 @@ struct RealRunResult {
   double tasks_cores = 0;
   double self_cores = 0;
   double machine_cores = 0;
+  std::string note;  // a worker that ended the measurement early, and how
 };
 
 StatusOr<RealRunResult> RunRealCluster(const RealRunOptions& options);

@@ -148,6 +148,7 @@ StatusOr<std::vector<SimBenchmarkRow>> RunSimBenchmark(const SimBenchmarkOptions
               repeat + 1, setting.name, name, ps, workers, run.total_steps_per_second, row.predicted,
               run.worker_cpu_per_step * 1e6, run.ps_cpu_per_step * 1e6, run.tasks_cores, run.self_cores,
               run.machine_cores));
+          if (!run.note.empty()) say("    (measured until " + run.note + ")");
         }
     }
   }
