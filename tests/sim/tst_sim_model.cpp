@@ -3,6 +3,7 @@
 // engine makes.
 #include "StatusText.h"
 #include "calibration/Calibration.h"
+#include "calibration/CalibrationFit.h"
 #include "model/CompiledStep.h"
 #include "model/StepGraph.h"
 #include "model/StepModel.h"
@@ -11,6 +12,7 @@
 
 #include <QtTest>
 
+#include <cmath>
 #include <cstdlib>
 #include <map>
 
@@ -115,6 +117,50 @@ class SimModelTest : public QObject {
     QVERIFY(model->CallsPerStep() > 4);
     QCOMPARE(model->CalledTasks().size(), size_t{2});
     QVERIFY(model->MessagesInSequence() > 4);
+  }
+
+  // Runs on one ps and on two make different numbers of calls of each kind: from the CPU
+  // figures of both, the fit finds the per-call costs at each end and the client's per step
+  // that produced them.
+  void twoPsRunsSeparateCallAndClientCosts() {
+    StatusOr<SimProject> project = SimProject::Load(ProjectPath("digits-mlp.clab"));
+    QVERIFY2(project.ok(), StatusText(project.status()));
+    Simulator simulator(*project, PlatformSpec::Default(), Calibration::Uncalibrated());
+    StatusOr<const CompiledStep*> one = simulator.Compiled(1, 1);
+    StatusOr<const CompiledStep*> two = simulator.Compiled(1, 2);
+    QVERIFY2(one.ok() && two.ok(), StatusText(one.ok() ? two.status() : one.status()));
+    CalibrationMeasurements m;
+    m.small_echo = {16, 80e-6, 20e-6, 25e-6};
+    m.large_echo = {64 * 1024, 300e-6, 90e-6, 100e-6};
+    m.steps_per_second = 400;
+    m.worker_cpu_per_step = 1e-3;
+    m.ps_cpu_per_step = 0.5e-3;
+    // The figures a machine with these costs would give.
+    StatusOr<Calibration> truth = FitCalibration(m, **one);
+    QVERIFY2(truth.ok(), StatusText(truth.status()));
+    truth->rpc.client_seconds = 31e-6;
+    truth->rpc.server_seconds = 47e-6;
+    truth->rpc.server_background_seconds = 0;
+    truth->step_client_seconds = 230e-6;
+    truth->step_background_seconds = 0;
+    StatusOr<StepModel> on_one = BuildStepModel(**one, *truth);
+    StatusOr<StepModel> on_two = BuildStepModel(**two, *truth);
+    QVERIFY(on_one.ok() && on_two.ok());
+    QVERIFY(on_two->server_calls > on_one->server_calls);
+    m.worker_cpu_per_step = on_one->WorkerSeconds();
+    m.ps_cpu_per_step = on_one->OtherSeconds();
+    m.two_ps_worker_cpu_per_step = on_two->WorkerSeconds();
+    m.two_ps_ps_cpu_per_step = on_two->OtherSeconds();
+    StatusOr<Calibration> fitted = FitCalibration(m, **one, *two);
+    QVERIFY2(fitted.ok(), StatusText(fitted.status()));
+    // CPU that runs beside the step is split off afterwards; in all, the costs are found.
+    QVERIFY(std::fabs(fitted->rpc.client_seconds - 31e-6) < 0.5e-6);
+    QVERIFY(std::fabs(fitted->rpc.server_seconds + fitted->rpc.server_background_seconds - 47e-6) < 0.5e-6);
+    QVERIFY(std::fabs(fitted->step_client_seconds + fitted->step_background_seconds - 230e-6) < 2e-6);
+    // Without the second run, the one-ps figures alone cannot tell them apart.
+    StatusOr<Calibration> alone = FitCalibration(m, **one);
+    QVERIFY(alone.ok());
+    QVERIFY(std::fabs(alone->rpc.client_seconds - 31e-6) > 0.5e-6);
   }
 
   void seedStepIsOneCall() {
