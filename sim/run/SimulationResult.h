@@ -73,6 +73,14 @@ struct SimulationResult {
   int calls_per_step = 0;
   std::string bottleneck;           // in plain words
   std::string bottleneck_resource;  // a resources[].name, or ""
+  // The same in parts, for saying it in another language (report/Bottleneck.h's Kind, the
+  // task or tasks, the resource's load, its share of the bytes or the slowest's slowdown,
+  // the biggest tensor through it).
+  int bottleneck_kind = 0;
+  std::string bottleneck_owner;
+  double bottleneck_utilisation = 0;
+  double bottleneck_share = 0;
+  std::string bottleneck_tensor;
 
   double MeanStepSeconds() const;
   // Mean over the workers of their per-step breakdown.

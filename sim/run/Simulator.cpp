@@ -134,6 +134,11 @@ std::vector<StatusOr<SimulationResult>> Simulator::RunAll(const std::vector<Simu
     const Bottleneck bottleneck = FindBottleneck(result, prepared[i]->model);
     result.bottleneck = bottleneck.text;
     result.bottleneck_resource = bottleneck.resource;
+    result.bottleneck_kind = static_cast<int>(bottleneck.kind);
+    result.bottleneck_owner = bottleneck.owner;
+    result.bottleneck_utilisation = bottleneck.utilisation;
+    result.bottleneck_share = bottleneck.share;
+    result.bottleneck_tensor = bottleneck.tensor;
     results[i] = std::move(result);
   }
   return results;

@@ -283,7 +283,7 @@ class TeachingTest : public QObject {
         QCOMPARE(page.action_label.isEmpty(), page.action == LessonPage::Action::kNone);
       }
     }
-    QCOMPARE(ids, (QStringList{"seed", "chief", "ps-failure", "sync"}));
+    QCOMPARE(ids, (QStringList{"seed", "chief", "ps-failure", "sync", "ps-scaling"}));
     QVERIFY(lessons[0].pages[2].text.contains("StopAtStepHook"));
   }
 

@@ -104,6 +104,30 @@ QList<Lesson> Lessons::all() {
             tr("<p>Run again and compare the dashboards: the synchronous run makes fewer global steps per second "
                "(each waits for the slowest worker) but every update averages several minibatches.</p>"),
             Action::kRun, {}, tr("Start the run"))}};
+  lessons << Lesson{
+      "ps-scaling",
+      tr("Why one ps stops scaling"),
+      {Page(tr("A cluster this machine cannot hold"),
+            tr("<p>This machine runs a few tasks. To see what a hundred workers would do, the <b>Simulate</b> tab "
+               "plays the project's step on a simulated cluster: the same partitions and messages as a real "
+               "step, each worker's compute, each ps serving, each message crossing the links.</p>"),
+            Action::kOpenExample, "digits-mlp", tr("Open the digits MLP")),
+       Page(tr("Add workers to one ps"),
+            tr("<p>Every step, each worker reads all the weights from the ps and sends back as many bytes of "
+               "gradients: 75 KiB for this MLP. With a few workers, throughput grows with them. Then the curve "
+               "flattens: the ps's NIC carries every worker's bytes and is busy all the time. More workers only "
+               "wait longer for it.</p><p>The sentence under the chart names the saturated link.</p>"),
+            Action::kSimulate, "128,1,async", tr("Simulate 1 to 128 workers on one ps")),
+       Page(tr("Add parameter servers"),
+            tr("<p>More ps share the bytes, but replica_device_setter places whole variables, one ps each in turn. "
+               "Here <code>hidden1/weights</code> is 32 KiB of the 37.5: its ps still carries most bytes and its "
+               "NIC still saturates. That is why large models partition big variables across ps.</p>"),
+            Action::kSimulate, "128,4,async", tr("Simulate the same on four ps")),
+       Page(tr("Try the what-if panel"),
+            tr("<p>Change the link bandwidth and latency, the hosts' cores and speed, or synchronous replicas, and "
+               "watch where the curve bends. Links and hosts are saved with the project, and Undo takes them "
+               "back.</p>"),
+            Action::kSimulate, "128,1,sync", tr("Simulate synchronous replicas"))}};
   return lessons;
 }
 

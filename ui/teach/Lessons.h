@@ -10,12 +10,13 @@
 namespace clab::ui {
 
 struct LessonPage {
-  enum class Action { kNone, kOpenExample, kWalkThrough, kRun, kStop, kKillTask, kRestartTask, kSetSync };
+  enum class Action { kNone, kOpenExample, kWalkThrough, kRun, kStop, kKillTask, kRestartTask, kSetSync, kSimulate };
   QString title;
   QString text;  // rich text
   Action action = Action::kNone;
   // kOpenExample: the example ("seed", "seed-two-workers", "digits-mlp"); kKillTask and
-  // kRestartTask: the task ("/job:ps/replica:0/task:0"); kSetSync: "on" or "off".
+  // kRestartTask: the task ("/job:ps/replica:0/task:0"); kSetSync: "on" or "off"; kSimulate:
+  // "WORKERS,PS,sync|async" for the Simulate tab.
   QString argument;
   QString action_label;  // the button's text
 };
@@ -30,7 +31,7 @@ class Lessons {
   Q_DECLARE_TR_FUNCTIONS(clab::ui::Lessons)
 
  public:
-  // "seed", "chief", "ps-failure", "sync", in teaching order.
+  // "seed", "chief", "ps-failure", "sync", "ps-scaling", in teaching order.
   static QList<Lesson> all();
 };
 

@@ -213,6 +213,197 @@
         <source>&lt;p&gt;The tutorial adds &lt;i&gt;StopAtStepHook(last_step=200)&lt;/i&gt;. The hook reads the &lt;b&gt;global step&lt;/b&gt; after every run and asks to stop once it reaches 200. But nothing in the seed&apos;s graph increments the global step: no optimizer, no &lt;i&gt;assign_add&lt;/i&gt;. It stays at 0, so the loop &lt;code&gt;while not mon_sess.should_stop()&lt;/code&gt; runs forever.&lt;/p&gt;&lt;p&gt;ClusterLab runs the global step increment with each step unless the run setting &lt;b&gt;Faithful&lt;/b&gt; is on; then it runs the graph exactly as written, the step counter warns that the global step is not increasing, and the time limit ends the run.&lt;/p&gt;</source>
         <translation>&lt;p&gt;教程中加入了 &lt;i&gt;StopAtStepHook(last_step=200)&lt;/i&gt;。这个 hook 在每次运行后读取&lt;b&gt;全局步数（global step）&lt;/b&gt;，达到 200 时请求停止。但种子程序的图中没有任何东西会增加全局步数：没有优化器，也没有 &lt;i&gt;assign_add&lt;/i&gt;。它一直是 0，所以循环 &lt;code&gt;while not mon_sess.should_stop()&lt;/code&gt; 会永远运行下去。&lt;/p&gt;&lt;p&gt;ClusterLab 默认在每一步中同时运行全局步数的自增，除非打开运行设置中的&lt;b&gt;忠实（Faithful）&lt;/b&gt;选项；打开后它完全按原样运行这个图，步数计数器会警告全局步数没有增加，最后由时间限制结束运行。&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>Why one ps stops scaling</source>
+        <translation>为什么一个 ps 无法继续扩展</translation>
+    </message>
+    <message>
+        <source>A cluster this machine cannot hold</source>
+        <translation>本机容纳不下的集群</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;This machine runs a few tasks. To see what a hundred workers would do, the &lt;b&gt;Simulate&lt;/b&gt; tab plays the project&apos;s step on a simulated cluster: the same partitions and messages as a real step, each worker&apos;s compute, each ps serving, each message crossing the links.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;本机只能运行几个任务。要看一百个 worker 会怎样，&lt;b&gt;模拟&lt;/b&gt;标签页在模拟的集群上运行项目的一步：与真实的一步相同的分区和消息，每个 worker 的计算、每个 ps 的服务、每条消息经过的链路。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Add workers to one ps</source>
+        <translation>给一个 ps 增加 worker</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Every step, each worker reads all the weights from the ps and sends back as many bytes of gradients: 75 KiB for this MLP. With a few workers, throughput grows with them. Then the curve flattens: the ps&apos;s NIC carries every worker&apos;s bytes and is busy all the time. More workers only wait longer for it.&lt;/p&gt;&lt;p&gt;The sentence under the chart names the saturated link.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;每一步中，每个 worker 都从 ps 读取全部权重，再送回同样多字节的梯度：这个 MLP 是 75 KiB。worker 不多时，吞吐量随之增长。之后曲线变平：ps 的网卡承载所有 worker 的字节，一直处于忙碌状态。再多的 worker 只会等得更久。&lt;/p&gt;&lt;p&gt;图表下面的那句话指出了饱和的链路。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Simulate 1 to 128 workers on one ps</source>
+        <translation>模拟一个 ps 上 1 到 128 个 worker</translation>
+    </message>
+    <message>
+        <source>Add parameter servers</source>
+        <translation>增加参数服务器</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;More ps share the bytes, but replica_device_setter places whole variables, one ps each in turn. Here &lt;code&gt;hidden1/weights&lt;/code&gt; is 32 KiB of the 37.5: its ps still carries most bytes and its NIC still saturates. That is why large models partition big variables across ps.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;更多的 ps 可以分担字节，但 replica_device_setter 按整个变量轮流放到各个 ps 上。这里 &lt;code&gt;hidden1/weights&lt;/code&gt; 占 37.5 KiB 中的 32 KiB：它所在的 ps 仍然承载大部分字节，网卡仍然饱和。这就是大模型要把大变量切分到多个 ps 上的原因。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Simulate the same on four ps</source>
+        <translation>在四个 ps 上做同样的模拟</translation>
+    </message>
+    <message>
+        <source>Try the what-if panel</source>
+        <translation>试试假设分析面板</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Change the link bandwidth and latency, the hosts&apos; cores and speed, or synchronous replicas, and watch where the curve bends. Links and hosts are saved with the project, and Undo takes them back.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;改变链路带宽和延迟、主机的核数和速度，或者改用同步副本，观察曲线在哪里拐弯。链路和主机随项目保存，撤销可以恢复原样。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Simulate synchronous replicas</source>
+        <translation>模拟同步副本</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::SimulatePanel</name>
+    <message>
+        <source>The curve goes 1, 2, 4, ... up to this many workers</source>
+        <translation>曲线取 1、2、4……直到这么多个 worker</translation>
+    </message>
+    <message>
+        <source>Synchronous replicas</source>
+        <translation>同步副本</translation>
+    </message>
+    <message>
+        <source>1.0 is one core of the machine the calibration ran on</source>
+        <translation>1.0 表示做校准的那台机器上的一个核</translation>
+    </message>
+    <message>
+        <source>Workers</source>
+        <translation>Worker 数</translation>
+    </message>
+    <message>
+        <source>Parameter servers</source>
+        <translation>参数服务器数</translation>
+    </message>
+    <message>
+        <source>Cores per host</source>
+        <translation>每台主机的核数</translation>
+    </message>
+    <message>
+        <source>Host speed</source>
+        <translation>主机速度</translation>
+    </message>
+    <message>
+        <source>Link bandwidth</source>
+        <translation>链路带宽</translation>
+    </message>
+    <message>
+        <source>Link latency</source>
+        <translation>链路延迟</translation>
+    </message>
+    <message>
+        <source>Uncalibrated: op costs from a FLOP-count model</source>
+        <translation>未校准：算子开销来自浮点运算次数模型</translation>
+    </message>
+    <message>
+        <source>Load calibration...</source>
+        <translation>载入校准……</translation>
+    </message>
+    <message>
+        <source>A file made by &apos;clab simulate --calibrate PROJECT -o FILE&apos; on this machine</source>
+        <translation>在本机用 &apos;clab simulate --calibrate PROJECT -o FILE&apos; 生成的文件</translation>
+    </message>
+    <message>
+        <source>Calibration</source>
+        <translation>校准</translation>
+    </message>
+    <message>
+        <source>Calibration (*.json)</source>
+        <translation>校准文件 (*.json)</translation>
+    </message>
+    <message>
+        <source>Calibrated by %1</source>
+        <translation>按 %1 校准</translation>
+    </message>
+    <message>
+        <source>steps/s, all workers</source>
+        <translation>步/秒（所有 worker）</translation>
+    </message>
+    <message>
+        <source>the chosen cluster</source>
+        <translation>所选集群</translation>
+    </message>
+    <message>
+        <source>Throughput against workers</source>
+        <translation>吞吐量随 worker 数的变化</translation>
+    </message>
+    <message>
+        <source>workers</source>
+        <translation>worker 数</translation>
+    </message>
+    <message>
+        <source>steps/s</source>
+        <translation>步/秒</translation>
+    </message>
+    <message>
+        <source>Simulating...</source>
+        <translation>正在模拟……</translation>
+    </message>
+    <message>
+        <source>The simulation failed: %1</source>
+        <translation>模拟失败：%1</translation>
+    </message>
+    <message>
+        <source>Busiest: %1</source>
+        <translation>最忙的部分：%1</translation>
+    </message>
+    <message>
+        <source>%1 workers, %2 ps: %3 steps/s in all, %4 per worker; a step of %5 ms is %6 compute, %7 transfer, %8 waiting.</source>
+        <translation>%1 个 worker、%2 个 ps：共 %3 步/秒，每个 worker %4 步/秒；一步 %5 毫秒，其中计算 %6、传输 %7、等待 %8。</translation>
+    </message>
+    <message>
+        <source>%1&apos;s NIC is %2 busy and carries %3 of the step&apos;s bytes: add a ps.</source>
+        <translation>%1 的网卡忙碌 %2，承载一步中 %3 的字节：增加一个 ps。</translation>
+    </message>
+    <message>
+        <source>%1&apos;s NIC is %2 busy and carries %3 of the step&apos;s bytes: add a ps or partition %4.</source>
+        <translation>%1 的网卡忙碌 %2，承载一步中 %3 的字节：增加一个 ps，或者切分 %4。</translation>
+    </message>
+    <message>
+        <source>%1&apos;s CPU is %2 busy serving the workers&apos; calls: add a ps or give it more or faster cores.</source>
+        <translation>%1 的 CPU 为处理 worker 的调用忙碌 %2：增加一个 ps，或者给它更多、更快的核。</translation>
+    </message>
+    <message>
+        <source>The cores %1 share are %2 busy: more cores or fewer tasks per host.</source>
+        <translation>%1 共用的核忙碌 %2：增加核数，或者每台主机少放几个任务。</translation>
+    </message>
+    <message>
+        <source>The workers&apos; NICs are %1 busy moving weights and gradients: faster worker links.</source>
+        <translation>worker 的网卡为传送权重和梯度忙碌 %1：需要更快的 worker 链路。</translation>
+    </message>
+    <message>
+        <source>%1 is %2 busy: every step&apos;s bytes cross it; a faster switch or uplink.</source>
+        <translation>%1 忙碌 %2：每一步的字节都要经过它；需要更快的交换机或上行链路。</translation>
+    </message>
+    <message>
+        <source>Synchronous steps wait for the slowest worker: %1&apos;s compute takes %2x the others&apos;.</source>
+        <translation>同步训练的每一步都要等最慢的 worker：%1 的计算时间是其他 worker 的 %2 倍。</translation>
+    </message>
+    <message>
+        <source>The workers&apos; own compute is %1 of a step: more workers add throughput, faster ones shorten the step.</source>
+        <translation>worker 自身的计算占一步的 %1：更多 worker 能提高吞吐量，更快的 worker 能缩短每一步。</translation>
+    </message>
+    <message>
+        <source>No part of the cluster is busy: a step waits on its %1 calls&apos; round trips; fewer calls or shorter latency help.</source>
+        <translation>集群中没有哪一部分很忙：一步在等待其 %1 次调用的往返；减少调用或缩短延迟会有帮助。</translation>
+    </message>
+    <message>
+        <source>Simulate</source>
+        <translation>模拟</translation>
+    </message>
+    <message>
+        <source>Edit the simulated platform</source>
+        <translation>编辑模拟的平台</translation>
+    </message>
 </context>
 <context>
     <name>clab::ui::TeachingPanel</name>

@@ -1,6 +1,7 @@
 #include "window/LessonActions.h"
 
 #include "graph/GraphEditor.h"
+#include "sim/SimulatePanel.h"
 #include "teach/TeachingPanel.h"
 #include "window/MainWindow.h"
 
@@ -44,6 +45,13 @@ bool PerformLessonAction(MainWindow& window, const LessonPage& page, QString* er
       RunSettings settings = window.project().run;
       settings.sync = page.argument == "on";
       window.editRunSettings(settings);
+      return true;
+    }
+    case Action::kSimulate: {
+      const QStringList parts = page.argument.split(',');
+      if (parts.size() != 3) return fail(QObject::tr("Unknown lesson action."));
+      window.tabs()->setCurrentWidget(window.simulate());
+      window.simulate()->setWhatIf(parts[0].toInt(), parts[1].toInt(), parts[2] == "sync");
       return true;
     }
   }

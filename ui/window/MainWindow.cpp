@@ -13,6 +13,7 @@
 #include "views/WelcomeView.h"
 #include "teach/LessonPanel.h"
 #include "window/LessonActions.h"
+#include "sim/SimulatePanel.h"
 #include "views/CheckpointsView.h"
 #include "views/ConsoleView.h"
 #include "views/DashboardView.h"
@@ -125,6 +126,13 @@ void MainWindow::buildLayout() {
   tabs_->addTab(graph_editor_, "Graph");
   checkpoints_ = new CheckpointsView(this);
   tabs_->addTab(checkpoints_, "Checkpoints");
+  simulate_ = new SimulatePanel(this);
+  tabs_->addTab(simulate_, SimulatePanel::tr("Simulate"));
+  connect(simulate_, &SimulatePanel::platformEdited, this, [this](const QJsonObject& platform) {
+    Project after = project_;
+    after.platform = platform;
+    edit(SimulatePanel::tr("Edit the simulated platform"), after);
+  });
   auto* splitter = new QSplitter(Qt::Vertical, this);
   splitter->addWidget(view_);
   splitter->addWidget(tabs_);
@@ -274,6 +282,7 @@ void MainWindow::applyProject(const Project& project) {
   run_settings_->showSettings(project_.run);
   graph_editor_->setProject(project_);
   checkpoints_->setDirectory(project_.run.checkpoint_dir);
+  simulate_->setProject(project_);
   QStringList tasks;
   for (const ProjectTask& task : project_.tasks) tasks << task.name();
   dashboard_->setTasks(tasks);

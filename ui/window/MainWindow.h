@@ -29,6 +29,7 @@ class PlacementView;
 class RecentProjects;
 class RunMonitor;
 class RunSettingsView;
+class SimulatePanel;
 class TaskPropertiesView;
 class WelcomeView;
 
@@ -85,6 +86,7 @@ class MainWindow : public QMainWindow {
   RunSettingsView* runSettings() const { return run_settings_; }
   GraphEditor* graphEditor() const { return graph_editor_; }
   LessonPanel* lessons() const { return lessons_; }
+  SimulatePanel* simulate() const { return simulate_; }
   QDockWidget* lessonsDock() const { return lessons_dock_; }
 
  protected:
@@ -129,6 +131,7 @@ class MainWindow : public QMainWindow {
   RunSettingsView* run_settings_ = nullptr;
   GraphEditor* graph_editor_ = nullptr;
   LessonPanel* lessons_ = nullptr;
+  SimulatePanel* simulate_ = nullptr;
   QDockWidget* lessons_dock_ = nullptr;
   RunMonitor* monitor_ = nullptr;
   LocalCluster* cluster_ = nullptr;
