@@ -26,6 +26,8 @@ namespace {
 constexpr double kEthernetPayload = 1448.0 / 1514.0;
 // htb's bucket at the benchmark's rates (tc's default: a frame and a bit more).
 constexpr double kHtbBurst = 1600;
+// Times a failed real run is run again before the benchmark gives up.
+constexpr int kRetries = 2;
 
 double Median(std::vector<double> values) {
   if (values.empty()) return 0;
@@ -139,8 +141,16 @@ StatusOr<std::vector<SimBenchmarkRow>> RunSimBenchmark(const SimBenchmarkOptions
           real.workers = workers;
           real.seconds = options.seconds;
           real.network = network.get();
-          CLAB_ASSIGN_OR_RETURN(const RealRunResult run, RunRealCluster(real));
           SimBenchmarkRow& row = rows[row_of.at(key(name, setting.name, ps, workers))];
+          StatusOr<RealRunResult> attempt = RunRealCluster(real);
+          for (int retry = 0; !attempt.ok() && retry < kRetries; ++retry) {
+            say(absl::StrCat("repeat ", repeat + 1, ", ", setting.name, ", ", name, ", ", ps, " ps, ", workers,
+                             " workers failed, running it again: ", attempt.status().message()));
+            row.failures.push_back(std::string(attempt.status().message()));
+            attempt = RunRealCluster(real);
+          }
+          CLAB_RETURN_IF_ERROR(attempt.status());
+          const RealRunResult& run = *attempt;
           row.measured.push_back(run.total_steps_per_second);
           say(absl::StrFormat(
               "repeat %d, %s, %s, %d ps, %d workers: %.1f steps/s (predicted %.1f); CPU per step: worker %.0f us, "
@@ -174,6 +184,10 @@ std::string FormatSimBenchmark(const std::vector<SimBenchmarkRow>& rows) {
   table.Print(out);
   out << absl::StrFormat("%d of %zu within target. Steps/s of all workers; measured: median of the repeats.\n", passed,
                          rows.size());
+  for (const SimBenchmarkRow& row : rows)
+    if (!row.failures.empty())
+      out << absl::StrFormat("%s, %s, %d ps, %d workers: %zu run(s) failed and were run again; first: %s\n", row.project,
+                             row.setting, row.ps, row.workers, row.failures.size(), row.failures.front());
   return out.str();
 }
 
@@ -188,7 +202,8 @@ std::string SimBenchmarkJson(const std::vector<SimBenchmarkRow>& rows) {
                     {"measured", row.measured},
                     {"measured_median", row.measured_median},
                     {"error", row.error},
-                    {"target", row.target}});
+                    {"target", row.target},
+                    {"failed_runs", row.failures.size()}});
   return nlohmann::json{{"benchmark", "simulate"}, {"rows", list}}.dump();
 }
 

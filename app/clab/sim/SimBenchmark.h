@@ -9,7 +9,8 @@
 //              all computing on this machine's cores
 //
 // Measurements are taken `repeats` times, interleaved (repeat, setting, configuration), and
-// their median is compared with the prediction.
+// their median is compared with the prediction. A run whose training fails (a task exits
+// with an error) is run again, up to twice; the failures are counted and their errors kept.
 #pragma once
 
 #include "clab/core/Status.h"
@@ -50,6 +51,7 @@ struct SimBenchmarkRow {
   double error = 0;                   // (predicted - measured) / measured
   double target = 0;
   std::string bottleneck;
+  std::vector<std::string> failures;  // runs that failed and were run again: their errors
 };
 
 // The platform a setting simulates: this machine's `cores` shared by every task.
