@@ -360,8 +360,17 @@ class StudioTest : public QObject {
       settings.last_step = last_step;
       window.editRunSettings(settings);
       QSignalSpy finished(window.cluster(), &LocalCluster::runFinished);
-      if (!window.runProject()) return false;
-      return finished.wait(30000) && finished.first().first().toBool();
+      QString error;
+      if (!window.runProject(&error)) {
+        qWarning("the run did not start: %s", qPrintable(error));
+        return false;
+      }
+      if (!finished.wait(60000) || !finished.first().first().toBool()) {
+        qWarning("the run to step %lld failed:\n%s", static_cast<long long>(last_step),
+                 qPrintable(window.console()->text()));
+        return false;
+      }
+      return true;
     };
     // Checkpoints at 0 and 100; then, restored from 100, at 100 again and 200.
     QVERIFY(run_to(100));
@@ -381,15 +390,19 @@ class StudioTest : public QObject {
     QCOMPARE(state->all_model_checkpoint_paths_size(), 3);
     QCOMPARE(QString::fromStdString(state->all_model_checkpoint_paths(2)), chosen);
 
-    // The next run's chief restores exactly that one, and training goes on from step 100.
-    qint64 first_step = -1;
-    connect(window.monitor(), &RunMonitor::progress, this, [&] {
-      if (first_step < 0) first_step = window.monitor()->globalStep();
-    });
+    // The next run's chief restores exactly that one, and training goes on from step 100:
+    // its restore event names the file and the step read from it, its session's first run
+    // read step 100, and it saved model.ckpt-100 again when its session started.
     QVERIFY(run_to(300));
     QVERIFY2(window.console()->text().contains("Restoring parameters from " + chosen), qPrintable(window.console()->text()));
-    QVERIFY2(first_step >= 100 && first_step < 200, qPrintable(QString::number(first_step)));
+    const TaskStatus chief = window.monitor()->statuses().value("/job:worker/replica:0/task:0");
+    QCOMPARE(chief.restored_from, chosen);
+    QCOMPARE(chief.restored_step, qint64{100});
+    QCOMPARE(chief.first_step, qint64{100});
     QVERIFY(window.monitor()->globalStep() >= 299);
+    state = clab::ReadCheckpointState(dir.path().toStdString());
+    QVERIFY(state.ok());
+    QCOMPARE(QString::fromStdString(state->model_checkpoint_path()), QDir(dir.path()).filePath("model.ckpt-300"));
 
     // A damaged checkpoint is refused, naming the file, and the state file stays as it is.
     QTRY_VERIFY_WITH_TIMEOUT(window.checkpoints()->checkpointText(0, 0) == "300", 5000);

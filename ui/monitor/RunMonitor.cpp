@@ -40,6 +40,17 @@ void RunMonitor::Clear() {
   failed_tasks_.clear();
 }
 
+void RunMonitor::FinishWatching() {
+  // The tasks have exited, so their streams end as soon as what is in flight has arrived.
+  constexpr auto kCloseWait = std::chrono::milliseconds(3000);
+  const auto deadline = std::chrono::steady_clock::now() + kCloseWait;
+  for (const auto& watcher : std::as_const(watchers_)) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0 || !watcher->WaitUntilClosed(left)) break;
+  }
+  StopWatching();
+}
+
 void RunMonitor::StopWatching() {
   Drain();
   timer_.stop();
@@ -99,6 +110,8 @@ void RunMonitor::Apply(const QString& task, const TaskEvent& event, QList<Consol
     case TaskEvent::kStep: {
       status.global_step = event.step().global_step();
       status.local_step = event.step().local_step();
+      // A session's first run is always reported (the reporter's first report is immediate).
+      if (status.local_step == 1) status.first_step = status.global_step;
       const qint64 now = clock_.elapsed();
       auto base = rate_base_.find(task);
       if (base == rate_base_.end() || status.local_step < base->first) {
@@ -149,6 +162,11 @@ void RunMonitor::Apply(const QString& task, const TaskEvent& event, QList<Consol
       break;
     }
     case TaskEvent::kCheckpoint:
+      if (event.checkpoint().restored()) {
+        status.restored_from = QString::fromStdString(event.checkpoint().path());
+        status.restored_step = event.checkpoint().global_step();
+        status.first_step = -1;  // a new session: its first run is still to come
+      }
       emit checkpointSaved(task, QString::fromStdString(event.checkpoint().path()), event.checkpoint().global_step());
       lines->append({task, event.wall_time(), 20, "checkpoint",
                      QStringLiteral("%1 %2 at step %3")

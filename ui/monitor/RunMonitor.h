@@ -27,6 +27,12 @@ struct TaskStatus {
   bool connected = false;
   qint64 global_step = -1;
   qint64 local_step = 0;
+  // The global step that the task's current session read in its first run (-1 before it
+  // ran one): after a restore, the step it resumed from.
+  qint64 first_step = -1;
+  // The checkpoint its current session restored from (empty when it initialised afresh).
+  QString restored_from;
+  qint64 restored_step = -1;
   double steps_per_second = 0;
   QList<DeviceInfo> devices;  // as the task last said (kept after it stops)
 };
@@ -58,6 +64,9 @@ class RunMonitor : public QObject {
   void Clear();
   // Takes what the watchers still hold, then ends the watches; the statuses stay.
   void StopWatching();
+  // For a run whose tasks have all ended: waits (briefly) until each task's stream has
+  // closed, so that the last events a task sent before it exited are shown, then stops.
+  void FinishWatching();
 
   const QHash<QString, TaskStatus>& statuses() const { return statuses_; }
   qint64 globalStep() const;            // the highest any task reported

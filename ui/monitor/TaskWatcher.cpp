@@ -43,6 +43,11 @@ bool TaskWatcher::TakeInfo(TaskInfoResponse* info) {
   return true;
 }
 
+bool TaskWatcher::WaitUntilClosed(std::chrono::milliseconds timeout) {
+  std::unique_lock<std::mutex> lock(mu_);
+  return closed_.wait_for(lock, timeout, [this] { return !connected_; });
+}
+
 void TaskWatcher::Loop() {
   grpc::ChannelArguments args;
   args.SetInt(GRPC_ARG_ENABLE_HTTP_PROXY, 0);
@@ -82,7 +87,10 @@ void TaskWatcher::Loop() {
     TaskEvent event;
     bool opened = false;
     while (reader->Read(&event)) {
-      connected_ = true;
+      if (!connected_) {
+        std::lock_guard<std::mutex> lock(mu_);
+        connected_ = true;
+      }
       if (!opened) {
         opened = true;
         fetch_info();
@@ -92,11 +100,12 @@ void TaskWatcher::Loop() {
       pending_.push_back(std::move(event));
     }
     reader->Finish();
-    connected_ = false;
     {
       std::lock_guard<std::mutex> lock(mu_);
+      connected_ = false;
       context_.reset();
     }
+    closed_.notify_all();
     // A task that restarted numbers its events from 1 again: start over.
     seen = 0;
     if (!stopping_) std::this_thread::sleep_for(kRetryDelay);

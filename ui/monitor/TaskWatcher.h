@@ -11,6 +11,8 @@
 #include <QString>
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -38,6 +40,9 @@ class TaskWatcher {
   bool TakeInfo(TaskInfoResponse* info);
   // Whether the stream is open right now.
   bool connected() const { return connected_; }
+  // Waits until the stream is closed (the task ended and everything it sent has arrived),
+  // at most `timeout`; true when it is closed.
+  bool WaitUntilClosed(std::chrono::milliseconds timeout);
 
  private:
   void Loop();
@@ -47,6 +52,7 @@ class TaskWatcher {
   std::atomic<bool> stopping_{false};
   std::atomic<bool> connected_{false};
   std::mutex mu_;
+  std::condition_variable closed_;  // notified when a stream ends
   std::vector<TaskEvent> pending_;
   std::shared_ptr<grpc::ClientContext> context_;       // the open Watch call, to cancel it
   std::shared_ptr<grpc::ClientContext> info_context_;  // the GetTaskInfo call in flight

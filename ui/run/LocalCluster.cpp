@@ -1,5 +1,6 @@
 #include "run/LocalCluster.h"
 
+#include <QPointer>
 #include <QSaveFile>
 #include <QTcpServer>
 #include <QTimer>
@@ -88,6 +89,7 @@ bool LocalCluster::Start(const Project& project, QString* error) {
     }
   }
   tasks_.clear();
+  ++run_number_;
   addresses_.clear();
   commands_.clear();
   workers_failed_ = false;
@@ -187,9 +189,15 @@ void LocalCluster::Stop() {
     task->stop_requested = true;
     if (task->process->state() != QProcess::NotRunning) ::kill(static_cast<pid_t>(task->process->processId()), SIGTERM);
   }
-  QTimer::singleShot(kStopGraceMs, this, [this] {
-    for (auto& task : tasks_)
-      if (!task->finished && task->process && task->process->state() != QProcess::NotRunning) task->process->kill();
+  // Tasks that ignore SIGTERM are killed after a grace period: only the processes asked to
+  // stop here, and only if they are still this run's (a new run may have started meanwhile).
+  std::vector<QPointer<QProcess>> stopping;
+  for (auto& task : tasks_)
+    if (task->stop_requested && !task->finished && task->process) stopping.emplace_back(task->process.get());
+  QTimer::singleShot(kStopGraceMs, this, [this, stopping, run = run_number_] {
+    if (run != run_number_) return;
+    for (const QPointer<QProcess>& process : stopping)
+      if (process && process->state() != QProcess::NotRunning) process->kill();
   });
 }
 

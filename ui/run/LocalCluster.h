@@ -70,6 +70,9 @@ class LocalCluster : public QObject {
   QHash<QString, QString> addresses_;
   QHash<QString, QStringList> commands_;
   bool workers_failed_ = false;
+  // Counts the runs started, so that a grace timer of a run that was stopped never kills the
+  // processes of a run started after it.
+  quint64 run_number_ = 0;
   // The project's own graph, written for the workers of the current run.
   std::unique_ptr<QTemporaryDir> graph_dir_;
 };

@@ -481,7 +481,7 @@ void MainWindow::onTaskFinished(const QString& task, int exit_code, bool crashed
 }
 
 void MainWindow::onRunFinished(bool ok) {
-  monitor_->StopWatching();
+  monitor_->FinishWatching();
   for (const ProjectTask& task : project_.tasks) onStatusChanged(task.name());
   onProgress();
   statusBar()->showMessage(ok ? QStringLiteral("Run finished at global step %1").arg(monitor_->globalStep())
