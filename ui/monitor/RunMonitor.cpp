@@ -15,7 +15,7 @@ RunMonitor::RunMonitor(QObject* parent) : QObject(parent) {
   qRegisterMetaType<ConsoleLine>();
   qRegisterMetaType<PlacementRow>();
   timer_.setInterval(kDrainIntervalMs);
-  connect(&timer_, &QTimer::timeout, this, &RunMonitor::Drain);
+  connect(&timer_, &QTimer::timeout, this, [this] { Drain(); });
   clock_.start();
 }
 
@@ -52,8 +52,9 @@ void RunMonitor::FinishWatching() {
 }
 
 void RunMonitor::StopWatching() {
-  Drain();
   timer_.stop();
+  while (Drain()) {
+  }
   watchers_.clear();
 }
 
@@ -69,17 +70,23 @@ double RunMonitor::totalStepsPerSecond() const {
   return total;
 }
 
-void RunMonitor::Drain() {
+bool RunMonitor::Drain() {
   QList<ConsoleLine> lines;
   bool placed = false;
   bool stepped = false;
+  // Each task gets an equal share of the drain's budget, so one chatty task cannot starve the
+  // others; a task that had more left makes the next drain come at once.
+  const size_t share = std::max<size_t>(1, kMaxEventsPerDrain / std::max<qsizetype>(1, watchers_.size()));
+  bool behind = false;
   for (auto it = watchers_.begin(); it != watchers_.end(); ++it) {
     TaskStatus& status = statuses_[it.key()];
     const bool connected = it.value()->connected();
     bool changed = connected != status.connected;
     status.connected = connected;
     const TaskState::Phase before = status.phase;
-    for (const TaskEvent& event : it.value()->Take()) Apply(it.key(), event, &lines, &placed, &stepped);
+    const std::vector<TaskEvent> events = it.value()->Take(share);
+    behind |= events.size() == share;
+    for (const TaskEvent& event : events) Apply(it.key(), event, &lines, &placed, &stepped);
     if (TaskInfoResponse info; it.value()->TakeInfo(&info)) {
       status.devices.clear();
       for (const tensorflow::DeviceAttributes& device : info.devices()) status.devices << DeviceInfo::FromProto(device);
@@ -91,6 +98,9 @@ void RunMonitor::Drain() {
   if (!lines.isEmpty()) emit consoleLines(lines);
   if (placed) emit placementsChanged(placements_);
   if (stepped) emit progress();
+  // Behind: drain again as soon as the event loop has looked at its input.
+  if (behind && timer_.isActive()) QTimer::singleShot(0, this, [this] { Drain(); });
+  return behind;
 }
 
 void RunMonitor::Apply(const QString& task, const TaskEvent& event, QList<ConsoleLine>* lines, bool* placed,

@@ -56,6 +56,11 @@ class RunMonitor : public QObject {
   Q_OBJECT
 
  public:
+  // The most events one drain applies, over all tasks: what the GUI thread does between two
+  // looks at its input is bounded however fast the tasks talk (the rest waits for the next
+  // drain, 100 ms later or at once when behind).
+  static constexpr size_t kMaxEventsPerDrain = 1000;
+
   explicit RunMonitor(QObject* parent = nullptr);
   ~RunMonitor() override;
 
@@ -90,7 +95,8 @@ class RunMonitor : public QObject {
   void trafficChanged(const QString& task, const QString& peer, double bytes_per_second);
 
  private:
-  void Drain();
+  // Applies what the watchers hold, up to the budget; true when some was left for later.
+  bool Drain();
   void Apply(const QString& task, const TaskEvent& event, QList<ConsoleLine>* lines, bool* placed, bool* stepped);
 
   QHash<QString, std::shared_ptr<TaskWatcher>> watchers_;

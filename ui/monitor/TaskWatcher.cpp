@@ -28,10 +28,16 @@ TaskWatcher::~TaskWatcher() {
   thread_.join();
 }
 
-std::vector<TaskEvent> TaskWatcher::Take() {
+std::vector<TaskEvent> TaskWatcher::Take(size_t max_events) {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<TaskEvent> taken;
-  taken.swap(pending_);
+  if (pending_.size() <= max_events) {
+    taken.swap(pending_);
+    return taken;
+  }
+  const auto end = pending_.begin() + static_cast<std::ptrdiff_t>(max_events);
+  taken.assign(std::make_move_iterator(pending_.begin()), std::make_move_iterator(end));
+  pending_.erase(pending_.begin(), end);
   return taken;
 }
 

@@ -11,6 +11,7 @@
 #include <QString>
 
 #include <atomic>
+#include <cstdint>
 #include <chrono>
 #include <condition_variable>
 #include <memory>
@@ -34,8 +35,9 @@ class TaskWatcher {
   TaskWatcher& operator=(const TaskWatcher&) = delete;
 
   const QString& task() const { return task_; }
-  // Everything received since the last call.
-  std::vector<TaskEvent> Take();
+  // What was received since the last call, oldest first, at most `max_events` of it (the
+  // rest stays for the next call).
+  std::vector<TaskEvent> Take(size_t max_events = SIZE_MAX);
   // The task's latest answer to GetTaskInfo, once: true when one came since the last call.
   bool TakeInfo(TaskInfoResponse* info);
   // Whether the stream is open right now.
