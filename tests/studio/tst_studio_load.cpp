@@ -91,8 +91,12 @@ class StudioLoadTest : public QObject {
           longest_gap, batches, static_cast<long long>(largest_batch));
     QVERIFY2(largest_batch <= static_cast<qsizetype>(RunMonitor::kMaxEventsPerDrain), qPrintable(QString::number(largest_batch)));
     QVERIFY(batches > 1);
-    QCOMPARE(console.text().count("loss = 0.25 at line"), kLines);
-    QCOMPARE(console.text("/job:worker/replica:0/task:0").count("loss = 0.25 at line"), kLines);
+    // Every line is shown, or counted as lost and said so (a loaded machine may make the
+    // watcher fall behind what the task's server keeps).
+    const qint64 missed = monitor.statuses().value("/job:worker/replica:0/task:0").missed_events;
+    QCOMPARE(console.text().count("loss = 0.25 at line") + missed, qint64{kLines});
+    QCOMPARE(console.text("/job:worker/replica:0/task:0").count("loss = 0.25 at line") + missed, qint64{kLines});
+    QCOMPARE(console.text().contains("were lost"), missed > 0);
     monitor.Clear();
   }
 

@@ -2,6 +2,8 @@
 
 #include "monitor/TaskWatcher.h"
 
+#include <QDateTime>
+
 namespace clab::ui {
 namespace {
 
@@ -87,6 +89,13 @@ bool RunMonitor::Drain() {
     const std::vector<TaskEvent> events = it.value()->Take(share);
     behind |= events.size() == share;
     for (const TaskEvent& event : events) Apply(it.key(), event, &lines, &placed, &stepped);
+    if (const qint64 missed = it.value()->TakeMissed(); missed > 0) {
+      status.missed_events += missed;
+      lines.append({it.key(), QDateTime::currentMSecsSinceEpoch() / 1000.0, 30, "monitor",
+                    tr("%n event(s) of this task were lost: it sent them faster than they could be shown, and its "
+                       "server keeps only its latest events for a watcher that falls behind.",
+                       nullptr, static_cast<int>(missed))});
+    }
     if (TaskInfoResponse info; it.value()->TakeInfo(&info)) {
       status.devices.clear();
       for (const tensorflow::DeviceAttributes& device : info.devices()) status.devices << DeviceInfo::FromProto(device);

@@ -33,6 +33,7 @@ struct TaskStatus {
   // The checkpoint its current session restored from (empty when it initialised afresh).
   QString restored_from;
   qint64 restored_step = -1;
+  qint64 missed_events = 0;  // events the task sent faster than they could be watched, lost
   double steps_per_second = 0;
   QList<DeviceInfo> devices;  // as the task last said (kept after it stops)
 };

@@ -5,6 +5,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include <chrono>
+#include <utility>
 
 namespace clab::ui {
 namespace {
@@ -39,6 +40,11 @@ std::vector<TaskEvent> TaskWatcher::Take(size_t max_events) {
   taken.assign(std::make_move_iterator(pending_.begin()), std::make_move_iterator(end));
   pending_.erase(pending_.begin(), end);
   return taken;
+}
+
+int64_t TaskWatcher::TakeMissed() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return std::exchange(missed_, 0);
 }
 
 bool TaskWatcher::TakeInfo(TaskInfoResponse* info) {
@@ -101,8 +107,10 @@ void TaskWatcher::Loop() {
         opened = true;
         fetch_info();
       }
+      const int64_t gap = event.seq() - seen - 1;  // events numbered in between that never came
       seen = event.seq();
       std::lock_guard<std::mutex> lock(mu_);
+      if (gap > 0) missed_ += gap;
       pending_.push_back(std::move(event));
     }
     reader->Finish();

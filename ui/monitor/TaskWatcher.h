@@ -38,6 +38,9 @@ class TaskWatcher {
   // What was received since the last call, oldest first, at most `max_events` of it (the
   // rest stays for the next call).
   std::vector<TaskEvent> Take(size_t max_events = SIZE_MAX);
+  // How many events the task numbered but this watcher never received since the last call:
+  // a task's server keeps a bounded backlog, and drops the oldest when a watcher lags behind.
+  int64_t TakeMissed();
   // The task's latest answer to GetTaskInfo, once: true when one came since the last call.
   bool TakeInfo(TaskInfoResponse* info);
   // Whether the stream is open right now.
@@ -56,6 +59,7 @@ class TaskWatcher {
   std::mutex mu_;
   std::condition_variable closed_;  // notified when a stream ends
   std::vector<TaskEvent> pending_;
+  int64_t missed_ = 0;
   std::shared_ptr<grpc::ClientContext> context_;       // the open Watch call, to cancel it
   std::shared_ptr<grpc::ClientContext> info_context_;  // the GetTaskInfo call in flight
   TaskInfoResponse info_;
