@@ -295,8 +295,9 @@ void ClusterProcessesTest::seedProgramAsTwoProcesses() {
   const QStringList common{"--cluster=" + cluster.spec(), "--task_index=0", "--last_step=2"};
   TaskProcess ps("seed_distributed", QStringList{"--job_name=ps"} + common);
   TaskProcess worker("seed_distributed", QStringList{"--job_name=worker"} + common);
-  QCOMPARE(worker.waitForExit(30000), 0);
+  const int exit_code = worker.waitForExit(30000);
   const QString out = worker.output();
+  QVERIFY2(exit_code == 0, qPrintable(QString("exit %1, crashed: %2\n%3").arg(exit_code).arg(worker.crashed()).arg(out)));
   QCOMPARE(out.count("[[20]]"), 2);
   for (const char* line : {"x: (VariableV2): /job:ps/replica:0/task:0/device:CPU:0",
                            "w: (VariableV2): /job:ps/replica:0/task:0/device:CPU:0",

@@ -130,10 +130,13 @@ class MonitorServiceTest : public QObject {
     options.target = (*worker)->target();
     options.config.set_log_device_placement(true);
     auto session = NewSession(options);
-    QVERIFY((*session)->Create(seed->graph).ok());
+    const Status created = (*session)->Create(seed->graph);
+    QVERIFY2(created.ok(), created.ToString().c_str());
     std::vector<Tensor> out;
-    QVERIFY((*session)->Run({}, {}, {seed->init}, &out).ok());
-    QVERIFY((*session)->Run({}, {seed->product}, {}, &out).ok());
+    const Status initialized = (*session)->Run({}, {}, {seed->init}, &out);
+    QVERIFY2(initialized.ok(), initialized.ToString().c_str());
+    const Status ran = (*session)->Run({}, {seed->product}, {}, &out);
+    QVERIFY2(ran.ok(), ran.ToString().c_str());
 
     // A client elsewhere publishes a hook line.
     PublishRequest publish;

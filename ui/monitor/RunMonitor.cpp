@@ -86,9 +86,7 @@ bool RunMonitor::Drain() {
     bool changed = connected != status.connected;
     status.connected = connected;
     const TaskState::Phase before = status.phase;
-    const std::vector<TaskEvent> events = it.value()->Take(share);
-    behind |= events.size() == share;
-    for (const TaskEvent& event : events) Apply(it.key(), event, &lines, &placed, &stepped);
+    const qsizetype lines_before = lines.size();
     if (const qint64 missed = it.value()->TakeMissed(); missed > 0) {
       status.missed_events += missed;
       lines.append({it.key(), QDateTime::currentMSecsSinceEpoch() / 1000.0, 30, "monitor",
@@ -96,6 +94,11 @@ bool RunMonitor::Drain() {
                        "server keeps only its latest events for a watcher that falls behind.",
                        nullptr, static_cast<int>(missed))});
     }
+    // The notice of a gap takes one line of the task's share.
+    const size_t budget = lines.size() > lines_before ? std::max<size_t>(1, share - 1) : share;
+    const std::vector<TaskEvent> events = it.value()->Take(budget);
+    behind |= events.size() == budget;
+    for (const TaskEvent& event : events) Apply(it.key(), event, &lines, &placed, &stepped);
     if (TaskInfoResponse info; it.value()->TakeInfo(&info)) {
       status.devices.clear();
       for (const tensorflow::DeviceAttributes& device : info.devices()) status.devices << DeviceInfo::FromProto(device);
