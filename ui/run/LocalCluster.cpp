@@ -1,7 +1,8 @@
 #include "run/LocalCluster.h"
 
+#include "network/LoopbackPorts.h"
+
 #include <QSaveFile>
-#include <QTcpServer>
 #include <QTimer>
 
 #include <csignal>
@@ -11,19 +12,6 @@ namespace {
 
 constexpr int kStopGraceMs = 3000;
 constexpr int kRecentLines = 20;
-
-// Free ports on 127.0.0.1, all held at once so they differ, then released for the tasks.
-QList<int> FreePorts(int count) {
-  std::vector<std::unique_ptr<QTcpServer>> servers;
-  QList<int> ports;
-  for (int i = 0; i < count; ++i) {
-    auto server = std::make_unique<QTcpServer>();
-    if (!server->listen(QHostAddress::LocalHost, 0)) return {};
-    ports << server->serverPort();
-    servers.push_back(std::move(server));
-  }
-  return ports;
-}
 
 }  // namespace
 
@@ -63,16 +51,16 @@ bool LocalCluster::Start(const Project& project, QString* error) {
     *error = "the cluster has problems: " + problems.join("; ");
     return false;
   }
-  const QList<int> ports = FreePorts(static_cast<int>(project.tasks.size()));
-  if (ports.size() != project.tasks.size()) {
-    *error = "cannot find free ports on 127.0.0.1";
+  const StatusOr<std::vector<int>> ports = tools::PickFreeLoopbackPorts(static_cast<int>(project.tasks.size()));
+  if (!ports.ok()) {
+    *error = QString::fromStdString(std::string(ports.status().message()));
     return false;
   }
   // The same cluster, moved to this machine's loopback.
   Project local = project;
   for (int i = 0; i < local.tasks.size(); ++i) {
     local.tasks[i].host = "127.0.0.1";
-    local.tasks[i].port = ports[i];
+    local.tasks[i].port = (*ports)[static_cast<size_t>(i)];
   }
   const QString spec = local.clusterSpec();
   QString graph_path;

@@ -1,6 +1,6 @@
 #include "teach/StepWalkthrough.h"
 
-#include "cli/LoopbackPorts.h"
+#include "network/LoopbackPorts.h"
 #include "clab/distributed/Server.h"
 #include "clab/graph/Graph.h"
 #include "clab/graph/GraphImport.h"
@@ -231,7 +231,7 @@ Status StepWalkthrough::run(const tensorflow::GraphDef& graph, const QMap<QStrin
   StepWalkthrough& walk = *this;
   const QStringList& init = walk.init;
   // Run: a private cluster, one in-process server per task, the session on the step's task.
-  CLAB_ASSIGN_OR_RETURN(const std::vector<int> ports, cli::PickFreeLoopbackPorts(static_cast<int>(task_names.size())));
+  CLAB_ASSIGN_OR_RETURN(const std::vector<int> ports, tools::PickFreeLoopbackPorts(static_cast<int>(task_names.size())));
   std::map<std::string, std::vector<std::string>> jobs;
   size_t next_port = 0;
   for (auto it = tasks.begin(); it != tasks.end(); ++it)

@@ -9,7 +9,7 @@
 #include "clab/core/Tensor.h"
 
 
-namespace clab::cli {
+namespace clab::tools {
 
 class JsonTensorParser {
  public:
@@ -20,4 +20,4 @@ class JsonTensorParser {
   static StatusOr<Tensor> Parse(absl::string_view json_text, DataType dtype = DT_INVALID);
 };
 
-}  // namespace clab::cli
+}  // namespace clab::tools

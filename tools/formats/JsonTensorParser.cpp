@@ -1,4 +1,4 @@
-#include "cli/JsonTensorParser.h"
+#include "formats/JsonTensorParser.h"
 
 #include <nlohmann/json.hpp>
 
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace clab::cli {
+namespace clab::tools {
 namespace {
 
 using nlohmann::json;
@@ -129,4 +129,4 @@ StatusOr<Tensor> JsonTensorParser::Parse(absl::string_view json_text, DataType d
   return tensor;
 }
 
-}  // namespace clab::cli
+}  // namespace clab::tools

@@ -1,4 +1,4 @@
-#include "cli/LoopbackPorts.h"
+#include "network/LoopbackPorts.h"
 
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace clab::cli {
+namespace clab::tools {
 
 StatusOr<std::vector<int>> PickFreeLoopbackPorts(int count) {
   std::vector<int> fds;
@@ -36,4 +36,4 @@ StatusOr<std::vector<int>> PickFreeLoopbackPorts(int count) {
   return ports;
 }
 
-}  // namespace clab::cli
+}  // namespace clab::tools

@@ -13,7 +13,7 @@
 #include "clab/graph/GraphBuilder.h"
 #include "clab/ops/Ops.h"
 
-namespace clab::examples {
+namespace clab::tools {
 
 struct SeedGraph {
   ops::Variable x;   // the variable [[1, 2, 3, 4]]
@@ -29,4 +29,4 @@ SeedGraph BuildSeedGraph(GraphBuilder& g);
 // The value the seed program prints each step: x . w = 1*2 + 2*2 + 3*2 + 4*2.
 inline constexpr int32_t kSeedExpectedProduct = 20;
 
-}  // namespace clab::examples
+}  // namespace clab::tools

@@ -1,4 +1,4 @@
-#include "cli/GraphFileReader.h"
+#include "formats/GraphFileReader.h"
 
 #include "clab/graph/OpRegistry.h"
 
@@ -13,7 +13,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace clab::cli {
+namespace clab::tools {
 namespace {
 
 // Keeps the first error: later ones are usually consequences of it.
@@ -94,4 +94,4 @@ StatusOr<tensorflow::GraphDef> GraphFileReader::ReadSupported(const std::string&
   return graph;
 }
 
-}  // namespace clab::cli
+}  // namespace clab::tools

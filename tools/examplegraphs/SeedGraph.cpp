@@ -1,8 +1,8 @@
-#include "seed/SeedGraph.h"
+#include "examplegraphs/SeedGraph.h"
 
 #include "clab/core/Tensor.h"
 
-namespace clab::examples {
+namespace clab::tools {
 
 SeedGraph BuildSeedGraph(GraphBuilder& g) {
   SeedGraph seed;
@@ -17,4 +17,4 @@ SeedGraph BuildSeedGraph(GraphBuilder& g) {
   return seed;
 }
 
-}  // namespace clab::examples
+}  // namespace clab::tools

@@ -9,9 +9,9 @@
 
 #include <memory>
 
-namespace clab::examples {
+namespace clab::tools {
 
 StatusOr<Output> MinimizeWithDescent(GraphBuilder& graph, const Output& loss, double learning_rate, int sync_replicas,
                                      std::shared_ptr<SyncReplicasOptimizer>* sync);
 
-}  // namespace clab::examples
+}  // namespace clab::tools

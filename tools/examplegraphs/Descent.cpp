@@ -1,9 +1,9 @@
-#include "models/Descent.h"
+#include "examplegraphs/Descent.h"
 
 #include "clab/train/GlobalStep.h"
 #include "clab/train/GradientDescentOptimizer.h"
 
-namespace clab::examples {
+namespace clab::tools {
 
 StatusOr<Output> MinimizeWithDescent(GraphBuilder& g, const Output& loss, double learning_rate, int sync_replicas,
                                      std::shared_ptr<SyncReplicasOptimizer>* sync) {
@@ -15,4 +15,4 @@ StatusOr<Output> MinimizeWithDescent(GraphBuilder& g, const Output& loss, double
   return (*sync)->Minimize(g, loss, global_step);
 }
 
-}  // namespace clab::examples
+}  // namespace clab::tools

@@ -8,8 +8,8 @@
 
 #include <vector>
 
-namespace clab::cli {
+namespace clab::tools {
 
 StatusOr<std::vector<int>> PickFreeLoopbackPorts(int count);
 
-}  // namespace clab::cli
+}  // namespace clab::tools

@@ -8,7 +8,7 @@
 
 #include <string>
 
-namespace clab::cli {
+namespace clab::tools {
 
 class GraphFileReader {
  public:
@@ -23,4 +23,4 @@ class GraphFileReader {
   static Format DetectFormat(absl::string_view bytes);
 };
 
-}  // namespace clab::cli
+}  // namespace clab::tools
