@@ -1,7 +1,6 @@
 #include "clab/graph/OpRegistry.h"
 
 #include "clab/graph/AttrValues.h"
-#include "ops/RegisterOps.h"
 
 #include <absl/strings/str_join.h>
 
@@ -9,6 +8,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <set>
 
 namespace clab {
@@ -287,27 +287,55 @@ Status ValidateOpDef(const OpDef& op) {
   return check_args(op.outputs, "output");
 }
 
+namespace {
+
+// The families that joined before the registry was built, and whether it has been.
+struct PendingFamilies {
+  std::mutex mu;
+  std::vector<std::pair<std::string, OpFamily::RegisterFn>> families;
+  bool registry_built = false;
+};
+
+PendingFamilies& Families() {
+  static PendingFamilies* const families = new PendingFamilies;
+  return *families;
+}
+
+void RegisterFamily(OpRegistry& registry, std::string_view name, OpFamily::RegisterFn register_ops) {
+  register_ops(registry);
+  for (const OpDef* op : registry.ListOps()) {
+    Status valid = ValidateOpDef(*op);
+    if (!valid.ok()) DieOnBadRegistration(op->name, clab::StrCat(valid.message(), " (family '", name, "')"));
+  }
+}
+
+}  // namespace
+
+OpFamily::OpFamily(std::string_view name, RegisterFn register_ops) {
+  PendingFamilies& pending = Families();
+  {
+    std::lock_guard<std::mutex> lock(pending.mu);
+    if (!pending.registry_built) {
+      pending.families.emplace_back(std::string(name), register_ops);
+      return;
+    }
+  }
+  RegisterFamily(OpRegistry::Global(), name, register_ops);
+}
+
 OpRegistry& OpRegistry::Global() {
   // A function-local static: C++ guarantees one initialisation even when threads race here.
   static OpRegistry* const registry = [] {
     auto* r = new OpRegistry;
-    RegisterArrayOps(*r);
-    RegisterStateOps(*r);
-    RegisterMathOps(*r);
-    RegisterNnOps(*r);
-    RegisterNnGradOps(*r);
-    RegisterNnLossOps(*r);
-    RegisterConvOps(*r);
-    RegisterPoolOps(*r);
-    RegisterModelOps(*r);
-    RegisterRandomOps(*r);
-    RegisterSendRecvOps(*r);
-    RegisterVariableStatusOps(*r);
-    RegisterQueueOps(*r);
-    RegisterAccumulatorOps(*r);
-    RegisterGatherScatterOps(*r);
-    RegisterPackOps(*r);
-    RegisterDatasetOps(*r);
+    PendingFamilies& pending = Families();
+    std::vector<std::pair<std::string, OpFamily::RegisterFn>> families;
+    {
+      std::lock_guard<std::mutex> lock(pending.mu);
+      pending.registry_built = true;
+      families.swap(pending.families);
+    }
+    std::stable_sort(families.begin(), families.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [name, register_ops] : families) register_ops(*r);
     for (const auto& [name, op] : r->ops_) {
       Status valid = ValidateOpDef(*op);
       if (!valid.ok()) DieOnBadRegistration(name, std::string(valid.message()));

@@ -7,7 +7,6 @@
 #include "clab/graph/ShapeContext.h"
 #include "clab/runtime/OpKernel.h"
 #include "ops/ArrayOpsInternal.h"
-#include "ops/RegisterOps.h"
 
 #include <cstring>
 
@@ -104,5 +103,8 @@ void RegisterPackOps(OpRegistry& registry) {
       .Summary("The tensors that _PackTensors packed, with their types and shapes.")
       .Group("internal");
 }
+
+// Joins the built-in ops of OpRegistry::Global().
+const OpFamily kPackOpFamily("pack", RegisterPackOps);
 
 }  // namespace clab

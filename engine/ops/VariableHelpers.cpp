@@ -2,6 +2,7 @@
 // and NoOp nodes named and colocated exactly as TensorFlow 1.x names and colocates them, so
 // graphs, checkpoints and placement logs read the same.
 #include "clab/graph/AttrValues.h"
+#include "clab/graph/GraphKeys.h"
 #include "clab/ops/Ops.h"
 
 namespace clab::ops {
@@ -23,8 +24,8 @@ Variable MakeVariable(GraphBuilder& g, const Output& initial_value, std::string_
     variable.initializer = g.AddNode("Assign", {variable.var, initial_value}, {}, "Assign");
     variable.read = g.AddNode("Identity", {variable.var}, {}, "read");
   }
-  g.AddToCollection("variables", var_name);
-  if (trainable) g.AddToCollection("trainable_variables", var_name);
+  g.AddToCollection(GraphKeys::kGlobalVariables, var_name);
+  if (trainable) g.AddToCollection(GraphKeys::kTrainableVariables, var_name);
   return variable;
 }
 
@@ -32,7 +33,7 @@ Output GlobalVariablesInitializer(GraphBuilder& g, std::string_view name) {
   // MakeVariable names a variable's initializer "<var>/Assign"; variables created by hand
   // without one are skipped, as they are not initialisable by this op either way.
   std::vector<Output> initializers;
-  for (const std::string& var : g.Collection("variables")) {
+  for (const std::string& var : g.Collection(GraphKeys::kGlobalVariables)) {
     const std::string initializer = var + "/Assign";
     const tensorflow::NodeDef* node = g.FindNode(initializer);
     if (node != nullptr && node->input_size() > 0 && node->input(0) == var)
