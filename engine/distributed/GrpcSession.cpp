@@ -1,6 +1,7 @@
 #include "distributed/GrpcSession.h"
 
 #include "distributed/GrpcChannels.h"
+#include "distributed/GrpcStatus.h"
 #include "distributed/Master.h"
 
 #include <grpcpp/grpcpp.h>
@@ -25,13 +26,11 @@ bool IsTransportError(std::string_view message) {
   return false;
 }
 
-Status FromGrpcStatus(const grpc::Status& status, const std::string& address) {
-  if (status.ok()) return OkStatus();
-  const auto code = static_cast<absl::StatusCode>(status.error_code());
-  if (IsTransportError(status.error_message()))
-    return Status(code, StrCat("Cannot reach the master at grpc://", address, ": ", status.error_message(),
-                               ". Is the server for that address running?"));
-  return Status(code, status.error_message());
+Status FromMasterCall(const grpc::Status& status, const std::string& address) {
+  if (status.ok() || !IsTransportError(status.error_message())) return FromGrpcStatus(status);
+  return Status(static_cast<absl::StatusCode>(status.error_code()),
+                StrCat("Cannot reach the master at grpc://", address, ": ", status.error_message(),
+                       ". Is the server for that address running?"));
 }
 
 // Issues one callback-API call and waits for it: `issue(context, on_done)`.
@@ -41,7 +40,7 @@ Status CallMaster(const std::string& address, int64_t timeout_ms, Issue issue) {
   if (timeout_ms > 0) context.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(timeout_ms));
   std::promise<grpc::Status> finished;
   issue(&context, [&finished](grpc::Status status) { finished.set_value(std::move(status)); });
-  return FromGrpcStatus(finished.get_future().get(), address);
+  return FromMasterCall(finished.get_future().get(), address);
 }
 
 // A closing session does not wait long on a master that went away.

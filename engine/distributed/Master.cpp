@@ -1,6 +1,7 @@
 #include "distributed/Master.h"
 
 #include "clab/core/DeviceName.h"
+#include "core/LogLine.h"
 #include "distributed/MasterSession.h"
 #include "distributed/TaskDiscovery.h"
 
@@ -55,14 +56,7 @@ struct Master::Impl {
   std::condition_variable builders_cv;
   int builders = 0;
 
-  void Log(const std::string& line) const {
-    if (options.log) {
-      options.log(line);
-    } else {
-      std::fputs((line + "\n").c_str(), stdout);
-      std::fflush(stdout);
-    }
-  }
+  void Log(const std::string& line) const { WriteLogLine(options.log, line); }
 
   StatusOr<std::shared_ptr<MasterSession>> Find(const std::string& handle) {
     std::lock_guard<std::mutex> lock(mu);

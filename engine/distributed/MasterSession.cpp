@@ -2,12 +2,12 @@
 
 #include "clab/core/DeviceName.h"
 #include "clab/graph/Graph.h"
+#include "core/LogLine.h"
 #include "distributed/TaskCallBatch.h"
 #include "distributed/TaskDiscovery.h"
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 
 namespace clab {
 
@@ -266,13 +266,7 @@ PlacerOptions MasterSession::PlacerOptionsForSession() {
   placer.default_device = context_->task_name;
   // Each placement is said once per session, not again for every new signature.
   placer.log = [this](const std::string& line) {
-    if (!logged_placements_.insert(line).second) return;
-    if (context_->log) {
-      context_->log(line);
-    } else {
-      std::fputs((line + "\n").c_str(), stdout);
-      std::fflush(stdout);
-    }
+    if (logged_placements_.insert(line).second) WriteLogLine(context_->log, line);
   };
   return placer;
 }

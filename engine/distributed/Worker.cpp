@@ -1,6 +1,7 @@
 #include "distributed/Worker.h"
 
 #include "clab/runtime/Rendezvous.h"
+#include "core/WallClock.h"
 #include "distributed/RegisteredGraph.h"
 #include "distributed/StepTable.h"
 #include "distributed/WorkerSession.h"
@@ -15,11 +16,6 @@
 
 namespace clab {
 namespace {
-
-int64_t NowMicros() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 // Graph handles start at a random point, so a restarted worker never takes a handle
 // registered with its predecessor for one of its own.

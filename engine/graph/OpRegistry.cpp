@@ -26,23 +26,6 @@ using tensorflow::AttrValue;
 
 bool IsListType(std::string_view type) { return type.rfind("list(", 0) == 0; }
 
-std::string_view AttrCaseTypeName(const AttrValue& value) {
-  switch (value.value_case()) {
-    case AttrValue::kS: return "string";
-    case AttrValue::kI: return "int";
-    case AttrValue::kF: return "float";
-    case AttrValue::kB: return "bool";
-    case AttrValue::kType: return "type";
-    case AttrValue::kShape: return "shape";
-    case AttrValue::kTensor: return "tensor";
-    case AttrValue::kFunc: return "func";
-    case AttrValue::kList: return "list";
-    case AttrValue::kPlaceholder: return "placeholder";
-    case AttrValue::VALUE_NOT_SET: return "no value";
-  }
-  return "unknown";
-}
-
 // The names of the list fields that hold something, to reject "list(int)" holding floats.
 std::vector<std::string_view> NonEmptyListFields(const AttrValue::ListValue& list) {
   std::vector<std::string_view> kinds;
@@ -92,7 +75,7 @@ Status CheckAttrValue(const AttrDef& def, AttrValue* value) {
   if (IsListType(def.type)) {
     if (value->value_case() == AttrValue::VALUE_NOT_SET) value->mutable_list();
     if (value->value_case() != AttrValue::kList)
-      return errors::InvalidArgument("has type ", AttrCaseTypeName(*value), ", expected ", def.type);
+      return errors::InvalidArgument("has type ", AttrCaseName(*value), ", expected ", def.type);
     const std::string element = def.type.substr(5, def.type.size() - 6);
     for (std::string_view kind : NonEmptyListFields(value->list()))
       if (kind != element)
@@ -104,8 +87,8 @@ Status CheckAttrValue(const AttrDef& def, AttrValue* value) {
     for (const auto& s : value->list().s()) CLAB_RETURN_IF_ERROR(CheckString(def, s));
     return OkStatus();
   }
-  if (AttrCaseTypeName(*value) != def.type)
-    return errors::InvalidArgument("has type ", AttrCaseTypeName(*value), ", expected ", def.type);
+  if (AttrCaseName(*value) != def.type)
+    return errors::InvalidArgument("has type ", AttrCaseName(*value), ", expected ", def.type);
   if (def.type == "type") return CheckDataType(def, value->type());
   if (def.type == "string") return CheckString(def, value->s());
   if (def.type == "int" && def.has_minimum && value->i() < def.minimum)

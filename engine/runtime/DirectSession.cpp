@@ -7,6 +7,7 @@
 #include "clab/runtime/Partition.h"
 #include "clab/runtime/Placer.h"
 #include "clab/runtime/Rendezvous.h"
+#include "core/LogLine.h"
 
 #include <absl/container/inlined_vector.h>
 #include <absl/strings/str_join.h>
@@ -15,7 +16,6 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <cstdio>
 #include <map>
 #include <mutex>
 #include <set>
@@ -173,9 +173,7 @@ class DirectSession : public Session {
       any = true;
     }
     if (!any) text += " no known devices.";
-    text += "\n";
-    std::fputs(text.c_str(), stdout);
-    std::fflush(stdout);
+    WriteLogLine({}, text);
   }
 
   Status ExtendLocked(const tensorflow::GraphDef& addition) {
@@ -333,9 +331,7 @@ class DirectSession : public Session {
     placer.log_device_placement = options_.config.log_device_placement();
     // Each placement is printed once per session, not again for every new signature.
     placer.log = [this](const std::string& line) {
-      if (!logged_placements_.insert(line).second) return;
-      std::fputs((line + "\n").c_str(), stdout);
-      std::fflush(stdout);
+      if (logged_placements_.insert(line).second) WriteLogLine({}, line);
     };
     return placer;
   }
