@@ -225,7 +225,7 @@ Status Master::ListDevices(const tensorflow::ListDevicesRequest& request, tensor
     for (auto& [task, attributes] : found.by_task) devices.insert(devices.end(), attributes.begin(), attributes.end());
   }
   for (tensorflow::DeviceAttributes& device : devices) {
-    const bool local = TaskOfDevice(device.name()) == impl_->options.task_name;
+    const bool local = DeviceName::TaskOf(device.name()) == impl_->options.task_name;
     *(local ? response->add_local_device() : response->add_remote_device()) = std::move(device);
   }
   return OkStatus();

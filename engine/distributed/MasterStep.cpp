@@ -259,7 +259,7 @@ Status MasterStep::CollectFetches() {
     auto route_it = plan.fetch_routes.find(name);
     if (route_it == plan.fetch_routes.end())
       return errors::Internal("Fetch '", name, "' has no route in the step's plan");
-    const PlanRoute& route = route_it->second;
+    const StepRoutes::Route& route = route_it->second;
     const size_t p = static_cast<size_t>(route.partition);
     tensorflow::RunGraphResponse& from = responses_[p];
     const int returned = UsesTensors(p) ? static_cast<int>(fetched_[p].size()) : from.recv_size();

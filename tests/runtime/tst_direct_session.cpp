@@ -345,6 +345,17 @@ void TestDirectSession::signatureIsCompiledOnce() {
   QVERIFY(session->Run({{"p", Tensor::Scalar<float>(1)}, {"q", Tensor::Scalar<float>(1)}}, {"counted", "diff"}, {}, &out)
               .ok());
   QCOMPARE(g_kernel_constructions.load(), 2);
+  // The same fetches in another order are the same signature; outputs come in the order asked.
+  QVERIFY(session->Run({{"p", Tensor::Scalar<float>(5)}, {"q", Tensor::Scalar<float>(2)}}, {"counted", "p"}, {}, &out)
+              .ok());
+  QCOMPARE(g_kernel_constructions.load(), 3);
+  QCOMPARE(out[0].scalar<float>(), 3.0f);
+  QCOMPARE(out[1].scalar<float>(), 5.0f);
+  QVERIFY(session->Run({{"p", Tensor::Scalar<float>(5)}, {"q", Tensor::Scalar<float>(2)}}, {"p", "counted"}, {}, &out)
+              .ok());
+  QCOMPARE(g_kernel_constructions.load(), 3);
+  QCOMPARE(out[0].scalar<float>(), 5.0f);
+  QCOMPARE(out[1].scalar<float>(), 3.0f);
 }
 
 void TestDirectSession::concurrentRunsShareVariables() {

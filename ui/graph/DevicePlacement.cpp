@@ -1,10 +1,10 @@
 #include "graph/DevicePlacement.h"
 
+#include "clab/compile/Placer.h"
 #include "clab/core/DeviceName.h"
 #include "clab/distributed/ReplicaDeviceSetter.h"
 #include "clab/graph/AttrValues.h"
 #include "clab/graph/Graph.h"
-#include "clab/runtime/Placer.h"
 
 namespace clab::ui {
 

@@ -1,4 +1,4 @@
-#include "clab/runtime/PackTransfers.h"
+#include "clab/compile/PackTransfers.h"
 
 #include "clab/graph/AttrValues.h"
 

@@ -6,7 +6,7 @@
 #include "clab/graph/GraphBuilder.h"
 #include "clab/ops/Ops.h"
 #include "clab/runtime/OpKernel.h"
-#include "clab/runtime/Placer.h"
+#include "clab/compile/Placer.h"
 
 #include <google/protobuf/text_format.h>
 

@@ -2,7 +2,7 @@
 // one pair per tensor and destination, and control edges survive the cut.
 #include "clab/graph/AttrValues.h"
 #include "clab/graph/Graph.h"
-#include "clab/runtime/Partition.h"
+#include "clab/compile/Partition.h"
 
 #include <QtTest>
 

@@ -1,4 +1,4 @@
-#include "clab/runtime/Partition.h"
+#include "clab/compile/Partition.h"
 
 #include "clab/graph/AttrValues.h"
 

@@ -1,4 +1,4 @@
-#include "clab/runtime/Placer.h"
+#include "clab/compile/Placer.h"
 
 #include "clab/core/DeviceName.h"
 #include "clab/graph/AttrValues.h"
