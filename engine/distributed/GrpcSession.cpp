@@ -148,11 +148,6 @@ Status GrpcSession::Run(const tensorflow::RunOptions& options, const FeedList& f
   std::string handle;
   CLAB_RETURN_IF_ERROR(CurrentHandle(&handle));
   request.set_session_handle(std::move(handle));
-  for (const auto& [name, value] : feeds) {
-    tensorflow::NamedTensorProto* feed = request.add_feed();
-    feed->set_name(name);
-    value.AsProto(feed->mutable_tensor());
-  }
   for (const std::string& fetch : fetches) request.add_fetch(fetch);
   for (const std::string& target : targets) request.add_target(target);
   *request.mutable_options() = options;
@@ -160,18 +155,29 @@ Status GrpcSession::Run(const tensorflow::RunOptions& options, const FeedList& f
   tensorflow::RunStepResponse response;
   Status status;
   if (Master* master = InProcessMaster()) {
-    // In process the tensors come back as they are, without a trip through TensorProto.
-    status = master->RunStepTakingFeeds(&request, &response, outputs);
+    // In process the tensors go and come back as they are, without a trip through
+    // TensorProto: the request only names the fed tensors.
+    std::vector<Tensor> values;
+    values.reserve(feeds.size());
+    for (const auto& [name, value] : feeds) {
+      request.add_feed()->set_name(name);
+      values.push_back(value);
+    }
+    status = master->RunStepWithTensors(request, values, &response, outputs);
     if (status.ok() && response.status_code() != 0)
       status = Status(static_cast<absl::StatusCode>(response.status_code()), response.status_error_message());
     if (metadata != nullptr) metadata->Swap(response.mutable_metadata());
     return status;
-  } else {
-    auto* stub = Stub();
-    status = CallMaster(address_, 0, [&](grpc::ClientContext* context, std::function<void(grpc::Status)> done) {
-      stub->async()->RunStep(context, &request, &response, std::move(done));
-    });
   }
+  for (const auto& [name, value] : feeds) {
+    tensorflow::NamedTensorProto* feed = request.add_feed();
+    feed->set_name(name);
+    value.AsProto(feed->mutable_tensor());
+  }
+  auto* stub = Stub();
+  status = CallMaster(address_, 0, [&](grpc::ClientContext* context, std::function<void(grpc::Status)> done) {
+    stub->async()->RunStep(context, &request, &response, std::move(done));
+  });
   if (status.ok() && response.status_code() != 0)
     status = Status(static_cast<absl::StatusCode>(response.status_code()), response.status_error_message());
   if (metadata != nullptr) metadata->Swap(response.mutable_metadata());

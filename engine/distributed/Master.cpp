@@ -165,11 +165,11 @@ void Master::RunStepAsync(const tensorflow::RunStepRequest& request, tensorflow:
 
 namespace {
 Status RunStepAndWait(const std::shared_ptr<MasterSession>& session, const tensorflow::RunStepRequest& request,
-                      tensorflow::RunStepRequest* movable, tensorflow::RunStepResponse* response,
+                      const std::vector<Tensor>* feed_values, tensorflow::RunStepResponse* response,
                       std::vector<Tensor>* outputs) {
   CLAB_ASSIGN_OR_RETURN(std::shared_ptr<const StepPlan> plan, session->GetOrBuildPlan(request));
   std::promise<Status> finished;
-  session->RunStep(std::move(plan), request, movable, response, outputs,
+  session->RunStep(std::move(plan), request, feed_values, response, outputs,
                    [&finished](const Status& status) { finished.set_value(status); });
   return finished.get_future().get();
 }
@@ -180,10 +180,13 @@ Status Master::RunStep(const tensorflow::RunStepRequest& request, tensorflow::Ru
   return RunStepAndWait(session, request, nullptr, response, nullptr);
 }
 
-Status Master::RunStepTakingFeeds(tensorflow::RunStepRequest* request, tensorflow::RunStepResponse* response,
-                                  std::vector<Tensor>* outputs) {
-  CLAB_ASSIGN_OR_RETURN(std::shared_ptr<MasterSession> session, impl_->Find(request->session_handle()));
-  return RunStepAndWait(session, *request, request, response, outputs);
+Status Master::RunStepWithTensors(const tensorflow::RunStepRequest& request, const std::vector<Tensor>& feeds,
+                                  tensorflow::RunStepResponse* response, std::vector<Tensor>* outputs) {
+  if (static_cast<size_t>(request.feed_size()) != feeds.size())
+    return errors::InvalidArgument("RunStep names ", request.feed_size(), " fed tensor(s) but ", feeds.size(),
+                                   " were given");
+  CLAB_ASSIGN_OR_RETURN(std::shared_ptr<MasterSession> session, impl_->Find(request.session_handle()));
+  return RunStepAndWait(session, request, &feeds, response, outputs);
 }
 
 Status Master::CloseSession(const tensorflow::CloseSessionRequest& request) {

@@ -359,13 +359,13 @@ void MasterSession::DeregisterPlan(const StepPlan& plan) {
 }
 
 void MasterSession::RunStep(std::shared_ptr<const StepPlan> plan, const tensorflow::RunStepRequest& request,
-                            tensorflow::RunStepRequest* movable_request, tensorflow::RunStepResponse* response,
+                            const std::vector<Tensor>* feed_values, tensorflow::RunStepResponse* response,
                             std::vector<Tensor>* outputs, MasterStep::Done done) {
   MasterStep::Params params;
   params.plan = std::move(plan);
   params.session_handle = handle_;
   params.request = &request;
-  params.movable_request = movable_request;
+  params.feed_values = feed_values;
   params.response = response;
   params.outputs = outputs;
   params.timeout_ms = request.options().timeout_in_ms() > 0 ? request.options().timeout_in_ms()

@@ -59,7 +59,7 @@ class MasterSession {
   StatusOr<std::shared_ptr<const StepPlan>> GetOrBuildPlan(const tensorflow::RunStepRequest& request);
   // Runs one step of `plan`; see MasterStep::Params for the lifetime of the messages.
   void RunStep(std::shared_ptr<const StepPlan> plan, const tensorflow::RunStepRequest& request,
-               tensorflow::RunStepRequest* movable_request, tensorflow::RunStepResponse* response,
+               const std::vector<Tensor>* feed_values, tensorflow::RunStepResponse* response,
                std::vector<Tensor>* outputs,
                MasterStep::Done done);
 

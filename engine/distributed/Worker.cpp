@@ -180,7 +180,7 @@ Status Worker::DeregisterGraph(const tensorflow::DeregisterGraphRequest& request
 
 void Worker::RunGraphAsync(const tensorflow::RunGraphRequest& request, tensorflow::RunGraphResponse* response,
                            CallCancellation* cancellation, std::function<void(const Status&)> done,
-                           std::vector<Tensor>* fetched) {
+                           std::vector<Tensor>* fetched, std::vector<Tensor>* fed) {
   auto finish = [response, in_body = request.store_errors_in_response_body(),
                  done = std::move(done)](const Status& status) {
     if (!status.ok() && in_body) {
@@ -200,22 +200,28 @@ void Worker::RunGraphAsync(const tensorflow::RunGraphRequest& request, tensorflo
   if (!graph) return finish(impl_->GraphNotFound(request.graph_handle()));
 
   const std::vector<std::string>& feed_names = graph->feeds();
-  if (static_cast<size_t>(request.send_size()) != feed_names.size())
-    return finish(errors::InvalidArgument("RunGraph sent ", request.send_size(), " tensor(s) to graph ",
+  const size_t sent_count = fed != nullptr ? fed->size() : static_cast<size_t>(request.send_size());
+  if (sent_count != feed_names.size())
+    return finish(errors::InvalidArgument("RunGraph sent ", sent_count, " tensor(s) to graph ",
                                           request.graph_handle(), " on ", task_name_, ", which feeds ",
                                           feed_names.size()));
-  std::vector<Tensor> feeds(feed_names.size());
-  for (int i = 0; i < request.send_size(); ++i) {
-    const tensorflow::NamedTensorProto& sent = request.send(i);
-    const int index = sent.name().empty() || sent.name() == feed_names[static_cast<size_t>(i)]
-                          ? i
-                          : graph->FeedIndex(sent.name());
-    if (index < 0)
-      return finish(errors::InvalidArgument("RunGraph fed '", sent.name(), "', which graph ", request.graph_handle(),
-                                            " on ", task_name_, " does not feed"));
-    StatusOr<Tensor> value = Tensor::FromProto(sent.tensor());
-    if (!value.ok()) return finish(errors::Annotate(value.status(), StrCat("Feed '", sent.name(), "'")));
-    feeds[static_cast<size_t>(index)] = std::move(value).value();
+  std::vector<Tensor> feeds;
+  if (fed != nullptr) {
+    feeds = std::move(*fed);
+  } else {
+    feeds.resize(feed_names.size());
+    for (int i = 0; i < request.send_size(); ++i) {
+      const tensorflow::NamedTensorProto& sent = request.send(i);
+      const int index = sent.name().empty() || sent.name() == feed_names[static_cast<size_t>(i)]
+                            ? i
+                            : graph->FeedIndex(sent.name());
+      if (index < 0)
+        return finish(errors::InvalidArgument("RunGraph fed '", sent.name(), "', which graph ",
+                                              request.graph_handle(), " on ", task_name_, " does not feed"));
+      StatusOr<Tensor> value = Tensor::FromProto(sent.tensor());
+      if (!value.ok()) return finish(errors::Annotate(value.status(), StrCat("Feed '", sent.name(), "'")));
+      feeds[static_cast<size_t>(index)] = std::move(value).value();
+    }
   }
 
   StatusOr<std::shared_ptr<StepRendezvous>> acquired = impl_->steps.Acquire(step_id, /*starts_run=*/true);

@@ -66,6 +66,17 @@ class WorkerInterface {
                                         tensorflow::RunGraphResponse* response, std::vector<Tensor>* fetched,
                                         CallCancellation* cancellation, Done done);
 
+  // Whether calls reach a Worker in this process directly (LocalWorker), which can then take
+  // tensors as they are instead of TensorProtos.
+  virtual bool InProcess() const { return false; }
+  // RunGraph with the fed tensors handed over in `fed` (the registered graph's feed order;
+  // `request` then has no sends) and the fetched ones handed back in `fetched`: the path of
+  // an in-process client whose master and worker share its process. Only a worker with
+  // InProcess() takes it (UNIMPLEMENTED otherwise).
+  virtual void RunGraphInProcessAsync(const tensorflow::RunGraphRequest& request,
+                                      tensorflow::RunGraphResponse* response, std::vector<Tensor> fed,
+                                      std::vector<Tensor>* fetched, CallCancellation* cancellation, Done done);
+
   // Puts `value` into this worker's rendezvous of step `step_id` under `key`: how the master
   // of this task hands over tensors that arrived in another partition's RunGraph reply.
   // Only a worker in the master's own process can take it (UNIMPLEMENTED otherwise).
