@@ -1,4 +1,4 @@
-// Wrappers for the queue and accumulator ops (QueueOps.cpp, AccumulatorOps.cpp).
+// clab::ops wrappers for the queue and accumulator ops (ops/QueueOps.cpp, ops/AccumulatorOps.cpp).
 #include "clab/graph/AttrValues.h"
 #include "clab/ops/Ops.h"
 

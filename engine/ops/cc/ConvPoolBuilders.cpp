@@ -1,4 +1,4 @@
-// clab::ops wrappers for the convolution and pooling ops (ConvOps.cpp, PoolOps.cpp). The
+// clab::ops wrappers for the convolution and pooling ops (ops/ConvOps.cpp, ops/PoolOps.cpp). The
 // data_format, dilations and explicit_paddings attrs keep their defaults (NHWC, 1, none).
 #include "clab/graph/AttrValues.h"
 #include "clab/ops/Ops.h"

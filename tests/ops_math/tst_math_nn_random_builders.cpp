@@ -18,7 +18,7 @@ const tensorflow::AttrValue* Attr(const GraphBuilder& g, const Output& out, cons
 
 }  // namespace
 
-class OpsMathNnRandomTest : public QObject {
+class MathNnRandomBuildersTest : public QObject {
   Q_OBJECT
 
  private slots:
@@ -106,5 +106,5 @@ class OpsMathNnRandomTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(OpsMathNnRandomTest)
-#include "tst_ops_math_nn_random.moc"
+QTEST_APPLESS_MAIN(MathNnRandomBuildersTest)
+#include "tst_math_nn_random_builders.moc"

@@ -1,4 +1,4 @@
-// Wrappers for the gather and scatter ops (GatherScatterOps.cpp).
+// clab::ops wrappers for the gather and scatter ops (ops/GatherScatterOps.cpp).
 #include "clab/ops/Ops.h"
 
 namespace clab::ops {

@@ -24,7 +24,7 @@ DataType TypeAttr(const GraphBuilder& g, const Output& out, const char* attr) {
 
 }  // namespace
 
-class OpsArrayStateTest : public QObject {
+class ArrayStateBuildersTest : public QObject {
   Q_OBJECT
 
  private slots:
@@ -113,5 +113,5 @@ class OpsArrayStateTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(OpsArrayStateTest)
-#include "tst_ops_array_state.moc"
+QTEST_APPLESS_MAIN(ArrayStateBuildersTest)
+#include "tst_array_state_builders.moc"
