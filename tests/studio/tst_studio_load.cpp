@@ -45,7 +45,7 @@ class StudioLoadTest : public QObject {
     console.show();
     QVERIFY(QTest::qWaitForWindowExposed(&console));  // drawn once before the clock starts
     connect(&monitor, &RunMonitor::consoleLines, &console, &ConsoleView::append);
-    monitor.Watch({{"/job:worker/replica:0/task:0", QString("127.0.0.1:%1").arg(port)}});
+    monitor.watch({{"/job:worker/replica:0/task:0", QString("127.0.0.1:%1").arg(port)}});
 
     // The GUI thread's heartbeat: how long it ever went without running its timer.
     QElapsedTimer beat;
@@ -79,7 +79,7 @@ class StudioLoadTest : public QObject {
     QVERIFY2(longest_gap < 300, qPrintable(QString::number(longest_gap)));
     QCOMPARE(console.text().count("loss = 0.25 at line"), kLines);
     QCOMPARE(console.text("/job:worker/replica:0/task:0").count("loss = 0.25 at line"), kLines);
-    monitor.Clear();
+    monitor.clear();
   }
 
   void sixtyFourTasksFitOnTheCanvasAndTheDashboard() {

@@ -8,7 +8,7 @@
 
 namespace clab::ui {
 
-StatusOr<tensorflow::GraphDef> DevicePlacement::ApplyReplicaDeviceSetter(const tensorflow::GraphDef& graph,
+StatusOr<tensorflow::GraphDef> DevicePlacement::applyReplicaDeviceSetter(const tensorflow::GraphDef& graph,
                                                                          const Cluster& cluster,
                                                                          const SetterChoice& choice) {
   ReplicaDeviceSetterOptions options;
@@ -53,7 +53,7 @@ StatusOr<tensorflow::GraphDef> DevicePlacement::ApplyReplicaDeviceSetter(const t
   return placed;
 }
 
-StatusOr<QHash<QString, QString>> DevicePlacement::Place(const tensorflow::GraphDef& graph, const QStringList& tasks,
+StatusOr<QHash<QString, QString>> DevicePlacement::place(const tensorflow::GraphDef& graph, const QStringList& tasks,
                                                          const QString& default_device, QStringList* log) {
   CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Graph> built, Graph::FromGraphDef(graph));
   std::vector<AvailableDevice> devices;

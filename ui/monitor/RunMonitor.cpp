@@ -15,14 +15,14 @@ RunMonitor::RunMonitor(QObject* parent) : QObject(parent) {
   qRegisterMetaType<ConsoleLine>();
   qRegisterMetaType<PlacementRow>();
   timer_.setInterval(kDrainIntervalMs);
-  connect(&timer_, &QTimer::timeout, this, &RunMonitor::Drain);
+  connect(&timer_, &QTimer::timeout, this, &RunMonitor::drain);
   clock_.start();
 }
 
 RunMonitor::~RunMonitor() = default;
 
-void RunMonitor::Watch(const QHash<QString, QString>& addresses) {
-  Clear();
+void RunMonitor::watch(const QHash<QString, QString>& addresses) {
+  clear();
   for (auto it = addresses.begin(); it != addresses.end(); ++it) {
     watchers_.insert(it.key(), std::make_shared<TaskWatcher>(it.key(), it.value().toStdString()));
     statuses_.insert(it.key(), TaskStatus{});
@@ -30,7 +30,7 @@ void RunMonitor::Watch(const QHash<QString, QString>& addresses) {
   timer_.start();
 }
 
-void RunMonitor::Clear() {
+void RunMonitor::clear() {
   timer_.stop();
   watchers_.clear();  // each watcher cancels its stream and joins its thread
   statuses_.clear();
@@ -40,8 +40,8 @@ void RunMonitor::Clear() {
   failed_tasks_.clear();
 }
 
-void RunMonitor::StopWatching() {
-  Drain();
+void RunMonitor::stopWatching() {
+  drain();
   timer_.stop();
   watchers_.clear();
 }
@@ -58,7 +58,7 @@ double RunMonitor::totalStepsPerSecond() const {
   return total;
 }
 
-void RunMonitor::Drain() {
+void RunMonitor::drain() {
   QList<ConsoleLine> lines;
   bool placed = false;
   bool stepped = false;
@@ -68,10 +68,10 @@ void RunMonitor::Drain() {
     bool changed = connected != status.connected;
     status.connected = connected;
     const TaskState::Phase before = status.phase;
-    for (const TaskEvent& event : it.value()->Take()) Apply(it.key(), event, &lines, &placed, &stepped);
-    if (TaskInfoResponse info; it.value()->TakeInfo(&info)) {
+    for (const TaskEvent& event : it.value()->take()) apply(it.key(), event, &lines, &placed, &stepped);
+    if (TaskInfoResponse info; it.value()->takeInfo(&info)) {
       status.devices.clear();
-      for (const tensorflow::DeviceAttributes& device : info.devices()) status.devices << DeviceInfo::FromProto(device);
+      for (const tensorflow::DeviceAttributes& device : info.devices()) status.devices << DeviceInfo::fromProto(device);
       emit devicesChanged(it.key());
     }
     changed |= status.phase != before;
@@ -82,7 +82,7 @@ void RunMonitor::Drain() {
   if (stepped) emit progress();
 }
 
-void RunMonitor::Apply(const QString& task, const TaskEvent& event, QList<ConsoleLine>* lines, bool* placed,
+void RunMonitor::apply(const QString& task, const TaskEvent& event, QList<ConsoleLine>* lines, bool* placed,
                        bool* stepped) {
   TaskStatus& status = statuses_[task];
   switch (event.kind_case()) {

@@ -54,10 +54,10 @@ class RunMonitor : public QObject {
   ~RunMonitor() override;
 
   // Task name ("/job:ps/replica:0/task:0") -> "host:port". Replaces any earlier watch.
-  void Watch(const QHash<QString, QString>& addresses);
-  void Clear();
+  void watch(const QHash<QString, QString>& addresses);
+  void clear();
   // Takes what the watchers still hold, then ends the watches; the statuses stay.
-  void StopWatching();
+  void stopWatching();
 
   const QHash<QString, TaskStatus>& statuses() const { return statuses_; }
   qint64 globalStep() const;            // the highest any task reported
@@ -81,8 +81,8 @@ class RunMonitor : public QObject {
   void trafficChanged(const QString& task, const QString& peer, double bytes_per_second);
 
  private:
-  void Drain();
-  void Apply(const QString& task, const TaskEvent& event, QList<ConsoleLine>* lines, bool* placed, bool* stepped);
+  void drain();
+  void apply(const QString& task, const TaskEvent& event, QList<ConsoleLine>* lines, bool* placed, bool* stepped);
 
   QHash<QString, std::shared_ptr<TaskWatcher>> watchers_;
   QHash<QString, TaskStatus> statuses_;

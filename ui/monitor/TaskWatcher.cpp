@@ -15,7 +15,7 @@ constexpr auto kInfoDeadline = std::chrono::seconds(5);
 }  // namespace
 
 TaskWatcher::TaskWatcher(QString task, std::string address) : task_(std::move(task)), address_(std::move(address)) {
-  thread_ = std::thread([this] { Loop(); });
+  thread_ = std::thread([this] { loop(); });
 }
 
 TaskWatcher::~TaskWatcher() {
@@ -28,14 +28,14 @@ TaskWatcher::~TaskWatcher() {
   thread_.join();
 }
 
-std::vector<TaskEvent> TaskWatcher::Take() {
+std::vector<TaskEvent> TaskWatcher::take() {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<TaskEvent> taken;
   taken.swap(pending_);
   return taken;
 }
 
-bool TaskWatcher::TakeInfo(TaskInfoResponse* info) {
+bool TaskWatcher::takeInfo(TaskInfoResponse* info) {
   std::lock_guard<std::mutex> lock(mu_);
   if (!has_info_) return false;
   *info = info_;
@@ -43,7 +43,7 @@ bool TaskWatcher::TakeInfo(TaskInfoResponse* info) {
   return true;
 }
 
-void TaskWatcher::Loop() {
+void TaskWatcher::loop() {
   grpc::ChannelArguments args;
   args.SetInt(GRPC_ARG_ENABLE_HTTP_PROXY, 0);
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);

@@ -1,8 +1,8 @@
 // Follows one task's event stream (clab.MonitorService.Watch) on a thread of its own,
 // reconnecting (resuming after the last event seen) when the task is not up yet or went
-// away, and keeps what arrived until the GUI thread takes it with Take(). Each time the
+// away, and keeps what arrived until the GUI thread takes it with take(). Each time the
 // stream opens it also asks the task what it is (GetTaskInfo: its devices among others), for
-// TakeInfo(). The GUI thread never waits on the network, and however fast a task talks it
+// takeInfo(). The GUI thread never waits on the network, and however fast a task talks it
 // receives events in batches.
 #pragma once
 
@@ -33,14 +33,14 @@ class TaskWatcher {
 
   const QString& task() const { return task_; }
   // Everything received since the last call.
-  std::vector<TaskEvent> Take();
+  std::vector<TaskEvent> take();
   // The task's latest answer to GetTaskInfo, once: true when one came since the last call.
-  bool TakeInfo(TaskInfoResponse* info);
+  bool takeInfo(TaskInfoResponse* info);
   // Whether the stream is open right now.
   bool connected() const { return connected_; }
 
  private:
-  void Loop();
+  void loop();
 
   const QString task_;
   const std::string address_;

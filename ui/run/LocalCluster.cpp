@@ -41,7 +41,7 @@ QList<qint64> LocalCluster::pids() const {
   return pids;
 }
 
-bool LocalCluster::Start(const Project& project, QString* error) {
+bool LocalCluster::start(const Project& project, QString* error) {
   if (running()) {
     *error = "a run is already going: stop it first";
     return false;
@@ -113,29 +113,29 @@ bool LocalCluster::Start(const Project& project, QString* error) {
     addresses_.insert(task->name, task_def.address());
     commands_.insert(task->name, QStringList{clab_program_} + args);
     task->args = args;
-    StartProcess(task.get());
+    startProcess(task.get());
     tasks_.push_back(std::move(task));
   }
   for (const auto& task : tasks_) {
     if (!task->process->waitForStarted(5000)) {
       *error = QStringLiteral("cannot start %1: %2").arg(clab_program_, task->process->errorString());
-      Stop();
+      stop();
       return false;
     }
   }
   return true;
 }
 
-void LocalCluster::StartProcess(Task* task) {
+void LocalCluster::startProcess(Task* task) {
   if (task->process) task->process->disconnect(this);
   task->process = std::make_unique<QProcess>();
   task->process->setProcessChannelMode(QProcess::MergedChannels);
   task->finished = false;
   task->stop_requested = false;
   task->partial.clear();
-  connect(task->process.get(), &QProcess::readyRead, this, [this, task] { OnOutput(task); });
+  connect(task->process.get(), &QProcess::readyRead, this, [this, task] { onOutput(task); });
   connect(task->process.get(), &QProcess::finished, this,
-          [this, task](int code, QProcess::ExitStatus status) { OnFinished(task, code, status); });
+          [this, task](int code, QProcess::ExitStatus status) { onFinished(task, code, status); });
   task->process->start(clab_program_, task->args);
 }
 
@@ -165,11 +165,11 @@ bool LocalCluster::restartTask(const QString& name) {
     task->process->kill();
     task->process->waitForFinished(3000);
   }
-  StartProcess(task);
+  startProcess(task);
   return task->process->waitForStarted(5000);
 }
 
-void LocalCluster::Stop() {
+void LocalCluster::stop() {
   for (auto& task : tasks_) {
     if (task->finished || !task->process) continue;
     task->stop_requested = true;
@@ -181,7 +181,7 @@ void LocalCluster::Stop() {
   });
 }
 
-void LocalCluster::OnOutput(Task* task) {
+void LocalCluster::onOutput(Task* task) {
   task->partial += QString::fromUtf8(task->process->readAll());
   const int last_newline = task->partial.lastIndexOf('\n');
   if (last_newline < 0) return;
@@ -192,8 +192,8 @@ void LocalCluster::OnOutput(Task* task) {
   emit taskOutput(task->name, lines);
 }
 
-void LocalCluster::OnFinished(Task* task, int exit_code, QProcess::ExitStatus status) {
-  OnOutput(task);
+void LocalCluster::onFinished(Task* task, int exit_code, QProcess::ExitStatus status) {
+  onOutput(task);
   task->finished = true;
   const bool crashed = status == QProcess::CrashExit && !task->stop_requested;
   if (task->is_worker && (crashed || exit_code != 0) && !task->stop_requested) workers_failed_ = true;
@@ -206,7 +206,7 @@ void LocalCluster::OnFinished(Task* task, int exit_code, QProcess::ExitStatus st
     (t->is_worker ? workers_running : others_running) = true;
   }
   if (!workers_running && others_running) {
-    Stop();  // the program is done: the servers that only served it can go
+    stop();  // the program is done: the servers that only served it can go
   } else if (!workers_running && !others_running) {
     emit runFinished(!workers_failed_);
   }

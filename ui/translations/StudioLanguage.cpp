@@ -1,4 +1,4 @@
-#include "window/StudioLanguage.h"
+#include "translations/StudioLanguage.h"
 
 #include <QCoreApplication>
 #include <QTranslator>

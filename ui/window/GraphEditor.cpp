@@ -1,4 +1,4 @@
-#include "graph/GraphEditor.h"
+#include "window/GraphEditor.h"
 
 #include "graph/BuilderDialog.h"
 #include "graph/DeviceFunctionDialog.h"
@@ -391,7 +391,7 @@ bool GraphEditor::applyReplicaDeviceSetter(const SetterChoice& choice, QString* 
     if (error) *error = "The cluster has no ps task: add one on the cluster canvas first.";
     return false;
   }
-  auto placed = DevicePlacement::ApplyReplicaDeviceSetter(document_->graph(), ClusterOf(project_), choice);
+  auto placed = DevicePlacement::applyReplicaDeviceSetter(document_->graph(), ClusterOf(project_), choice);
   if (!placed.ok()) {
     if (error) *error = Q(std::string(placed.status().message()));
     return false;
@@ -418,7 +418,7 @@ bool GraphEditor::previewPlacement(QString* error) {
   QString default_device = "/job:worker/task:0";
   if (project_.tasksOf("worker").isEmpty() && !project_.tasks.isEmpty())
     default_device = QStringLiteral("/job:%1/task:%2").arg(project_.tasks.first().job).arg(project_.tasks.first().index);
-  auto placed = DevicePlacement::Place(document_->graph(), taskNames(), default_device);
+  auto placed = DevicePlacement::place(document_->graph(), taskNames(), default_device);
   if (!placed.ok()) {
     if (error) *error = Q(std::string(placed.status().message()));
     return false;
