@@ -68,6 +68,11 @@ class Worker {
   void SetAbandonedStepTimeout(int64_t timeout_ms);
   // Steps whose state this worker holds (running, or waiting for CleanupGraph).
   size_t NumActiveSteps() const;
+  // RunGraph calls of any step running here now.
+  int NumRunsInFlight() const;
+  // Why step `step_id` was aborted here (a cancelled call, a failed partition, a peer that
+  // gave up); OK while it runs, and for a step this worker holds nothing of.
+  Status StepAbortStatus(int64_t step_id) const;
 
  private:
   struct Impl;

@@ -2,13 +2,13 @@
 // whether the worker is in this process (direct calls) or behind gRPC.
 #pragma once
 
+#include "clab/core/Mutex.h"
 #include "clab/core/Status.h"
 #include "clab/core/Tensor.h"
 #include "tensorflow/worker.pb.h"
 
 #include <functional>
 #include <map>
-#include <mutex>
 #include <memory>
 #include <vector>
 
@@ -24,10 +24,10 @@ class CallCancellation {
   bool cancelled() const;
 
  private:
-  mutable std::mutex mu_;
-  bool cancelled_ = false;
-  int next_id_ = 0;
-  std::map<int, std::function<void()>> callbacks_;
+  mutable Mutex mu_;
+  bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
+  int next_id_ ABSL_GUARDED_BY(mu_) = 0;
+  std::map<int, std::function<void()>> callbacks_ ABSL_GUARDED_BY(mu_);
 };
 
 class WorkerInterface {

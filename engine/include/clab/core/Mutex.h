@@ -62,14 +62,6 @@ class CondVar {
     lock.release();
     return result;
   }
-  template <typename Clock, typename Duration, typename Predicate>
-  bool WaitUntil(Mutex& mu, std::chrono::time_point<Clock, Duration> deadline, Predicate done)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
-    std::unique_lock<std::mutex> lock(mu.mu_, std::adopt_lock);
-    const bool result = cv_.wait_until(lock, deadline, done);
-    lock.release();
-    return result;
-  }
   void NotifyOne() { cv_.notify_one(); }
   void NotifyAll() { cv_.notify_all(); }
 
