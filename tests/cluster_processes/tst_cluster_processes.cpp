@@ -205,10 +205,12 @@ void ClusterProcessesTest::psKilledMidRunFailsTheClientQuickly() {
       if (killed && Clock::now() - killed_at > std::chrono::seconds(30)) return OkStatus();
     }
   });
-  while (steps < 20) QThread::msleep(5);
+  const bool stepping = QTest::qWaitFor(
+      [&] { return steps >= 20 || loop.wait_for(std::chrono::seconds(0)) == std::future_status::ready; }, 60000);
   killed_at = Clock::now();
   killed = true;
   ps->killHard();
+  QVERIFY2(stepping && steps >= 20, "the steps did not get going before the kill");
   QVERIFY2(loop.wait_for(std::chrono::seconds(10)) == std::future_status::ready, "the step loop hangs");
   const Status failed = loop.get();
   const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - killed_at).count();

@@ -114,13 +114,15 @@ void TestRendezvous::recvBeforeSend() {
 
 void TestRendezvous::recvFromAnotherThread() {
   LocalRendezvous rendezvous;
-  std::thread sender([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    (void)rendezvous.Send(Key("c"), Tensor::Scalar<int64_t>(42));
-  });
   Tensor received;
-  const Status status = rendezvous.Recv(Key("c"), &received);
-  sender.join();
+  Status status = errors::Unknown("nothing was received");
+  std::thread receiver([&] { status = rendezvous.Recv(Key("c"), &received); });
+  // The receiver waits in the rendezvous before anything is sent.
+  const bool waiting = QTest::qWaitFor([&] { return !rendezvous.Idle(); }, 30000);
+  const Status sent = rendezvous.Send(Key("c"), Tensor::Scalar<int64_t>(42));
+  receiver.join();
+  QVERIFY(waiting);
+  QVERIFY(sent.ok());
   QVERIFY(status.ok());
   QCOMPARE(received.scalar<int64_t>(), int64_t{42});
 }

@@ -189,7 +189,10 @@ class HooksTest : public QObject {
     auto s = MonitoredTrainingSession(m.g, o);
     QVERIFY2(s.ok(), s.status().ToString().c_str());
     std::vector<Tensor> out;
-    while (!(*s)->should_stop()) QVERIFY((*s)->Run({m.train.name()}, {}, &out).ok());
+    for (int run = 0; !(*s)->should_stop(); ++run) {
+      QVERIFY2(run < 10000, "the session never said stop");
+      QVERIFY((*s)->Run({m.train.name()}, {}, &out).ok());
+    }
     QVERIFY((*s)->Close().ok());
     QStringList found;
     for (const auto& e : std::filesystem::directory_iterator(dir.path().toStdString())) {
@@ -218,7 +221,10 @@ class HooksTest : public QObject {
     auto s = MonitoredTrainingSession(m.g, o);
     QVERIFY(s.ok());
     std::vector<Tensor> out;
-    while (!(*s)->should_stop()) QVERIFY((*s)->Run({m.train.name()}, {}, &out).ok());
+    for (int run = 0; !(*s)->should_stop(); ++run) {
+      QVERIFY2(run < 10000, "the session never said stop");
+      QVERIFY((*s)->Run({m.train.name()}, {}, &out).ok());
+    }
     QVERIFY((*s)->Close().ok());
     auto state = ReadCheckpointState(dir.path().toStdString());
     QVERIFY(state.ok());
