@@ -256,9 +256,11 @@ void ClusterProcessesTest::psStartedAfterTheClientIsWaitedFor() {
 }
 
 void ClusterProcessesTest::serverStopsCleanlyOnSignals_data() {
+  // clang-format off
   QTest::addColumn<int>("signal");
   QTest::newRow("SIGTERM") << int(SIGTERM);
   QTest::newRow("SIGINT (Ctrl-C)") << int(SIGINT);
+  // clang-format on
 }
 
 void ClusterProcessesTest::serverStopsCleanlyOnSignals() {

@@ -140,6 +140,7 @@ class CompileStepTest : public QObject {
   }
 
   void errorsNameWhatIsWrong_data() {
+    // clang-format off
     QTest::addColumn<QStringList>("feeds");
     QTest::addColumn<QStringList>("fetches");
     QTest::addColumn<QStringList>("targets");
@@ -155,6 +156,7 @@ class CompileStepTest : public QObject {
                                     << "Target '^ghost' is not in the graph";
     QTest::newRow("fed twice") << QStringList{"x/read", "x/read:0"} << QStringList{"MatMul"} << QStringList{}
                                << invalid << "'x/read:0' is fed more than once";
+    // clang-format on
   }
   void errorsNameWhatIsWrong() {
     QFETCH(QStringList, feeds);

@@ -128,11 +128,13 @@ void TestPartition::crossDeviceEdgeBecomesSendRecv() {
 }
 
 void TestPartition::oneTransferPerTensorPerDestination_data() {
+  // clang-format off
   QTest::addColumn<int>("consumers_on_dev1");
   QTest::addColumn<int>("consumers_on_dev2");
   QTest::newRow("three consumers, one destination") << 3 << 0;
   QTest::newRow("two destinations") << 2 << 1;
   QTest::newRow("one each") << 1 << 1;
+  // clang-format on
 }
 
 void TestPartition::oneTransferPerTensorPerDestination() {

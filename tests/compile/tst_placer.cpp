@@ -122,6 +122,7 @@ class TestPlacer : public QObject {
 };
 
 void TestPlacer::explicitAndPartialRequests_data() {
+  // clang-format off
   QTest::addColumn<QString>("request");
   QTest::addColumn<QString>("expected");  // a device, or a substring of the error
 
@@ -141,6 +142,7 @@ void TestPlacer::explicitAndPartialRequests_data() {
   QTest::newRow("no such device") << "/device:GPU:0" << "explicitly assigned to /device:GPU:0";
   QTest::newRow("no such id") << "/job:ps/task:0/device:CPU:1" << "explicitly assigned to /job:ps/task:0/device:CPU:1";
   QTest::newRow("malformed") << "/job:my-job" << "Cannot assign a device for operation 'c': Malformed device";
+  // clang-format on
 }
 
 void TestPlacer::explicitAndPartialRequests() {
@@ -200,6 +202,7 @@ void TestPlacer::prefersGpuWhenItHasAKernel() {
 }
 
 void TestPlacer::softPlacement_data() {
+  // clang-format off
   QTest::addColumn<QString>("op");
   QTest::addColumn<QString>("request");
   QTest::addColumn<bool>("soft");
@@ -225,6 +228,7 @@ void TestPlacer::softPlacement_data() {
   QTest::newRow("soft cannot change the job") << "Both" << "/job:ps/device:GPU:0" << true
                                               << "explicitly assigned to /job:ps/device:GPU:0" << "";
   QTest::newRow("honoured request needs no note") << "Both" << "/device:GPU:0" << true << gpu << "";
+  // clang-format on
 }
 
 void TestPlacer::softPlacement() {

@@ -77,6 +77,7 @@ class MonitorServiceTest : public QObject {
   }
 
   void logLinesBecomePlacementOrLog_data() {
+    // clang-format off
     QTest::addColumn<QString>("line");
     QTest::addColumn<QString>("node");  // empty: a plain log line
     QTest::addColumn<QString>("op");
@@ -88,6 +89,7 @@ class MonitorServiceTest : public QObject {
     QTest::newRow("plain line") << "Started server with target: grpc://127.0.0.1:2222" << "" << "" << "";
     QTest::newRow("sentence with colons") << "note: (read this): /job:x is not a device line here"
                                           << "" << "" << "";
+    // clang-format on
   }
   void logLinesBecomePlacementOrLog() {
     QFETCH(QString, line);

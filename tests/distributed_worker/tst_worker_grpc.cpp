@@ -283,11 +283,13 @@ class WorkerGrpcTest : public QObject {
   }
 
   void malformedKeyIsInvalidArgument_data() {
+    // clang-format off
     QTest::addColumn<QString>("key");
     QTest::newRow("garbage") << "garbage";
     QTest::newRow("four parts") << QString::fromStdString(Cpu(kPs) + ";01;" + Cpu(kWorker) + ";x");
     QTest::newRow("bad incarnation") << QString::fromStdString(Cpu(kPs) + ";zz;" + Cpu(kWorker) + ";x;0:0");
     QTest::newRow("partial device") << QString::fromStdString("/job:ps;01;" + Cpu(kWorker) + ";x;0:0");
+    // clang-format on
   }
   void malformedKeyIsInvalidArgument() {
     QFETCH(QString, key);

@@ -206,6 +206,7 @@ void TestDirectSession::matmulShapeMismatchNamesNodeAndShapes() {
 }
 
 void TestDirectSession::unknownNamesAreNotFound_data() {
+  // clang-format off
   QTest::addColumn<QString>("feed");
   QTest::addColumn<QString>("fetch");
   QTest::addColumn<QString>("target");
@@ -215,6 +216,7 @@ void TestDirectSession::unknownNamesAreNotFound_data() {
   QTest::newRow("fetch output out of range") << "" << "x:5" << "" << "x:5";
   QTest::newRow("feed") << "missing:0" << "MatMul" << "" << "missing";
   QTest::newRow("target") << "" << "" << "no_such_op" << "no_such_op";
+  // clang-format on
 }
 
 void TestDirectSession::unknownNamesAreNotFound() {

@@ -46,11 +46,13 @@ void TestRendezvous::keyToString() {
 }
 
 void TestRendezvous::keyRoundTrip_data() {
+  // clang-format off
   QTest::addColumn<quint64>("incarnation");
   QTest::addColumn<QString>("tensor");
   QTest::newRow("typical") << quint64(0x5a1d7e0c3b2f9e11ULL) << "edge_3_x:0";
   QTest::newRow("zero") << quint64(0) << "edge_0_y:1";
   QTest::newRow("all bits") << quint64(~0ULL) << "^control";
+  // clang-format on
 }
 
 void TestRendezvous::keyRoundTrip() {
@@ -66,6 +68,7 @@ void TestRendezvous::keyRoundTrip() {
 }
 
 void TestRendezvous::keyRejectsMalformed_data() {
+  // clang-format off
   QTest::addColumn<QString>("key");
   const QString ps = kPs, worker = kWorker;
   QTest::newRow("empty") << "";
@@ -77,6 +80,7 @@ void TestRendezvous::keyRejectsMalformed_data() {
   QTest::newRow("incarnation too long") << ps + ";12345678901234567;" + worker + ";t;0:0";
   QTest::newRow("empty tensor name") << ps + ";1;" + worker + ";;0:0";
   QTest::newRow("bad frame") << ps + ";1;" + worker + ";t;0";
+  // clang-format on
 }
 
 void TestRendezvous::keyRejectsMalformed() {

@@ -61,6 +61,7 @@ class StudioTest : public QObject {
   }
 
   void projectErrorsNameTheField_data() {
+    // clang-format off
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QString>("error");
     QTest::newRow("not JSON") << QByteArray("{\"format\": ") << "offset";
@@ -78,6 +79,7 @@ class StudioTest : public QObject {
     QTest::newRow("unknown program")
         << QByteArray(R"({"format": "clusterlab-project", "program": "mnist", "cluster": {"ps": ["h:1"]}})")
         << "program: 'mnist' is unknown";
+    // clang-format on
   }
   void projectErrorsNameTheField() {
     QFETCH(QByteArray, json);

@@ -128,6 +128,7 @@ class ModelsTest : public QObject {
   }
 
   void mlpTrainedByTwoWorkersAgainstOnePs_data() {
+    // clang-format off
     QTest::addColumn<bool>("dataset_op");
     QTest::addColumn<bool>("sync");
     QTest::addColumn<int>("steps");
@@ -135,6 +136,7 @@ class ModelsTest : public QObject {
     QTest::newRow("asynchronous, minibatches from a MinibatchDataset op") << true << false << 1600;
     // Each synchronous global step is the mean of both workers' minibatches.
     QTest::newRow("synchronous replicas") << false << true << 800;
+    // clang-format on
   }
   void mlpTrainedByTwoWorkersAgainstOnePs() {
     QFETCH(bool, dataset_op);
