@@ -101,14 +101,19 @@ std::vector<CompiledStep::Transfer> DescribeTransfers(const CompiledStep& step) 
     for (const tensorflow::NodeDef& node : graph.node()) {
       if (node.op() != "_Send" || node.input_size() == 0) continue;
       CompiledStep::Transfer transfer;
-      transfer.tensor = node.input(0);
+      // Named as "node:index", whether the graph wrote the input as "node" or "node:0".
+      auto sent = TensorId::Parse(node.input(0));
+      transfer.tensor = sent.ok() ? sent->ToString() : node.input(0);
       transfer.send_node = node.name();
       transfer.from = static_cast<int>(p);
       transfer.send_device = StringAttr(node, "send_device");
       transfer.recv_device = StringAttr(node, "recv_device");
       if (auto producer = nodes.find(InputNodeName(transfer.tensor));
           producer != nodes.end() && producer->second->op() == "_PackTensors")
-        transfer.packed.assign(producer->second->input().begin(), producer->second->input().end());
+        for (const std::string& input : producer->second->input()) {
+          auto packed = TensorId::Parse(input);
+          transfer.packed.push_back(packed.ok() ? packed->ToString() : input);
+        }
       transfer.bytes = OutputBytes(*step.placed, shapes, nodes, transfer.tensor);
       if (auto recv = recvs.find(StringAttr(node, "tensor_name")); recv != recvs.end()) {
         transfer.to = recv->second.first;

@@ -29,6 +29,7 @@ class GrpcSession final : public Session {
 
   Status Create(const tensorflow::GraphDef& graph) override;
   Status Extend(const tensorflow::GraphDef& graph) override;
+  using Session::Run;
   Status Run(const tensorflow::RunOptions& options, const FeedList& feeds, const std::vector<std::string>& fetches,
              const std::vector<std::string>& targets, std::vector<Tensor>* outputs,
              tensorflow::RunMetadata* metadata) override;

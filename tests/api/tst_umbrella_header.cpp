@@ -39,7 +39,8 @@ class UmbrellaHeaderTest : public QObject {
     std::vector<clab::Tensor> out;
     int runs = 0;
     while (!(*session)->should_stop() && runs < 100) {
-      QVERIFY((*session)->Run({train->name()}, {}, &out).ok());
+      const clab::Status ran = (*session)->Run({train->node()}, {}, &out);
+      QVERIFY2(ran.ok(), std::string(ran.message()).c_str());
       ++runs;
     }
     QCOMPARE(runs, 5);

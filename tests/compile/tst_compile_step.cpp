@@ -64,8 +64,9 @@ class CompileStepTest : public QObject {
     QCOMPARE(a.Key(), b.Key());
     QCOMPARE(a.Key(), StepSignature::Key({"q", "p"}, {"y", "z:0"}, {"train"}));
     // A name fed is not the same name fetched.
-    QVERIFY(StepSignature{{"y"}, {}, {}}.Key() != StepSignature{{}, {"y"}, {}}.Key());
-    QVERIFY(StepSignature{{}, {"y"}, {}}.Key() != StepSignature{{}, {}, {"y"}}.Key());
+    const StepSignature fed{{"y"}, {}, {}}, fetched{{}, {"y"}, {}}, run{{}, {}, {"y"}};
+    QVERIFY(fed.Key() != fetched.Key());
+    QVERIFY(fetched.Key() != run.Key());
   }
 
   void partitionsPerTaskWithTheirTransfers() {
