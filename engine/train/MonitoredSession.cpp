@@ -1,5 +1,6 @@
 #include "clab/train/MonitoredSession.h"
 
+#include "clab/graph/GraphKeys.h"
 #include "clab/graph/OpRegistry.h"
 #include "clab/ops/Ops.h"
 #include "clab/train/CheckpointState.h"
@@ -53,7 +54,7 @@ StatusOr<std::unique_ptr<MonitoredSession>> MonitoredTrainingSession(GraphBuilde
 
   // The saver exists before the hooks so that the checkpoint hook and restore share it.
   ms->saver_ = options.scaffold.saver;
-  const auto& all_variables = graph.Collection("variables");
+  const auto& all_variables = graph.Collection(GraphKeys::kGlobalVariables);
   if (!ms->saver_ && !all_variables.empty()) {
     CLAB_ASSIGN_OR_RETURN(Saver saver, Saver::Build(graph));
     ms->saver_ = std::make_shared<Saver>(std::move(saver));

@@ -124,6 +124,7 @@ StatusOr<int64_t> TrainToEnd(MonitoredSession& session, const std::string& train
   std::vector<Tensor> out;
   int64_t runs = 0;
   while (!session.should_stop()) {
+    if (runs == 100000) return errors::DeadlineExceeded("the session never said stop after ", runs, " runs");
     CLAB_RETURN_IF_ERROR(session.Run({train}, {}, &out));
     ++runs;
   }

@@ -9,7 +9,7 @@
 #include "graph/AttrText.h"
 #include "graph/DeviceColors.h"
 #include "graph/GraphDocument.h"
-#include "graph/GraphEditor.h"
+#include "window/GraphEditor.h"
 #include "graph/GraphFiles.h"
 #include "graph/GraphLayout.h"
 #include "graph/GraphScene.h"
@@ -119,7 +119,7 @@ class GraphEditorTest : public QObject {
 
   void tensorFlowGraphImportsColouredByTask() {
     GraphEditor editor;
-    editor.setProject(Project::Seed());
+    editor.setProject(Project::seed());
     QString error;
     QVERIFY2(editor.importGraph(DataFile("tf_style_graph.pbtxt"), &error), qPrintable(error));
     GraphDocument* doc = editor.document();
@@ -162,7 +162,7 @@ class GraphEditorTest : public QObject {
 
   void replicaDeviceSetterDealsVariablesToPsTasks() {
     GraphEditor editor;
-    Project one = Project::Seed();
+    Project one = Project::seed();
     editor.setProject(one);
     GraphDocument* doc = editor.document();
     QCOMPARE(doc->nodeCount(), 10);  // the seed program's graph, as worker 0 builds it
@@ -376,7 +376,7 @@ class GraphEditorTest : public QObject {
 
   void paletteFiltersAndAddsOps() {
     GraphEditor editor;
-    editor.setProject(Project::Seed());
+    editor.setProject(Project::seed());
     OpPalette* palette = editor.palette();
     QVERIFY(palette->visibleOps().size() > 30);
     const int shown = palette->setFilter("matmul");
@@ -445,7 +445,7 @@ class GraphEditorTest : public QObject {
     }
     edges.emplace_back(900, 10);  // a cycle, which the layout must survive
     // (How fast the layout is belongs to a benchmark; here it must finish and be right.)
-    const std::vector<QPointF> positions = GraphLayout::Layered(sizes, edges);
+    const std::vector<QPointF> positions = GraphLayout::layered(sizes, edges);
     std::vector<QRectF> rects;
     for (int i = 0; i < n; ++i) rects.emplace_back(positions[static_cast<size_t>(i)], sizes[static_cast<size_t>(i)]);
     for (int i = 0; i < n; ++i)
@@ -503,7 +503,7 @@ class GraphEditorTest : public QObject {
     QTemporaryDir dir;
     const QString path = dir.filePath("graph.clab");
     QString error;
-    QVERIFY2(window.project().Save(path, &error), qPrintable(error));
+    QVERIFY2(window.project().save(path, &error), qPrintable(error));
     window.undoStack()->undo();
     QCOMPARE(editor->document()->node("Square"), nullptr);
     QVERIFY(!window.project().graph.contains("Square"));
@@ -517,15 +517,15 @@ class GraphEditorTest : public QObject {
     QVERIFY2(reopened.openProject(path, &error), qPrintable(error));
     QVERIFY(reopened.graphEditor()->document()->node("Square") != nullptr);
     Project loaded;
-    QVERIFY(Project::Load(path, &loaded, &error));
+    QVERIFY(Project::load(path, &loaded, &error));
     QVERIFY(loaded.graph.contains("op: \"Square\""));
 
     // A project file without a graph (as older files are) loads and shows its program's.
-    QJsonObject json = Project::Seed().ToJson();
+    QJsonObject json = Project::seed().toJson();
     QVERIFY(!json.contains("graph"));
     json.insert("graph", 3);
     Project wrong;
-    QVERIFY(!Project::FromJson(json, &wrong, &error));
+    QVERIFY(!Project::fromJson(json, &wrong, &error));
     QVERIFY(error.startsWith("graph:"));
   }
 

@@ -1,4 +1,4 @@
-// The executor on its own: independent ops overlap, a failing op stops the step and its
+// The executor on its own: independent ops run at the same time, a failing op stops the step and its
 // rendezvous, feeds stand in for nodes, variables are read safely, _Send/_Recv meet.
 #include "clab/graph/AttrValues.h"
 #include "clab/graph/OpRegistry.h"

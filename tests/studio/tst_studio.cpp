@@ -48,19 +48,20 @@ class StudioTest : public QObject {
   void projectRoundTrip() {
     QTemporaryDir dir;
     const QString path = dir.filePath("seed.clab");
-    Project seed = Project::SeedTwoWorkers();
+    Project seed = Project::seedTwoWorkers();
     seed.run.checkpoint_dir = "/tmp/ckpt";
     QString error;
-    QVERIFY2(seed.Save(path, &error), qPrintable(error));
+    QVERIFY2(seed.save(path, &error), qPrintable(error));
     Project loaded;
-    QVERIFY2(Project::Load(path, &loaded, &error), qPrintable(error));
-    QCOMPARE(loaded.ToJson(), seed.ToJson());
+    QVERIFY2(Project::load(path, &loaded, &error), qPrintable(error));
+    QCOMPARE(loaded.toJson(), seed.toJson());
     QCOMPARE(loaded.clusterSpec(), QString("ps=127.0.0.1:2223;worker=127.0.0.1:2222,127.0.0.1:2224"));
     QCOMPARE(loaded.run.last_step, qint64(20000));
     QVERIFY(loaded.validate().isEmpty());
   }
 
   void projectErrorsNameTheField_data() {
+    // clang-format off
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QString>("error");
     QTest::newRow("not JSON") << QByteArray("{\"format\": ") << "offset";
@@ -78,6 +79,7 @@ class StudioTest : public QObject {
     QTest::newRow("unknown program")
         << QByteArray(R"({"format": "clusterlab-project", "program": "mnist", "cluster": {"ps": ["h:1"]}})")
         << "program: 'mnist' is unknown";
+    // clang-format on
   }
   void projectErrorsNameTheField() {
     QFETCH(QByteArray, json);
@@ -90,13 +92,13 @@ class StudioTest : public QObject {
     file.close();
     Project project;
     QString message;
-    QVERIFY(!Project::Load(path, &project, &message));
+    QVERIFY(!Project::load(path, &project, &message));
     QVERIFY2(message.startsWith(path + ": "), qPrintable(message));
     QVERIFY2(message.contains(error), qPrintable(message));
   }
 
   void validationNamesTheTask() {
-    Project project = Project::SeedTwoWorkers();
+    Project project = Project::seedTwoWorkers();
     project.tasks[1].port = 99999;                 // worker 0
     project.tasks[2].port = project.tasks[0].port;  // worker 1 on the ps's address
     const QStringList problems = project.validate();
@@ -117,7 +119,7 @@ class StudioTest : public QObject {
 
   void editsAreUndoableAndValidated() {
     MainWindow window(ClabProcess::programPath("clab"));
-    window.setProject(Project::Seed());
+    window.setProject(Project::seed());
     QVERIFY(window.undoStack()->isClean());
     const QString worker = "/job:worker/replica:0/task:0";
     // A bad port, typed in the properties panel: taken, shown as a problem on the card.
@@ -151,7 +153,7 @@ class StudioTest : public QObject {
 
   void clusterExportsAndImports() {
     MainWindow window(ClabProcess::programPath("clab"));
-    window.setProject(Project::SeedTwoWorkers());
+    window.setProject(Project::seedTwoWorkers());
     const QString tf_config = window.exportCluster("TF_CONFIG", "/job:worker/replica:0/task:1");
     const QJsonObject config = QJsonDocument::fromJson(tf_config.toUtf8()).object();
     QCOMPARE(config["task"].toObject()["type"].toString(), QString("worker"));
@@ -159,7 +161,7 @@ class StudioTest : public QObject {
     QCOMPARE(window.exportCluster("Python dict"),
              QString("{'ps': ['127.0.0.1:2223'], 'worker': ['127.0.0.1:2222', '127.0.0.1:2224']}"));
     // Re-import the TF_CONFIG into the one-worker seed: the three tasks come back.
-    window.setProject(Project::Seed());
+    window.setProject(Project::seed());
     QString error;
     QVERIFY2(window.importCluster(tf_config, &error), qPrintable(error));
     QCOMPARE(window.project().clusterSpec(), QString("ps=127.0.0.1:2223;worker=127.0.0.1:2222,127.0.0.1:2224"));
@@ -177,7 +179,7 @@ class StudioTest : public QObject {
 
   void runSettingsAreUndoableEdits() {
     MainWindow window(ClabProcess::programPath("clab"));
-    window.setProject(Project::Seed());
+    window.setProject(Project::seed());
     RunSettings settings = window.project().run;
     settings.last_step = 500;
     settings.checkpoint_dir = "/tmp/seed-ckpt";
@@ -234,7 +236,7 @@ class StudioTest : public QObject {
     // A cluster started by hand (here: by the test) at the project's addresses.
     QTcpServer probe_a, probe_b;
     QVERIFY(probe_a.listen(QHostAddress::LocalHost) && probe_b.listen(QHostAddress::LocalHost));
-    Project project = Project::Seed();
+    Project project = Project::seed();
     project.tasks[0].port = probe_a.serverPort();
     project.tasks[1].port = probe_b.serverPort();
     probe_a.close();
@@ -283,7 +285,7 @@ class StudioTest : public QObject {
 
   void localRunIsWatchedLiveAndStopped() {
     MainWindow window(ClabProcess::programPath("clab"));
-    Project project = Project::SeedTwoWorkers();
+    Project project = Project::seedTwoWorkers();
     window.setProject(project);
     QString error;
     QVERIFY2(window.runProject(&error), qPrintable(error));
@@ -317,7 +319,7 @@ class StudioTest : public QObject {
 
   void trainingRunShowsAFallingLoss() {
     MainWindow window(ClabProcess::programPath("clab"));
-    Project project = Project::DigitsMlp();
+    Project project = Project::digitsMlp();
     project.run.last_step = 1200;
     window.setProject(project);
     QSignalSpy finished(window.cluster(), &LocalCluster::runFinished);
@@ -332,7 +334,7 @@ class StudioTest : public QObject {
   void checkpointsOfARunAreListed() {
     QTemporaryDir dir;
     MainWindow window(ClabProcess::programPath("clab"));
-    Project project = Project::Seed();
+    Project project = Project::seed();
     project.run.checkpoint_dir = dir.path();
     window.setProject(project);
     QCOMPARE(window.checkpoints()->checkpointCount(), 0);
@@ -352,7 +354,7 @@ class StudioTest : public QObject {
   void restoreOnNextStartResumesFromTheChosenCheckpoint() {
     QTemporaryDir dir;
     MainWindow window(ClabProcess::programPath("clab"));
-    Project project = Project::Seed();
+    Project project = Project::seed();
     project.run.checkpoint_dir = dir.path();
     project.run.last_step = 100;
     window.setProject(project);
@@ -428,7 +430,7 @@ class StudioTest : public QObject {
 
   void shortRunFinishesOnItsOwnWithEveryEvent() {
     MainWindow window(ClabProcess::programPath("clab"));
-    window.setProject(Project::Seed());  // the tutorial's 200 steps: over in a moment
+    window.setProject(Project::seed());  // the tutorial's 200 steps: over in a moment
     QSignalSpy finished(window.cluster(), &LocalCluster::runFinished);
     QVERIFY(window.runProject());
     QVERIFY(finished.wait(30000));
@@ -441,7 +443,7 @@ class StudioTest : public QObject {
 
   void killedPsIsShownAsCrashedAndRecoveredAfterRestart() {
     MainWindow window(ClabProcess::programPath("clab"));
-    window.setProject(Project::SeedTwoWorkers());
+    window.setProject(Project::seedTwoWorkers());
     QVERIFY(window.runProject());
     QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->globalStep() >= 20, 30000);
     const QString ps = "/job:ps/replica:0/task:0";

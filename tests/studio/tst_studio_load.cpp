@@ -53,7 +53,7 @@ class StudioLoadTest : public QObject {
       largest_batch = std::max(largest_batch, lines.size());
       ++batches;
     });
-    monitor.Watch({{"/job:worker/replica:0/task:0", QString("127.0.0.1:%1").arg(port)}});
+    monitor.watch({{"/job:worker/replica:0/task:0", QString("127.0.0.1:%1").arg(port)}});
 
     // The GUI thread's heartbeat: how long it ever went without running its timer.
     QElapsedTimer beat;
@@ -97,7 +97,7 @@ class StudioLoadTest : public QObject {
     QCOMPARE(console.text().count("loss = 0.25 at line") + missed, qint64{kLines});
     QCOMPARE(console.text("/job:worker/replica:0/task:0").count("loss = 0.25 at line") + missed, qint64{kLines});
     QCOMPARE(console.text().contains("were lost"), missed > 0);
-    monitor.Clear();
+    monitor.clear();
   }
 
   void sixtyFourTasksFitOnTheCanvasAndTheDashboard() {

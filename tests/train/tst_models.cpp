@@ -33,10 +33,10 @@ struct LocalRun {
 };
 
 StatusOr<LocalRun> TrainLocally(const ClassificationData& data, const std::vector<int>& hidden, double rate,
-                                int64_t steps, int batch, uint64_t seed, const ConvLayer& conv = {}) {
+                                int64_t steps, int batch, uint64_t seed, const tools::ConvLayer& conv = {}) {
   GraphBuilder g;
-  CLAB_ASSIGN_OR_RETURN(ClassifierGraph model,
-                        BuildClassifier(g, data.num_features, hidden, data.num_classes, rate, seed, conv));
+  CLAB_ASSIGN_OR_RETURN(tools::ClassifierGraph model,
+                        tools::BuildClassifier(g, data.num_features, hidden, data.num_classes, rate, seed, conv));
   const Output init = ops::GlobalVariablesInitializer(g);
   CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Session> session, NewSession(SessionOptions()));
   CLAB_RETURN_IF_ERROR(session->Create(g.graph_def()));
@@ -128,6 +128,7 @@ class ModelsTest : public QObject {
   }
 
   void mlpTrainedByTwoWorkersAgainstOnePs_data() {
+    // clang-format off
     QTest::addColumn<bool>("dataset_op");
     QTest::addColumn<bool>("sync");
     QTest::addColumn<int>("steps");
@@ -135,6 +136,7 @@ class ModelsTest : public QObject {
     QTest::newRow("asynchronous, minibatches from a MinibatchDataset op") << true << false << 1600;
     // Each synchronous global step is the mean of both workers' minibatches.
     QTest::newRow("synchronous replicas") << false << true << 800;
+    // clang-format on
   }
   void mlpTrainedByTwoWorkersAgainstOnePs() {
     QFETCH(bool, dataset_op);
@@ -151,7 +153,7 @@ class ModelsTest : public QObject {
   void cnnOnDigits() {
     auto data = LoadClassificationCsv(DataPath("digits.csv.gz"));
     QVERIFY2(data.ok(), StatusText(data.status()));
-    auto run = TrainLocally(*data, {}, 0.1, 800, 32, 7, DigitsConvLayer());
+    auto run = TrainLocally(*data, {}, 0.1, 800, 32, 7, tools::DigitsConvLayer());
     QVERIFY2(run.ok(), StatusText(run.status()));
     qInfo("digits CNN (3x3 conv to 16, max-pool, dense): loss %.4f, held-out accuracy %.3f, %.0f steps/s", run->loss,
           run->accuracy, run->steps_per_second);
@@ -161,7 +163,7 @@ class ModelsTest : public QObject {
   void cnnTrainedByTwoWorkersAgainstOnePs() {
     ClusterTrainingOptions options;
     options.hidden = {};
-    options.conv = DigitsConvLayer();
+    options.conv = tools::DigitsConvLayer();
     options.total_steps = 1000;
     TrainOnOnePsAndTwoWorkers(options, "CNN");
   }

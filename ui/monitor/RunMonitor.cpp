@@ -17,14 +17,14 @@ RunMonitor::RunMonitor(QObject* parent) : QObject(parent) {
   qRegisterMetaType<ConsoleLine>();
   qRegisterMetaType<PlacementRow>();
   timer_.setInterval(kDrainIntervalMs);
-  connect(&timer_, &QTimer::timeout, this, [this] { Drain(); });
+  connect(&timer_, &QTimer::timeout, this, [this] { drain(); });
   clock_.start();
 }
 
 RunMonitor::~RunMonitor() = default;
 
-void RunMonitor::Watch(const QHash<QString, QString>& addresses) {
-  Clear();
+void RunMonitor::watch(const QHash<QString, QString>& addresses) {
+  clear();
   for (auto it = addresses.begin(); it != addresses.end(); ++it) {
     watchers_.insert(it.key(), std::make_shared<TaskWatcher>(it.key(), it.value().toStdString()));
     statuses_.insert(it.key(), TaskStatus{});
@@ -32,7 +32,7 @@ void RunMonitor::Watch(const QHash<QString, QString>& addresses) {
   timer_.start();
 }
 
-void RunMonitor::Clear() {
+void RunMonitor::clear() {
   timer_.stop();
   watchers_.clear();  // each watcher cancels its stream and joins its thread
   statuses_.clear();
@@ -42,20 +42,20 @@ void RunMonitor::Clear() {
   failed_tasks_.clear();
 }
 
-void RunMonitor::FinishWatching() {
+void RunMonitor::finishWatching() {
   // The tasks have exited, so their streams end as soon as what is in flight has arrived.
   constexpr auto kCloseWait = std::chrono::milliseconds(3000);
   const auto deadline = std::chrono::steady_clock::now() + kCloseWait;
   for (const auto& watcher : std::as_const(watchers_)) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0 || !watcher->WaitUntilClosed(left)) break;
+    if (left.count() <= 0 || !watcher->waitUntilClosed(left)) break;
   }
-  StopWatching();
+  stopWatching();
 }
 
-void RunMonitor::StopWatching() {
+void RunMonitor::stopWatching() {
   timer_.stop();
-  while (Drain()) {
+  while (drain()) {
   }
   watchers_.clear();
 }
@@ -72,7 +72,7 @@ double RunMonitor::totalStepsPerSecond() const {
   return total;
 }
 
-bool RunMonitor::Drain() {
+bool RunMonitor::drain() {
   QList<ConsoleLine> lines;
   bool placed = false;
   bool stepped = false;
@@ -87,7 +87,7 @@ bool RunMonitor::Drain() {
     status.connected = connected;
     const TaskState::Phase before = status.phase;
     const qsizetype lines_before = lines.size();
-    if (const qint64 missed = it.value()->TakeMissed(); missed > 0) {
+    if (const qint64 missed = it.value()->takeMissed(); missed > 0) {
       status.missed_events += missed;
       lines.append({it.key(), QDateTime::currentMSecsSinceEpoch() / 1000.0, 30, "monitor",
                     tr("%n event(s) of this task were lost: it sent them faster than they could be shown, and its "
@@ -96,12 +96,12 @@ bool RunMonitor::Drain() {
     }
     // The notice of a gap takes one line of the task's share.
     const size_t budget = lines.size() > lines_before ? std::max<size_t>(1, share - 1) : share;
-    const std::vector<TaskEvent> events = it.value()->Take(budget);
+    const std::vector<TaskEvent> events = it.value()->take(budget);
     behind |= events.size() == budget;
-    for (const TaskEvent& event : events) Apply(it.key(), event, &lines, &placed, &stepped);
-    if (TaskInfoResponse info; it.value()->TakeInfo(&info)) {
+    for (const TaskEvent& event : events) apply(it.key(), event, &lines, &placed, &stepped);
+    if (TaskInfoResponse info; it.value()->takeInfo(&info)) {
       status.devices.clear();
-      for (const tensorflow::DeviceAttributes& device : info.devices()) status.devices << DeviceInfo::FromProto(device);
+      for (const tensorflow::DeviceAttributes& device : info.devices()) status.devices << DeviceInfo::fromProto(device);
       emit devicesChanged(it.key());
     }
     changed |= status.phase != before;
@@ -111,11 +111,11 @@ bool RunMonitor::Drain() {
   if (placed) emit placementsChanged(placements_);
   if (stepped) emit progress();
   // Behind: drain again as soon as the event loop has looked at its input.
-  if (behind && timer_.isActive()) QTimer::singleShot(0, this, [this] { Drain(); });
+  if (behind && timer_.isActive()) QTimer::singleShot(0, this, [this] { drain(); });
   return behind;
 }
 
-void RunMonitor::Apply(const QString& task, const TaskEvent& event, QList<ConsoleLine>* lines, bool* placed,
+void RunMonitor::apply(const QString& task, const TaskEvent& event, QList<ConsoleLine>* lines, bool* placed,
                        bool* stepped) {
   TaskStatus& status = statuses_[task];
   switch (event.kind_case()) {

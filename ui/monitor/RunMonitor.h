@@ -66,13 +66,13 @@ class RunMonitor : public QObject {
   ~RunMonitor() override;
 
   // Task name ("/job:ps/replica:0/task:0") -> "host:port". Replaces any earlier watch.
-  void Watch(const QHash<QString, QString>& addresses);
-  void Clear();
+  void watch(const QHash<QString, QString>& addresses);
+  void clear();
   // Takes what the watchers still hold, then ends the watches; the statuses stay.
-  void StopWatching();
+  void stopWatching();
   // For a run whose tasks have all ended: waits (briefly) until each task's stream has
   // closed, so that the last events a task sent before it exited are shown, then stops.
-  void FinishWatching();
+  void finishWatching();
 
   const QHash<QString, TaskStatus>& statuses() const { return statuses_; }
   qint64 globalStep() const;            // the highest any task reported
@@ -97,8 +97,8 @@ class RunMonitor : public QObject {
 
  private:
   // Applies what the watchers hold, up to the budget; true when some was left for later.
-  bool Drain();
-  void Apply(const QString& task, const TaskEvent& event, QList<ConsoleLine>* lines, bool* placed, bool* stepped);
+  bool drain();
+  void apply(const QString& task, const TaskEvent& event, QList<ConsoleLine>* lines, bool* placed, bool* stepped);
 
   QHash<QString, std::shared_ptr<TaskWatcher>> watchers_;
   QHash<QString, TaskStatus> statuses_;

@@ -16,7 +16,7 @@ constexpr auto kInfoDeadline = std::chrono::seconds(5);
 }  // namespace
 
 TaskWatcher::TaskWatcher(QString task, std::string address) : task_(std::move(task)), address_(std::move(address)) {
-  thread_ = std::thread([this] { Loop(); });
+  thread_ = std::thread([this] { loop(); });
 }
 
 TaskWatcher::~TaskWatcher() {
@@ -29,7 +29,7 @@ TaskWatcher::~TaskWatcher() {
   thread_.join();
 }
 
-std::vector<TaskEvent> TaskWatcher::Take(size_t max_events) {
+std::vector<TaskEvent> TaskWatcher::take(size_t max_events) {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<TaskEvent> taken;
   if (pending_.size() <= max_events) {
@@ -42,12 +42,12 @@ std::vector<TaskEvent> TaskWatcher::Take(size_t max_events) {
   return taken;
 }
 
-int64_t TaskWatcher::TakeMissed() {
+int64_t TaskWatcher::takeMissed() {
   std::lock_guard<std::mutex> lock(mu_);
   return std::exchange(missed_, 0);
 }
 
-bool TaskWatcher::TakeInfo(TaskInfoResponse* info) {
+bool TaskWatcher::takeInfo(TaskInfoResponse* info) {
   std::lock_guard<std::mutex> lock(mu_);
   if (!has_info_) return false;
   *info = info_;
@@ -55,12 +55,12 @@ bool TaskWatcher::TakeInfo(TaskInfoResponse* info) {
   return true;
 }
 
-bool TaskWatcher::WaitUntilClosed(std::chrono::milliseconds timeout) {
+bool TaskWatcher::waitUntilClosed(std::chrono::milliseconds timeout) {
   std::unique_lock<std::mutex> lock(mu_);
   return closed_.wait_for(lock, timeout, [this] { return !connected_; });
 }
 
-void TaskWatcher::Loop() {
+void TaskWatcher::loop() {
   grpc::ChannelArguments args;
   args.SetInt(GRPC_ARG_ENABLE_HTTP_PROXY, 0);
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
