@@ -5,38 +5,45 @@
 #include "clab/train/MonitoredSession.h"
 #include "clab/train/hooks/LoggingTensorHook.h"
 #include "clab/train/hooks/StopAtStepHook.h"
+#include "examplegraphs/RegressionGraph.h"
+#include "examplegraphs/TrainGraph.h"
 #include "models/Classifier.h"
-#include "models/LinearRegression.h"
-#include "models/TrainGraph.h"
 
-#include <absl/strings/str_join.h>
-
-#include <algorithm>
 #include <functional>
 #include <ostream>
 
 namespace clab::examples {
 
-std::vector<std::string> TrainModels() { return {"digits-mlp", "digits-cnn", "iris-softmax", "linear-regression"}; }
-
 Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
-  const auto models = TrainModels();
-  if (std::find(models.begin(), models.end(), options.model) == models.end())
-    return errors::InvalidArgument("unknown model '", options.model, "' (models: ", absl::StrJoin(models, ", "), ")");
+  CLAB_ASSIGN_OR_RETURN(const tools::TrainModelSpec spec, tools::TrainModelSpecOf(options.model));
   CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Server> server, StartTaskServer(options, out));
   if (!server) return OkStatus();  // a ps, after serving until a signal
 
   const int workers = options.cluster.num_tasks("worker");
   const int sync_replicas = options.sync ? workers : 0;
   GraphBuilder g;
-  TrainGraph model;
+  // The classifiers' data: its held-out rows measure what a worker learnt.
+  ClassificationData data;
+  const std::string data_path = spec.data_file.empty() ? std::string() : DataPath(spec.data_file);
+  if (!data_path.empty()) {
+    CLAB_ASSIGN_OR_RETURN(data, LoadClassificationCsv(data_path));
+    if (data.num_features != spec.num_features || data.num_classes != spec.num_classes)
+      return errors::InvalidArgument(data_path, ": ", data.num_features, " features in ", data.num_classes,
+                                     " classes, but the model '", options.model, "' is built for ",
+                                     spec.num_features, " features in ", spec.num_classes, " classes");
+  }
+  tools::TrainGraph model;
   {
     ReplicaDeviceSetterOptions setter;
     setter.worker_device = StrCat("/job:worker/task:", options.task_index);
     setter.cluster = options.cluster.ToDict();
     CLAB_ASSIGN_OR_RETURN(DeviceFunction device_function, ReplicaDeviceSetter(setter));
     auto scope = g.WithDevice(device_function);
-    CLAB_ASSIGN_OR_RETURN(model, BuildTrainGraph(g, options.model, options.task_index, workers, sync_replicas));
+    CLAB_ASSIGN_OR_RETURN(model, tools::BuildTrainGraph(g, {.model = options.model,
+                                                           .data_path = data_path,
+                                                           .task_index = options.task_index,
+                                                           .num_workers = workers,
+                                                           .sync_replicas = sync_replicas}));
   }
   const Output train = model.train, loss = model.loss;
   const std::shared_ptr<SyncReplicasOptimizer> sync = model.sync;
@@ -46,9 +53,9 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
       std::vector<Tensor> values;
       CLAB_RETURN_IF_ERROR(session.Run({}, {"w:0", "b:0"}, {}, &values));
       return StrCat("learnt w = ", values[0].data<float>()[0], ", b = ", values[1].data<float>()[0],
-                    " (the data follow y = ", kRegressionSlope, "x + ", kRegressionIntercept, ")");
+                    " (the data follow y = ", tools::kRegressionSlope, "x + ", tools::kRegressionIntercept, ")");
     }
-    CLAB_ASSIGN_OR_RETURN(const double accuracy, Accuracy(session, model.classifier, model.data.held_out));
+    CLAB_ASSIGN_OR_RETURN(const double accuracy, Accuracy(session, model.classifier, data.held_out));
     return StrCat("held-out accuracy ", accuracy);
   };
 

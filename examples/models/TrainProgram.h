@@ -24,15 +24,12 @@ struct TrainProgramOptions : TaskProgramOptions {
     last_step = 3000;
     log_device_placement = false;  // a model has many nodes: only when asked
   }
-  std::string model = "digits-mlp";  // or "digits-cnn", "iris-softmax"
+  std::string model = "digits-mlp";  // one of tools::TrainModels()
   // Synchronous replicas: every global step is the mean gradient of all the workers.
   bool sync = false;
   // The loss (and the time the last steps took) is logged every this many steps.
   int64_t log_every = 100;
 };
-
-// The models this program knows.
-std::vector<std::string> TrainModels();
 
 Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out);
 

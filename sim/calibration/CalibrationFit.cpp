@@ -20,7 +20,7 @@ double Median(std::vector<double> values) {
 
 // The worker's and the other tasks' CPU per step of `step` under `c` with the calls' and the
 // client's costs replaced (the model is linear in them).
-std::pair<double, double> CpuOf(const CompiledStep& step, Calibration c, double client, double server, double fixed) {
+std::pair<double, double> CpuOf(const StepPlan& step, Calibration c, double client, double server, double fixed) {
   c.rpc.client_seconds = client;
   c.rpc.server_seconds = server;
   c.rpc.server_background_seconds = 0;
@@ -33,7 +33,7 @@ std::pair<double, double> CpuOf(const CompiledStep& step, Calibration c, double 
 
 // Least squares for (client, server, fixed) >= 0 from the worker's and the ps's CPU in the
 // runs on one and on two ps; false when the system says nothing sensible.
-bool FitCallCosts(const CalibrationMeasurements& m, const CompiledStep& one, const CompiledStep& two,
+bool FitCallCosts(const CalibrationMeasurements& m, const StepPlan& one, const StepPlan& two,
                   const Calibration& c, double* client, double* server, double* fixed) {
   // Rows: (base, d/d client, d/d server, d/d fixed, measured).
   std::vector<std::array<double, 5>> rows;
@@ -73,8 +73,8 @@ bool FitCallCosts(const CalibrationMeasurements& m, const CompiledStep& one, con
 
 }  // namespace
 
-StatusOr<Calibration> FitCalibration(const CalibrationMeasurements& m, const CompiledStep& step,
-                                     const CompiledStep* two_ps) {
+StatusOr<Calibration> FitCalibration(const CalibrationMeasurements& m, const StepPlan& step,
+                                     const StepPlan* two_ps) {
   if (!(m.steps_per_second > 0)) return errors::InvalidArgument("the real run made no steps to calibrate on");
   if (!(m.small_echo.wall > 0)) return errors::InvalidArgument("the gRPC echo was not measured");
   Calibration c;
@@ -87,14 +87,14 @@ StatusOr<Calibration> FitCalibration(const CalibrationMeasurements& m, const Com
   // time of small ops, and the rate of the big ones beyond it.
   std::vector<double> small;
   double flops = 0, flop_seconds = 0;
-  for (const CompiledNode& node : step.nodes) {
+  for (const PlanNode& node : step.nodes) {
     const auto it = c.node_seconds.find(node.name);
     if (node.IsTransfer() || it == c.node_seconds.end()) continue;
     const double node_flops = OpCosts::Flops(node);
     if (node_flops <= 1024) small.push_back(it->second);
   }
   if (!small.empty()) c.op_seconds = Median(small);
-  for (const CompiledNode& node : step.nodes) {
+  for (const PlanNode& node : step.nodes) {
     const auto it = c.node_seconds.find(node.name);
     if (node.IsTransfer() || it == c.node_seconds.end()) continue;
     const double node_flops = OpCosts::Flops(node);

@@ -9,7 +9,7 @@
 
 #include "calibration/Calibration.h"
 #include "clab/core/Status.h"
-#include "model/CompiledStep.h"
+#include "model/StepPlan.h"
 
 #include <cstdint>
 #include <map>
@@ -47,7 +47,7 @@ struct CalibrationMeasurements {
 // for one worker and two ps. With both runs, the calls' CPU at each end and the client's per
 // step are those that fit the four CPU figures best (a step on two ps makes more calls of
 // each kind); with one, the ps's figure sets the server's cost and the worker's the client's.
-StatusOr<Calibration> FitCalibration(const CalibrationMeasurements& measured, const CompiledStep& step,
-                                     const CompiledStep* two_ps = nullptr);
+StatusOr<Calibration> FitCalibration(const CalibrationMeasurements& measured, const StepPlan& step,
+                                     const StepPlan* two_ps = nullptr);
 
 }  // namespace clab::sim

@@ -23,7 +23,7 @@ int64_t Dim(const std::vector<int64_t>& shape, size_t i) {
 
 }  // namespace
 
-double OpCosts::Flops(const CompiledNode& node) {
+double OpCosts::Flops(const PlanNode& node) {
   const auto& in = node.input_shapes;
   const auto& out = node.output_shapes;
   if (node.op == "MatMul" && in.size() >= 2 && !out.empty()) {
@@ -47,7 +47,7 @@ double OpCosts::Flops(const CompiledNode& node) {
   return std::max(Largest(in), Largest(out));
 }
 
-double OpCosts::Seconds(const CompiledNode& node) const {
+double OpCosts::Seconds(const PlanNode& node) const {
   const auto it = calibration_.node_seconds.find(node.name);
   if (it != calibration_.node_seconds.end()) return it->second;
   if (node.op == "NoOp" || node.op == "Const") return calibration_.op_seconds;

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "calibration/Calibration.h"
-#include "model/CompiledStep.h"
+#include "model/StepPlan.h"
 
 namespace clab::sim {
 
@@ -12,14 +12,14 @@ class OpCosts {
  public:
   explicit OpCosts(const Calibration& calibration) : calibration_(calibration) {}
 
-  double Seconds(const CompiledNode& node) const;
+  double Seconds(const PlanNode& node) const;
   // True when the trace timed this node.
-  bool Traced(const CompiledNode& node) const { return calibration_.node_seconds.count(node.name) > 0; }
+  bool Traced(const PlanNode& node) const { return calibration_.node_seconds.count(node.name) > 0; }
 
   // Floating-point operations of one run of the node, from its shapes (unknown dimensions
   // count as 1): 2mnk for MatMul, 2 x outputs x window for convolutions, the elements
   // touched for the rest.
-  static double Flops(const CompiledNode& node);
+  static double Flops(const PlanNode& node);
 
  private:
   const Calibration& calibration_;

@@ -4,9 +4,8 @@
 #include "clab/graph/GraphBuilder.h"
 #include "clab/graph/GraphImport.h"
 #include "clab/train/GlobalStep.h"
-#include "models/TrainGraph.h"
-#include "models/TrainProgram.h"
-#include "seed/SeedGraph.h"
+#include "examplegraphs/SeedGraph.h"
+#include "examplegraphs/TrainGraph.h"
 
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_join.h>
@@ -42,18 +41,24 @@ StatusOr<StepGraph> BuildStepGraph(const SimProject& project, const std::map<std
       // As the seed program builds it (not faithful): the global step on the ps, x . w, and
       // the increment that lets StopAtStepHook end the run.
       global_step = GetOrCreateGlobalStep(g);
-      const examples::SeedGraph seed = examples::BuildSeedGraph(g);
+      const tools::SeedGraph seed = tools::BuildSeedGraph(g);
       step.fetches.push_back(seed.product.name());
       step.fetches.push_back(IncrementGlobalStep(g, global_step).name());
     } else {
-      const auto models = examples::TrainModels();
+      const auto models = tools::TrainModels();
       if (std::find(models.begin(), models.end(), project.program) == models.end())
         return errors::InvalidArgument(project.path, ": program: '", project.program,
                                        "' is unknown (known: seed, ", absl::StrJoin(models, ", "), ")");
       // Synchronous replicas are simulated by the SyncReplicas protocol around the step;
       // the step itself (its gradients, their bytes and applies) is the asynchronous one.
-      CLAB_ASSIGN_OR_RETURN(const examples::TrainGraph model,
-                            examples::BuildTrainGraph(g, project.program, 0, workers, /*sync_replicas=*/0));
+      // The dataset node names the model's data file; the simulator never reads it.
+      CLAB_ASSIGN_OR_RETURN(const tools::TrainModelSpec spec, tools::TrainModelSpecOf(project.program));
+      CLAB_ASSIGN_OR_RETURN(const tools::TrainGraph model,
+                            tools::BuildTrainGraph(g, {.model = project.program,
+                                                       .data_path = spec.data_file,
+                                                       .task_index = 0,
+                                                       .num_workers = workers,
+                                                       .sync_replicas = 0}));
       step.targets.push_back(model.train.node());
       step.fetches.push_back(model.loss.name());
       global_step = GetOrCreateGlobalStep(g);

@@ -144,7 +144,7 @@ std::vector<std::string> StepModel::CalledTasks() const {
   return tasks;
 }
 
-StatusOr<StepModel> BuildStepModel(const CompiledStep& step, const Calibration& c) {
+StatusOr<StepModel> BuildStepModel(const StepPlan& step, const Calibration& c) {
   const OpCosts costs(c);
   const RpcCosts& rpc = c.rpc;
   const std::string& worker = step.session_task;
@@ -157,7 +157,7 @@ StatusOr<StepModel> BuildStepModel(const CompiledStep& step, const Calibration& 
 
   // Each task's stages: its nodes grouped by the transfers they wait for.
   std::map<std::string, std::map<Key, Stage>> stages;
-  for (const CompiledNode& node : step.nodes) {
+  for (const PlanNode& node : step.nodes) {
     Stage& stage = stages[node.task][node.waits_for];
     stage.task = node.task;
     stage.waits = node.waits_for;
@@ -165,7 +165,7 @@ StatusOr<StepModel> BuildStepModel(const CompiledStep& step, const Calibration& 
     (costs.Traced(node) ? model.traced_nodes : model.modelled_nodes) += 1;
     stage.seconds += costs.Seconds(node);
   }
-  for (const CompiledTransfer& t : step.transfers) {
+  for (const PlanTransfer& t : step.transfers) {
     for (const auto& [task, key] : {std::pair{t.from_task, t.waits_for}, std::pair{t.to_task, Key{}}}) {
       Stage& stage = stages[task][key];
       stage.task = task;
@@ -180,7 +180,7 @@ StatusOr<StepModel> BuildStepModel(const CompiledStep& step, const Calibration& 
     if (task == worker) continue;
     std::set<std::string> senders;
     bool early_small = true;
-    for (const CompiledTransfer& t : transfers) {
+    for (const PlanTransfer& t : transfers) {
       if (t.to_task == task) senders.insert(t.from_task);
       if (t.from_task == task && t.to_task == worker && (!t.waits_for.empty() || t.bytes > kInlineSendBytes))
         early_small = false;
@@ -193,11 +193,11 @@ StatusOr<StepModel> BuildStepModel(const CompiledStep& step, const Calibration& 
   }
   // Where a transfer arrives: with a RunGraph reply (inlined), with a RunGraph request
   // (pushed), or by a RecvTensor call of its own.
-  auto inlined = [&](const CompiledTransfer& t) {
+  auto inlined = [&](const PlanTransfer& t) {
     return t.to_task == worker && t.bytes <= kInlineSendBytes &&
            (inlines[t.from_task] || (cut[t.from_task] && t.waits_for.empty()));
   };
-  auto pushed = [&](const CompiledTransfer& t) { return t.from_task == worker && cut[t.to_task]; };
+  auto pushed = [&](const PlanTransfer& t) { return t.from_task == worker && cut[t.to_task]; };
 
   Builder b;
   int worker_calls = 0;
@@ -244,7 +244,7 @@ StatusOr<StepModel> BuildStepModel(const CompiledStep& step, const Calibration& 
             std::includes(key.begin(), key.end(), earlier.begin(), earlier.end()))
           b.Depend(StageId(task, key), StageId(task, earlier));
   for (size_t i = 0; i < transfers.size(); ++i) {
-    const CompiledTransfer& t = transfers[i];
+    const PlanTransfer& t = transfers[i];
     const int64_t bytes = t.bytes;
     const std::string made = StageId(t.from_task, t.waits_for);
     const Stage& sender = stages[t.from_task][t.waits_for];

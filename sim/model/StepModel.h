@@ -21,7 +21,7 @@
 
 #include "calibration/Calibration.h"
 #include "clab/core/Status.h"
-#include "model/CompiledStep.h"
+#include "model/StepPlan.h"
 
 #include <cstdint>
 #include <map>
@@ -75,6 +75,6 @@ struct StepModel {
   std::vector<std::string> CalledTasks() const;
 };
 
-StatusOr<StepModel> BuildStepModel(const CompiledStep& step, const Calibration& calibration);
+StatusOr<StepModel> BuildStepModel(const StepPlan& step, const Calibration& calibration);
 
 }  // namespace clab::sim

@@ -34,27 +34,27 @@ Status Simulator::CheckConfig(const SimulationConfig& config) const {
   return OkStatus();
 }
 
-StatusOr<const CompiledStep*> Simulator::Compiled(int workers, int ps) {
-  auto it = compiled_.find(ps);
-  if (it != compiled_.end()) return it->second.get();
+StatusOr<const StepPlan*> Simulator::Plan(int workers, int ps) {
+  auto it = plans_.find(ps);
+  if (it != plans_.end()) return it->second.get();
   // Every worker builds the same graph for its own task; worker 0's stands for all.
   const std::map<std::string, int> tasks = {{"ps", ps}, {"worker", std::max(workers, 1)}};
   CLAB_ASSIGN_OR_RETURN(const StepGraph graph, BuildStepGraph(project_, tasks));
-  CompileRequest request;
+  PlanRequest request;
   request.graph = &graph.graph;
   request.fetches = graph.fetches;
   request.targets = graph.targets;
   request.tasks = tasks;
   request.session_task = "/job:worker/replica:0/task:0";
-  StatusOr<CompiledStep> step = CompileStep(request);
+  StatusOr<StepPlan> step = PlanStep(request);
   if (!step.ok())
     return Status(step.status().code(), absl::StrCat(project_.path, " on ", ps, " ps: ", step.status().message()));
-  it = compiled_.emplace(ps, std::make_unique<CompiledStep>(std::move(*step))).first;
+  it = plans_.emplace(ps, std::make_unique<StepPlan>(std::move(*step))).first;
   return it->second.get();
 }
 
 StatusOr<StepModel> Simulator::Model(int workers, int ps) {
-  CLAB_ASSIGN_OR_RETURN(const CompiledStep* step, Compiled(workers, ps));
+  CLAB_ASSIGN_OR_RETURN(const StepPlan* step, Plan(workers, ps));
   return BuildStepModel(*step, calibration_);
 }
 

@@ -9,7 +9,7 @@
 
 #include "calibration/Calibration.h"
 #include "clab/core/Status.h"
-#include "model/CompiledStep.h"
+#include "model/StepPlan.h"
 #include "model/StepModel.h"
 #include "platform/PlatformSpec.h"
 #include "project/SimProject.h"
@@ -30,7 +30,7 @@ class Simulator {
   std::vector<StatusOr<SimulationResult>> RunAll(const std::vector<SimulationConfig>& configs, int parallel = 0);
 
   // The step of one worker on `ps` parameter servers, and the model the actors play.
-  StatusOr<const CompiledStep*> Compiled(int workers, int ps);
+  StatusOr<const StepPlan*> Plan(int workers, int ps);
   StatusOr<StepModel> Model(int workers, int ps);
   // The tasks of a simulated cluster, in the order the platform binds them: ps, then workers.
   static std::vector<std::string> Tasks(int workers, int ps);
@@ -44,7 +44,7 @@ class Simulator {
   SimProject project_;
   PlatformSpec platform_;
   Calibration calibration_;
-  std::map<int, std::unique_ptr<CompiledStep>> compiled_;  // by ps count
+  std::map<int, std::unique_ptr<StepPlan>> plans_;  // by ps count
 };
 
 }  // namespace clab::sim

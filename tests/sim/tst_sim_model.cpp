@@ -4,7 +4,7 @@
 #include "StatusText.h"
 #include "calibration/Calibration.h"
 #include "calibration/CalibrationFit.h"
-#include "model/CompiledStep.h"
+#include "model/StepPlan.h"
 #include "model/StepGraph.h"
 #include "model/StepModel.h"
 #include "project/SimProject.h"
@@ -65,7 +65,7 @@ class SimModelTest : public QObject {
     StatusOr<StepGraph> graph = BuildStepGraph(*project, {{"ps", ps}, {"worker", 2}});
     QVERIFY2(graph.ok(), StatusText(graph.status()));
     Simulator simulator(*project, PlatformSpec::Default(), Calibration::Uncalibrated());
-    StatusOr<const CompiledStep*> step = simulator.Compiled(2, ps);
+    StatusOr<const StepPlan*> step = simulator.Plan(2, ps);
     QVERIFY2(step.ok(), StatusText(step.status()));
     const std::string worker = "/job:worker/replica:0/task:0";
     int64_t total = 0;
@@ -79,7 +79,7 @@ class SimModelTest : public QObject {
     }
     QCOMPARE(total, int64_t{(64 * 128 + 128 + 128 * 10 + 10) * 4});
     // What crosses between two ps is a control edge's dummy, no data.
-    for (const CompiledTransfer& t : (*step)->transfers)
+    for (const PlanTransfer& t : (*step)->transfers)
       if (t.from_task != worker && t.to_task != worker) QVERIFY(t.bytes <= 4);
   }
 
@@ -126,8 +126,8 @@ class SimModelTest : public QObject {
     StatusOr<SimProject> project = SimProject::Load(ProjectPath("digits-mlp.clab"));
     QVERIFY2(project.ok(), StatusText(project.status()));
     Simulator simulator(*project, PlatformSpec::Default(), Calibration::Uncalibrated());
-    StatusOr<const CompiledStep*> one = simulator.Compiled(1, 1);
-    StatusOr<const CompiledStep*> two = simulator.Compiled(1, 2);
+    StatusOr<const StepPlan*> one = simulator.Plan(1, 1);
+    StatusOr<const StepPlan*> two = simulator.Plan(1, 2);
     QVERIFY2(one.ok() && two.ok(), StatusText(one.ok() ? two.status() : one.status()));
     CalibrationMeasurements m;
     m.small_echo = {16, 80e-6, 20e-6, 25e-6};

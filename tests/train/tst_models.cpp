@@ -9,9 +9,10 @@
 #include "clab/distributed/ReplicaDeviceSetter.h"
 #include "clab/distributed/Server.h"
 #include "clab/ops/Ops.h"
+#include "examplegraphs/RegressionGraph.h"
+#include "examplegraphs/TrainingInputs.h"
 #include "models/Classifier.h"
 #include "models/ClusterTraining.h"
-#include "models/LinearRegression.h"
 
 #include <QTcpServer>
 #include <QtTest>
@@ -33,10 +34,10 @@ struct LocalRun {
 };
 
 StatusOr<LocalRun> TrainLocally(const ClassificationData& data, const std::vector<int>& hidden, double rate,
-                                int64_t steps, int batch, uint64_t seed, const ConvLayer& conv = {}) {
+                                int64_t steps, int batch, uint64_t seed, const tools::ConvLayer& conv = {}) {
   GraphBuilder g;
-  CLAB_ASSIGN_OR_RETURN(ClassifierGraph model,
-                        BuildClassifier(g, data.num_features, hidden, data.num_classes, rate, seed, conv));
+  CLAB_ASSIGN_OR_RETURN(tools::ClassifierGraph model,
+                        tools::BuildClassifier(g, data.num_features, hidden, data.num_classes, rate, seed, conv));
   const Output init = ops::GlobalVariablesInitializer(g);
   CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Session> session, NewSession(SessionOptions()));
   CLAB_RETURN_IF_ERROR(session->Create(g.graph_def()));
@@ -62,7 +63,7 @@ class ModelsTest : public QObject {
  private slots:
   void linearRegressionFitsTheLine() {
     GraphBuilder g;
-    auto model = BuildLinearRegression(g, 32, 0.1, 5);
+    auto model = tools::BuildLinearRegression(g, 32, 0.1, 5);
     QVERIFY2(model.ok(), StatusText(model.status()));
     Output init = ops::GlobalVariablesInitializer(g);
     auto session = NewSession(SessionOptions());
@@ -72,8 +73,8 @@ class ModelsTest : public QObject {
     for (int i = 0; i < 600; ++i) QVERIFY((*session)->Run({}, {}, {model->train.node()}, &out).ok());
     QVERIFY((*session)->Run({}, {"w:0", "b:0"}, {}, &out).ok());
     qInfo("linear regression: w = %.4f, b = %.4f", out[0].data<float>()[0], out[1].data<float>()[0]);
-    QVERIFY(std::abs(out[0].data<float>()[0] - kRegressionSlope) < 0.05);
-    QVERIFY(std::abs(out[1].data<float>()[0] - kRegressionIntercept) < 0.05);
+    QVERIFY(std::abs(out[0].data<float>()[0] - tools::kRegressionSlope) < 0.05);
+    QVERIFY(std::abs(out[1].data<float>()[0] - tools::kRegressionIntercept) < 0.05);
   }
 
   void softmaxRegressionOnIris() {
@@ -111,10 +112,10 @@ class ModelsTest : public QObject {
     for (int shard = 0; shard < 2; ++shard) {
       const Examples expected = Shard(data->train, shard, 2);
       GraphBuilder g;
-      ops::MinibatchDatasetOptions options = TrainingDataset(DataPath("digits.csv.gz"), data->num_features,
+      ops::MinibatchDatasetOptions options = tools::TrainingDataset(DataPath("digits.csv.gz"), data->num_features,
                                                              static_cast<int>(expected.size()), shard, 2, 1);
       options.shuffle = false;  // file order, as Shard keeps it
-      const ops::Minibatch inputs = ClassifierInputs(g, options);
+      const ops::Minibatch inputs = tools::ClassifierInputs(g, options);
       QCOMPARE(g.ShapeOf(inputs.features), (PartialShape{expected.size(), 64}));
       auto session = NewSession(SessionOptions());
       QVERIFY(session.ok() && (*session)->Create(g.graph_def()).ok());
@@ -128,6 +129,7 @@ class ModelsTest : public QObject {
   }
 
   void mlpTrainedByTwoWorkersAgainstOnePs_data() {
+    // clang-format off
     QTest::addColumn<bool>("dataset_op");
     QTest::addColumn<bool>("sync");
     QTest::addColumn<int>("steps");
@@ -135,6 +137,7 @@ class ModelsTest : public QObject {
     QTest::newRow("asynchronous, minibatches from a MinibatchDataset op") << true << false << 1600;
     // Each synchronous global step is the mean of both workers' minibatches.
     QTest::newRow("synchronous replicas") << false << true << 800;
+    // clang-format on
   }
   void mlpTrainedByTwoWorkersAgainstOnePs() {
     QFETCH(bool, dataset_op);
@@ -151,7 +154,7 @@ class ModelsTest : public QObject {
   void cnnOnDigits() {
     auto data = LoadClassificationCsv(DataPath("digits.csv.gz"));
     QVERIFY2(data.ok(), StatusText(data.status()));
-    auto run = TrainLocally(*data, {}, 0.1, 800, 32, 7, DigitsConvLayer());
+    auto run = TrainLocally(*data, {}, 0.1, 800, 32, 7, tools::DigitsConvLayer());
     QVERIFY2(run.ok(), StatusText(run.status()));
     qInfo("digits CNN (3x3 conv to 16, max-pool, dense): loss %.4f, held-out accuracy %.3f, %.0f steps/s", run->loss,
           run->accuracy, run->steps_per_second);
@@ -161,7 +164,7 @@ class ModelsTest : public QObject {
   void cnnTrainedByTwoWorkersAgainstOnePs() {
     ClusterTrainingOptions options;
     options.hidden = {};
-    options.conv = DigitsConvLayer();
+    options.conv = tools::DigitsConvLayer();
     options.total_steps = 1000;
     TrainOnOnePsAndTwoWorkers(options, "CNN");
   }

@@ -36,14 +36,14 @@ bool ParseAddress(const QString& text, ProjectTask* task, QString* error) {
 
 }  // namespace
 
-Project Project::Seed() {
+Project Project::seed() {
   Project project;
   project.name = "Seed: x . w on a ps and a worker";
   project.tasks = {{"ps", 0, "127.0.0.1", 2223}, {"worker", 0, "127.0.0.1", 2222}};
   return project;
 }
 
-Project Project::SeedTwoWorkers() {
+Project Project::seedTwoWorkers() {
   Project project;
   project.name = "Seed on two workers, 20,000 steps";
   project.tasks = {{"ps", 0, "127.0.0.1", 2223}, {"worker", 0, "127.0.0.1", 2222}, {"worker", 1, "127.0.0.1", 2224}};
@@ -51,9 +51,9 @@ Project Project::SeedTwoWorkers() {
   return project;
 }
 
-QStringList Project::Programs() { return {"seed", "digits-mlp", "digits-cnn", "iris-softmax", "linear-regression"}; }
+QStringList Project::programs() { return {"seed", "digits-mlp", "digits-cnn", "iris-softmax", "linear-regression"}; }
 
-Project Project::DigitsMlp() {
+Project Project::digitsMlp() {
   Project project;
   project.name = "Digits MLP on a ps and two workers";
   project.program = "digits-mlp";
@@ -143,7 +143,7 @@ Project Project::withTaskRemoved(const QString& task) const {
   return after;
 }
 
-QJsonObject Project::ToJson() const {
+QJsonObject Project::toJson() const {
   QJsonObject cluster;
   for (const QString& job : jobs()) {
     QJsonArray addresses;
@@ -162,7 +162,7 @@ QJsonObject Project::ToJson() const {
   return json;
 }
 
-bool Project::FromJson(const QJsonObject& json, Project* project, QString* error) {
+bool Project::fromJson(const QJsonObject& json, Project* project, QString* error) {
   if (json.value("format").toString() != "clusterlab-project") {
     *error = "format: not a ClusterLab project (expected \"format\": \"clusterlab-project\")";
     return false;
@@ -176,8 +176,8 @@ bool Project::FromJson(const QJsonObject& json, Project* project, QString* error
   Project loaded;
   loaded.name = json.value("name").toString("Untitled");
   loaded.program = json.value("program").toString("seed");
-  if (!Programs().contains(loaded.program)) {
-    *error = QStringLiteral("program: '%1' is unknown (known: %2)").arg(loaded.program, Programs().join(", "));
+  if (!programs().contains(loaded.program)) {
+    *error = QStringLiteral("program: '%1' is unknown (known: %2)").arg(loaded.program, programs().join(", "));
     return false;
   }
   const QJsonValue cluster = json.value("cluster");
@@ -252,7 +252,7 @@ bool Project::FromJson(const QJsonObject& json, Project* project, QString* error
   return true;
 }
 
-bool Project::Load(const QString& path, Project* project, QString* error) {
+bool Project::load(const QString& path, Project* project, QString* error) {
   QFile file(path);
   if (!file.open(QIODevice::ReadOnly)) {
     *error = QStringLiteral("%1: %2").arg(path, file.errorString());
@@ -265,20 +265,20 @@ bool Project::Load(const QString& path, Project* project, QString* error) {
     return false;
   }
   QString problem;
-  if (!FromJson(document.object(), project, &problem)) {
+  if (!fromJson(document.object(), project, &problem)) {
     *error = QStringLiteral("%1: %2").arg(path, problem);
     return false;
   }
   return true;
 }
 
-bool Project::Save(const QString& path, QString* error) const {
+bool Project::save(const QString& path, QString* error) const {
   QSaveFile file(path);
   if (!file.open(QIODevice::WriteOnly)) {
     *error = QStringLiteral("%1: %2").arg(path, file.errorString());
     return false;
   }
-  file.write(QJsonDocument(ToJson()).toJson(QJsonDocument::Indented));
+  file.write(QJsonDocument(toJson()).toJson(QJsonDocument::Indented));
   if (!file.commit()) {
     *error = QStringLiteral("%1: %2").arg(path, file.errorString());
     return false;

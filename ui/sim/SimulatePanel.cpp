@@ -247,7 +247,7 @@ void SimulatePanel::start() {
     return;
   }
   stale_ = false;
-  const QByteArray project_text = QJsonDocument(project_.ToJson()).toJson(QJsonDocument::Compact);
+  const QByteArray project_text = QJsonDocument(project_.toJson()).toJson(QJsonDocument::Compact);
   const QByteArray platform_text = QJsonDocument(editedPlatform()).toJson(QJsonDocument::Compact);
   std::vector<sim::SimulationConfig> configs;
   for (int workers = 1;; workers *= 2) {

@@ -1,7 +1,7 @@
 #include "window/LessonActions.h"
 
-#include "graph/GraphEditor.h"
 #include "sim/SimulatePanel.h"
+#include "window/GraphEditor.h"
 #include "teach/TeachingPanel.h"
 #include "window/MainWindow.h"
 

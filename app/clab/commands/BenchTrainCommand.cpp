@@ -3,7 +3,7 @@
 #include "cli/ChildProcess.h"
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
-#include "cli/LoopbackPorts.h"
+#include "network/LoopbackPorts.h"
 #include "clab/distributed/Server.h"
 #include "clab/ops/Ops.h"
 #include "clab/runtime/Session.h"
@@ -60,8 +60,8 @@ Status BenchTrainCommand::Run(std::ostream& out) {
   // The floor: the same model and steps in one process, no RPC at all.
   {
     GraphBuilder g;
-    CLAB_ASSIGN_OR_RETURN(const examples::ClassifierGraph model,
-                          examples::BuildClassifier(g, data.num_features, {static_cast<int>(hidden_)}, data.num_classes,
+    CLAB_ASSIGN_OR_RETURN(const tools::ClassifierGraph model,
+                          tools::BuildClassifier(g, data.num_features, {static_cast<int>(hidden_)}, data.num_classes,
                                                     0.1, 7));
     const Output init = ops::GlobalVariablesInitializer(g);
     CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Session> session, NewSession(SessionOptions()));
@@ -79,7 +79,7 @@ Status BenchTrainCommand::Run(std::ostream& out) {
     local_seconds = seconds;
   }
   for (int workers : counts) {
-    CLAB_ASSIGN_OR_RETURN(const std::vector<int> ports, PickFreeLoopbackPorts(workers + 1));
+    CLAB_ASSIGN_OR_RETURN(const std::vector<int> ports, tools::PickFreeLoopbackPorts(workers + 1));
     std::map<std::string, std::vector<std::string>> jobs;
     jobs["ps"] = {absl::StrCat("127.0.0.1:", ports[0])};
     for (int i = 0; i < workers; ++i) jobs["worker"].push_back(absl::StrCat("127.0.0.1:", ports[static_cast<size_t>(i) + 1]));

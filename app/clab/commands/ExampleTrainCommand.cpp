@@ -2,6 +2,7 @@
 
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
+#include "examplegraphs/TrainGraph.h"
 #include "models/TrainProgram.h"
 #include "seed/SeedProgram.h"
 
@@ -32,7 +33,7 @@ void ExampleTrainCommand::DeclareFlags(FlagParser& flags) {
 }
 
 Status ExampleTrainCommand::Run(std::ostream& out) {
-  const auto models = examples::TrainModels();
+  const auto models = tools::TrainModels();
   if (std::find(models.begin(), models.end(), model_) == models.end())
     return UsageError("--model '" + model_ + "' is unknown (models: " + absl::StrJoin(models, ", ") + ")");
   CLAB_ASSIGN_OR_RETURN(const examples::TaskProgramOptions task,

@@ -145,10 +145,10 @@ Status SimulateCommand::Run(std::ostream& out) {
 }
 
 Status SimulateCommand::Explain(sim::Simulator& simulator, int workers, int ps, std::ostream& out) {
-  CLAB_ASSIGN_OR_RETURN(const sim::CompiledStep* step, simulator.Compiled(workers, ps));
+  CLAB_ASSIGN_OR_RETURN(const sim::StepPlan* step, simulator.Plan(workers, ps));
   CLAB_ASSIGN_OR_RETURN(const sim::StepModel model, simulator.Model(workers, ps));
   out << "The step on " << ps << " ps, as worker 0 runs it. Tensors between tasks:\n";
-  for (const sim::CompiledTransfer& t : step->transfers)
+  for (const sim::PlanTransfer& t : step->transfers)
     out << absl::StrFormat("  %s -> %s: %s (%s)\n", sim::TaskLabel(t.from_task), sim::TaskLabel(t.to_task),
                            sim::FormatBytes(static_cast<double>(t.bytes)), absl::StrJoin(t.tensors, ", "));
   out << "What the simulation plays, each after the activities in brackets:\n";

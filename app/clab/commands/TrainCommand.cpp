@@ -3,8 +3,8 @@
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
 #include "cli/LocalTasks.h"
-#include "cli/LoopbackPorts.h"
-#include "models/TrainProgram.h"
+#include "examplegraphs/TrainGraph.h"
+#include "network/LoopbackPorts.h"
 
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_join.h>
@@ -94,7 +94,7 @@ void TrainCommand::DeclareFlags(FlagParser& flags) {
 
 Status TrainCommand::Run(std::ostream& out) {
   CLAB_ASSIGN_OR_RETURN(ProjectRun run, ReadProject(project_));
-  const auto models = examples::TrainModels();
+  const auto models = tools::TrainModels();
   if (std::find(models.begin(), models.end(), run.program) == models.end())
     return errors::InvalidArgument(project_, ": program '", run.program, "' is not a training model (",
                                    absl::StrJoin(models, ", "), "); the seed runs with 'clab demo'");
@@ -106,7 +106,7 @@ Status TrainCommand::Run(std::ostream& out) {
   if (run.ps < 1 || run.workers < 1)
     return errors::InvalidArgument(project_, ": the cluster needs at least one ps and one worker");
 
-  CLAB_ASSIGN_OR_RETURN(const std::vector<int> ports, PickFreeLoopbackPorts(run.ps + run.workers));
+  CLAB_ASSIGN_OR_RETURN(const std::vector<int> ports, tools::PickFreeLoopbackPorts(run.ps + run.workers));
   std::vector<std::string> ps_addresses, worker_addresses;
   for (int i = 0; i < run.ps; ++i) ps_addresses.push_back(absl::StrCat("127.0.0.1:", ports[static_cast<size_t>(i)]));
   for (int i = 0; i < run.workers; ++i)

@@ -1,7 +1,7 @@
 #include "sim/RealCluster.h"
 
 #include "cli/ChildProcess.h"
-#include "cli/LoopbackPorts.h"
+#include "network/LoopbackPorts.h"
 
 #include <absl/strings/match.h>
 #include <absl/strings/str_cat.h>
@@ -84,7 +84,7 @@ StatusOr<RealRunResult> RunRealCluster(const RealRunOptions& options) {
   if (options.network) {
     for (int t = 0; t < total; ++t) addresses.push_back(options.network->Address(t) + ":2222");
   } else {
-    CLAB_ASSIGN_OR_RETURN(const std::vector<int> ports, PickFreeLoopbackPorts(total));
+    CLAB_ASSIGN_OR_RETURN(const std::vector<int> ports, tools::PickFreeLoopbackPorts(total));
     for (int port : ports) addresses.push_back(absl::StrCat("127.0.0.1:", port));
   }
   const std::string cluster =

@@ -2,7 +2,7 @@
 
 #include "calibration/CalibrationFit.h"
 #include "cli/ChildProcess.h"
-#include "cli/LoopbackPorts.h"
+#include "network/LoopbackPorts.h"
 #include "clab/distributed/LinkProbe.h"
 #include "clab/distributed/Server.h"
 #include "clab/graph/GraphImport.h"
@@ -111,13 +111,13 @@ StatusOr<sim::Calibration> CalibrateProject(const SimCalibrationOptions& options
   };
   CLAB_ASSIGN_OR_RETURN(const sim::SimProject project, sim::SimProject::Load(options.project_path));
   sim::Simulator simulator(project, sim::PlatformSpec::Default(), sim::Calibration::Uncalibrated());
-  CLAB_ASSIGN_OR_RETURN(const sim::CompiledStep* compiled, simulator.Compiled(1, 1));
+  CLAB_ASSIGN_OR_RETURN(const sim::StepPlan* compiled, simulator.Plan(1, 1));
   CLAB_ASSIGN_OR_RETURN(const sim::StepGraph step, sim::BuildStepGraph(project, {{"ps", 1}, {"worker", 1}}));
   sim::CalibrationMeasurements measured;
   measured.project = options.project_path;
   measured.machine = MachineText();
 
-  CLAB_ASSIGN_OR_RETURN(const std::vector<int> ports, PickFreeLoopbackPorts(2));
+  CLAB_ASSIGN_OR_RETURN(const std::vector<int> ports, tools::PickFreeLoopbackPorts(2));
   const std::string ps_address = absl::StrCat("127.0.0.1:", ports[0]);
   const std::string cluster = absl::StrCat("ps=", ps_address, ";worker=127.0.0.1:", ports[1]);
   {
@@ -163,7 +163,7 @@ StatusOr<sim::Calibration> CalibrateProject(const SimCalibrationOptions& options
   measured.ps_cpu_per_step = runs_of[0].ps_cpu_per_step;
   measured.two_ps_worker_cpu_per_step = runs_of[1].worker_cpu_per_step;
   measured.two_ps_ps_cpu_per_step = runs_of[1].ps_cpu_per_step;
-  CLAB_ASSIGN_OR_RETURN(const sim::CompiledStep* two_ps, simulator.Compiled(1, 2));
+  CLAB_ASSIGN_OR_RETURN(const sim::StepPlan* two_ps, simulator.Plan(1, 2));
   return sim::FitCalibration(measured, *compiled, two_ps);
 }
 
