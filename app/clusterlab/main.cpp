@@ -8,11 +8,11 @@
 // starts at a given phase); --lesson opens the Lessons panel at a lesson (seed, chief,
 // ps-failure, sync); --screenshot grabs the window after SECONDS and quits (how the
 // pictures in docs/ are made, under xvfb-run).
-#include "window/GraphEditor.h"
 #include "teach/LessonPanel.h"
 #include "teach/TeachingPanel.h"
-#include "window/MainWindow.h"
 #include "translations/StudioLanguage.h"
+#include "window/GraphEditor.h"
+#include "window/MainWindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -35,7 +35,8 @@ int main(int argc, char** argv) {
   QCommandLineOption run({"r", "run"}, "start the cluster at once");
   QCommandLineOption screenshot("screenshot", "save a picture of the window to FILE and quit", "FILE");
   QCommandLineOption after("after", "seconds to wait before the screenshot", "SECONDS", "3");
-  QCommandLineOption tab("tab", "the tab to show: Dashboard, Console, Placement, Checkpoints or Graph", "NAME", "Dashboard");
+  QCommandLineOption tab("tab", "the tab to show: Dashboard, Console, Placement, Checkpoints or Graph", "NAME",
+                         "Dashboard");
   QCommandLineOption teach("teach", "open the teaching mode on the project's graph and go STEPS steps into one step",
                            "STEPS");
   QCommandLineOption lesson("lesson", "open the Lessons panel at a lesson: seed, chief, ps-failure or sync", "ID");
@@ -49,7 +50,8 @@ int main(int argc, char** argv) {
   bool steps_ok = true;
   const int teach_steps = parser.isSet(teach) ? parser.value(teach).toInt(&steps_ok) : 0;
   if (!steps_ok || teach_steps < 0) {
-    std::fprintf(stderr, "clusterlab: --teach %s: want a number of steps, 0 or more\n", qPrintable(parser.value(teach)));
+    std::fprintf(stderr, "clusterlab: --teach %s: want a number of steps, 0 or more\n",
+                 qPrintable(parser.value(teach)));
     return 2;
   }
 
@@ -70,7 +72,8 @@ int main(int argc, char** argv) {
     for (int i = 0; i < lessons.size(); ++i)
       if (lessons[i].id == parser.value(lesson)) index = i;
     if (index < 0) {
-      std::fprintf(stderr, "clusterlab: --lesson %s: want seed, chief, ps-failure or sync\n", qPrintable(parser.value(lesson)));
+      std::fprintf(stderr, "clusterlab: --lesson %s: want seed, chief, ps-failure or sync\n",
+                   qPrintable(parser.value(lesson)));
       return 2;
     }
     window.lessons()->setLesson(index);

@@ -29,8 +29,8 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
     CLAB_ASSIGN_OR_RETURN(data, LoadClassificationCsv(data_path));
     if (data.num_features != spec.num_features || data.num_classes != spec.num_classes)
       return errors::InvalidArgument(data_path, ": ", data.num_features, " features in ", data.num_classes,
-                                     " classes, but the model '", options.model, "' is built for ",
-                                     spec.num_features, " features in ", spec.num_classes, " classes");
+                                     " classes, but the model '", options.model, "' is built for ", spec.num_features,
+                                     " features in ", spec.num_classes, " classes");
   }
   tools::TrainGraph model;
   {
@@ -40,10 +40,10 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
     CLAB_ASSIGN_OR_RETURN(DeviceFunction device_function, ReplicaDeviceSetter(setter));
     auto scope = g.WithDevice(device_function);
     CLAB_ASSIGN_OR_RETURN(model, tools::BuildTrainGraph(g, {.model = options.model,
-                                                           .data_path = data_path,
-                                                           .task_index = options.task_index,
-                                                           .num_workers = workers,
-                                                           .sync_replicas = sync_replicas}));
+                                                            .data_path = data_path,
+                                                            .task_index = options.task_index,
+                                                            .num_workers = workers,
+                                                            .sync_replicas = sync_replicas}));
   }
   const Output train = model.train, loss = model.loss;
   const std::shared_ptr<SyncReplicasOptimizer> sync = model.sync;

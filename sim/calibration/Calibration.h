@@ -21,10 +21,10 @@
 namespace clab::sim {
 
 struct RpcCosts {
-  double client_seconds = 25e-6;    // CPU of the caller per call
-  double server_seconds = 35e-6;    // CPU of the callee per call (gRPC and the step's executor)
+  double client_seconds = 25e-6;     // CPU of the caller per call
+  double server_seconds = 35e-6;     // CPU of the callee per call (gRPC and the step's executor)
   double seconds_per_byte = 0.6e-9;  // CPU per byte moved, at each end
-  double latency = 25e-6;           // per message, besides CPU and the network: wake-ups
+  double latency = 25e-6;            // per message, besides CPU and the network: wake-ups
   // CPU the callee spends per call beside serving it (polling threads): it takes cores from
   // others but holds no step up.
   double server_background_seconds = 0;

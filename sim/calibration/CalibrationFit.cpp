@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <array>
-#include <tuple>
 #include <cmath>
+#include <tuple>
 
 namespace clab::sim {
 namespace {
@@ -33,8 +33,8 @@ std::pair<double, double> CpuOf(const StepPlan& step, Calibration c, double clie
 
 // Least squares for (client, server, fixed) >= 0 from the worker's and the ps's CPU in the
 // runs on one and on two ps; false when the system says nothing sensible.
-bool FitCallCosts(const CalibrationMeasurements& m, const StepPlan& one, const StepPlan& two,
-                  const Calibration& c, double* client, double* server, double* fixed) {
+bool FitCallCosts(const CalibrationMeasurements& m, const StepPlan& one, const StepPlan& two, const Calibration& c,
+                  double* client, double* server, double* fixed) {
   // Rows: (base, d/d client, d/d server, d/d fixed, measured).
   std::vector<std::array<double, 5>> rows;
   for (const auto& [step, worker, ps] : {std::tuple{&one, m.worker_cpu_per_step, m.ps_cpu_per_step},
@@ -73,8 +73,7 @@ bool FitCallCosts(const CalibrationMeasurements& m, const StepPlan& one, const S
 
 }  // namespace
 
-StatusOr<Calibration> FitCalibration(const CalibrationMeasurements& m, const StepPlan& step,
-                                     const StepPlan* two_ps) {
+StatusOr<Calibration> FitCalibration(const CalibrationMeasurements& m, const StepPlan& step, const StepPlan* two_ps) {
   if (!(m.steps_per_second > 0)) return errors::InvalidArgument("the real run made no steps to calibrate on");
   if (!(m.small_echo.wall > 0)) return errors::InvalidArgument("the gRPC echo was not measured");
   Calibration c;
@@ -111,8 +110,8 @@ StatusOr<Calibration> FitCalibration(const CalibrationMeasurements& m, const Ste
   c.rpc.client_seconds = s.client_cpu;
   c.rpc.server_seconds = s.server_cpu;
   if (l.bytes > s.bytes)
-    c.rpc.seconds_per_byte = std::max(
-        0.0, (l.client_cpu + l.server_cpu - s.client_cpu - s.server_cpu) / (4.0 * static_cast<double>(l.bytes - s.bytes)));
+    c.rpc.seconds_per_byte = std::max(0.0, (l.client_cpu + l.server_cpu - s.client_cpu - s.server_cpu) /
+                                               (4.0 * static_cast<double>(l.bytes - s.bytes)));
   c.rpc.latency = std::max(0.0, (s.wall - s.client_cpu - s.server_cpu) / 2);
 
   // The real run's CPU: the worker's beyond its nodes and calls is its client's (session,
@@ -140,8 +139,7 @@ StatusOr<Calibration> FitCalibration(const CalibrationMeasurements& m, const Ste
   const int messages = std::max(1, model.MessagesInSequence());
   const double worker_cpu = model.WorkerSeconds(), other_cpu = model.OtherSeconds();
   const double cpu = worker_cpu + other_cpu;
-  if (period - messages * c.rpc.latency < 0.5 * cpu)
-    c.rpc.latency = std::max(0.0, (period - 0.5 * cpu) / messages);
+  if (period - messages * c.rpc.latency < 0.5 * cpu) c.rpc.latency = std::max(0.0, (period - 0.5 * cpu) / messages);
   const double critical = std::min(cpu, period - messages * c.rpc.latency);
   const double background = cpu - critical;
   if (background > 0 && cpu > 0) {

@@ -47,18 +47,17 @@ StatusOr<StepGraph> BuildStepGraph(const SimProject& project, const std::map<std
     } else {
       const auto models = tools::TrainModels();
       if (std::find(models.begin(), models.end(), project.program) == models.end())
-        return errors::InvalidArgument(project.path, ": program: '", project.program,
-                                       "' is unknown (known: seed, ", absl::StrJoin(models, ", "), ")");
+        return errors::InvalidArgument(project.path, ": program: '", project.program, "' is unknown (known: seed, ",
+                                       absl::StrJoin(models, ", "), ")");
       // Synchronous replicas are simulated by the SyncReplicas protocol around the step;
       // the step itself (its gradients, their bytes and applies) is the asynchronous one.
       // The dataset node names the model's data file; the simulator never reads it.
       CLAB_ASSIGN_OR_RETURN(const tools::TrainModelSpec spec, tools::TrainModelSpecOf(project.program));
-      CLAB_ASSIGN_OR_RETURN(const tools::TrainGraph model,
-                            tools::BuildTrainGraph(g, {.model = project.program,
-                                                       .data_path = spec.data_file,
-                                                       .task_index = 0,
-                                                       .num_workers = workers,
-                                                       .sync_replicas = 0}));
+      CLAB_ASSIGN_OR_RETURN(const tools::TrainGraph model, tools::BuildTrainGraph(g, {.model = project.program,
+                                                                                      .data_path = spec.data_file,
+                                                                                      .task_index = 0,
+                                                                                      .num_workers = workers,
+                                                                                      .sync_replicas = 0}));
       step.targets.push_back(model.train.node());
       step.fetches.push_back(model.loss.name());
       global_step = GetOrCreateGlobalStep(g);

@@ -72,7 +72,9 @@ class Builder {
 };
 
 std::string KeyText(const Key& key) { return absl::StrJoin(key, ","); }
-std::string StageId(const std::string& task, const Key& key) { return absl::StrCat("stage ", task, " [", KeyText(key), "]"); }
+std::string StageId(const std::string& task, const Key& key) {
+  return absl::StrCat("stage ", task, " [", KeyText(key), "]");
+}
 std::string PartId(const std::string& task, int part) { return absl::StrCat(task, " part ", part); }
 
 StepActivity Compute(const std::string& task, double seconds, const std::string& label) {
@@ -207,7 +209,9 @@ StatusOr<StepModel> BuildStepModel(const StepPlan& step, const Calibration& c) {
   for (const auto& [task, task_stages] : stages) {
     for (const auto& [key, stage] : task_stages) {
       const std::string id = StageId(task, key);
-      StepActivity& a = b.Add(id, Compute(task, stage.seconds, absl::StrCat(TaskLabel(task), key.empty() ? ": run" : ": run after its inputs")));
+      StepActivity& a =
+          b.Add(id, Compute(task, stage.seconds,
+                            absl::StrCat(TaskLabel(task), key.empty() ? ": run" : ": run after its inputs")));
       a.worker_compute = task == worker;
       b.Depend(id, start);
     }
@@ -266,12 +270,16 @@ StatusOr<StepModel> BuildStepModel(const StepPlan& step, const Calibration& c) {
       const std::string id = absl::StrCat("transfer ", i);
       const std::string receiver_started =
           t.to_task == worker ? start : PartId(t.to_task, stages[t.to_task][Key{}].part) + " request";
-      b.Add(id + " request", Message(t.to_task, t.from_task, 0, absl::StrCat("RecvTensor request to ", TaskLabel(t.from_task))));
-      StepActivity& serve = b.Add(id + " serve", Compute(t.from_task, rpc.server_seconds + static_cast<double>(bytes) * rpc.seconds_per_byte,
-                                                         absl::StrCat(TaskLabel(t.from_task), ": serve RecvTensor")));
+      b.Add(id + " request",
+            Message(t.to_task, t.from_task, 0, absl::StrCat("RecvTensor request to ", TaskLabel(t.from_task))));
+      StepActivity& serve = b.Add(
+          id + " serve", Compute(t.from_task, rpc.server_seconds + static_cast<double>(bytes) * rpc.seconds_per_byte,
+                                 absl::StrCat(TaskLabel(t.from_task), ": serve RecvTensor")));
       serve.background = rpc.server_background_seconds;
       serve.worker_compute = t.from_task == worker;
-      StepActivity& reply = b.Add(id + " reply", Message(t.from_task, t.to_task, bytes, absl::StrCat("RecvTensor reply from ", TaskLabel(t.from_task))));
+      StepActivity& reply =
+          b.Add(id + " reply",
+                Message(t.from_task, t.to_task, bytes, absl::StrCat("RecvTensor reply from ", TaskLabel(t.from_task))));
       reply.tensors = t.tensors;
       b.Depend(id + " request", receiver_started);
       b.Depend(id + " serve", id + " request");
@@ -288,7 +296,8 @@ StatusOr<StepModel> BuildStepModel(const StepPlan& step, const Calibration& c) {
     }
     // Whatever waits for this transfer on the receiving side.
     for (const auto& [key, stage] : stages[t.to_task])
-      if (std::find(key.begin(), key.end(), static_cast<int>(i)) != key.end()) b.Depend(StageId(t.to_task, key), arrival);
+      if (std::find(key.begin(), key.end(), static_cast<int>(i)) != key.end())
+        b.Depend(StageId(t.to_task, key), arrival);
   }
   StepActivity& client = b.Get(start);
   client.seconds = c.step_client_seconds + worker_calls * rpc.client_seconds +

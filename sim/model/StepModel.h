@@ -38,32 +38,32 @@ inline constexpr int64_t kInlineSendBytes = 64 * 1024;
 struct StepActivity {
   enum class Kind { kCompute, kMessage };
   Kind kind = Kind::kCompute;
-  std::string task;     // kCompute: whose CPU; kMessage: the sender
-  std::string to;       // kMessage: the receiver
-  int64_t bytes = 0;    // kMessage: the tensors it carries (kCallOverheadBytes come on top)
-  double seconds = 0;   // kCompute: CPU seconds on the calibrated machine's core
+  std::string task;    // kCompute: whose CPU; kMessage: the sender
+  std::string to;      // kMessage: the receiver
+  int64_t bytes = 0;   // kMessage: the tensors it carries (kCallOverheadBytes come on top)
+  double seconds = 0;  // kCompute: CPU seconds on the calibrated machine's core
   // kCompute: CPU the task spends beside it (polling threads) that holds nothing up.
   double background = 0;
-  bool worker_compute = false;  // the worker's own work (its share of the step's time)
-  std::vector<int> after;       // activities that end before it starts (earlier indexes)
-  std::string label;            // "ps 0: RunGraph", "RecvTensor reply"
+  bool worker_compute = false;       // the worker's own work (its share of the step's time)
+  std::vector<int> after;            // activities that end before it starts (earlier indexes)
+  std::string label;                 // "ps 0: RunGraph", "RecvTensor reply"
   std::vector<std::string> tensors;  // kMessage: what it carries
 };
 
 struct StepModel {
-  std::string worker_task;  // the compiled worker ("/job:worker/replica:0/task:0")
+  std::string worker_task;               // the compiled worker ("/job:worker/replica:0/task:0")
   std::vector<StepActivity> activities;  // in an order where `after` points back
-  double idle_seconds = 0;  // waiting per step that is neither CPU nor messages
-  double jitter = 0;        // relative spread of the worker's compute
-  double latency = 0;       // per message, besides the network (wake-ups)
-  double call_server_seconds = 0;  // a call's own CPU at the callee (for SyncReplicas' calls)
+  double idle_seconds = 0;               // waiting per step that is neither CPU nor messages
+  double jitter = 0;                     // relative spread of the worker's compute
+  double latency = 0;                    // per message, besides the network (wake-ups)
+  double call_server_seconds = 0;        // a call's own CPU at the callee (for SyncReplicas' calls)
   // Per ps, the CPU of applying the gradients (its nodes that wait for the worker): what
   // SyncReplicas' aggregation has each ps do once per step.
   std::map<std::string, double> apply_seconds;
-  int traced_nodes = 0;     // nodes timed by the calibration's trace
-  int modelled_nodes = 0;   // nodes costed by the FLOP-count model
+  int traced_nodes = 0;    // nodes timed by the calibration's trace
+  int modelled_nodes = 0;  // nodes costed by the FLOP-count model
 
-  int server_calls = 0;     // calls the other tasks serve per step (RunGraph, RecvTensor)
+  int server_calls = 0;  // calls the other tasks serve per step (RunGraph, RecvTensor)
 
   int64_t BytesPerStep() const;  // the worker's messages, both ways
   int CallsPerStep() const;      // calls (RunGraph, RecvTensor) the step makes

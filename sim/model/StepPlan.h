@@ -47,7 +47,7 @@ struct PlanTransfer {
 struct StepPlan {
   std::string session_task;        // the worker whose client runs the step
   std::vector<std::string> tasks;  // every task of the cluster, in job then index order
-  std::vector<PlanNode> nodes;  // every node of every partition
+  std::vector<PlanNode> nodes;     // every node of every partition
   std::vector<PlanTransfer> transfers;
 
   std::vector<const PlanNode*> NodesOf(const std::string& task) const;

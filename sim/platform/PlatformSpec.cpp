@@ -41,7 +41,7 @@ class Fields {
   Status Bandwidth(const char* key, double* out) const {
     if (!Has(key)) return OkStatus();
     const json& value = At(key);
-    StatusOr<double> parsed = value.is_number() ? StatusOr<double>(value.get<double>())
+    StatusOr<double> parsed = value.is_number()   ? StatusOr<double>(value.get<double>())
                               : value.is_string() ? ParseBandwidth(value.get<std::string>())
                                                   : StatusOr<double>(errors::InvalidArgument("wants a bandwidth"));
     if (!parsed.ok()) return errors::InvalidArgument(Where(key), ": ", parsed.status().message());
@@ -54,7 +54,7 @@ class Fields {
   Status Duration(const char* key, double* out) const {
     if (!Has(key)) return OkStatus();
     const json& value = At(key);
-    StatusOr<double> parsed = value.is_number() ? StatusOr<double>(value.get<double>())
+    StatusOr<double> parsed = value.is_number()   ? StatusOr<double>(value.get<double>())
                               : value.is_string() ? ParseDuration(value.get<std::string>())
                                                   : StatusOr<double>(errors::InvalidArgument("wants a duration"));
     if (!parsed.ok()) return errors::InvalidArgument(Where(key), ": ", parsed.status().message());
@@ -65,7 +65,7 @@ class Fields {
   Status Size(const char* key, double* out) const {
     if (!Has(key)) return OkStatus();
     const json& value = At(key);
-    StatusOr<double> parsed = value.is_number() ? StatusOr<double>(value.get<double>())
+    StatusOr<double> parsed = value.is_number()   ? StatusOr<double>(value.get<double>())
                               : value.is_string() ? ParseSize(value.get<std::string>())
                                                   : StatusOr<double>(errors::InvalidArgument("wants a size"));
     if (!parsed.ok()) return errors::InvalidArgument(Where(key), ": ", parsed.status().message());
@@ -85,8 +85,9 @@ class Fields {
     if (!Has(key)) return OkStatus();
     const json& value = At(key);
     if (!value.is_number() || !(value.get<double>() > 0))
-      return errors::InvalidArgument(Where(key), ": ", value.dump(),
-                                     " is not a speed (a number above zero; 1.0 is one core of the calibrated machine)");
+      return errors::InvalidArgument(
+          Where(key), ": ", value.dump(),
+          " is not a speed (a number above zero; 1.0 is one core of the calibrated machine)");
     *out = value.get<double>();
     return OkStatus();
   }
@@ -193,8 +194,7 @@ StatusOr<PlatformSpec> PlatformSpec::FromJson(const json& object, const std::str
     if (name == "star") spec.topology = Topology::kStar;
     else if (name == "tree") spec.topology = Topology::kTree;
     else if (name == "xml") spec.topology = Topology::kXml;
-    else
-      return errors::InvalidArgument(origin, ".topology: \"", name, "\" is not a topology (star, tree or xml)");
+    else return errors::InvalidArgument(origin, ".topology: \"", name, "\" is not a topology (star, tree or xml)");
   }
   std::set<std::string> machine_names;
   if (fields.Has("host")) CLAB_RETURN_IF_ERROR(ReadHost(fields.At("host"), fields.Where("host"), false, &spec.host));
@@ -232,7 +232,8 @@ StatusOr<PlatformSpec> PlatformSpec::FromJson(const json& object, const std::str
     if (!std::filesystem::exists(path))
       return errors::NotFound(origin, ".xml: ", spec.xml_path, ": no such SimGrid platform file");
   } else if (spec.topology == Topology::kXml) {
-    return errors::InvalidArgument(origin, ": a \"topology\": \"xml\" platform wants \"xml\": the SimGrid platform file");
+    return errors::InvalidArgument(origin,
+                                   ": a \"topology\": \"xml\" platform wants \"xml\": the SimGrid platform file");
   }
 
   if (fields.Has("machines")) {
@@ -343,7 +344,8 @@ json PlatformSpec::ToJson() const {
   if (topology == Topology::kXml) out["xml"] = xml_path;
   if (!machines.empty()) {
     json list = json::array();
-    for (const MachineSpec& m : machines) list.push_back(json{{"name", m.name}, {"cores", m.cores}, {"speed", m.speed}});
+    for (const MachineSpec& m : machines)
+      list.push_back(json{{"name", m.name}, {"cores", m.cores}, {"speed", m.speed}});
     out["machines"] = list;
   }
   if (!hosts.empty()) {

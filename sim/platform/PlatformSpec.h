@@ -77,13 +77,13 @@ struct BoundPlatform {
 
 struct PlatformSpec {
   Topology topology = Topology::kStar;
-  HostSpec host;                     // the template of a task's own host (no name)
+  HostSpec host;                      // the template of a task's own host (no name)
   std::optional<LinkSpec> backplane;  // star: the switch, shared by every route through it
-  int rack_hosts = 16;               // tree: hosts per rack
-  LinkSpec rack_uplink{5e9, 2e-6};   // tree: each rack's link to the core switch
+  int rack_hosts = 16;                // tree: hosts per rack
+  LinkSpec rack_uplink{5e9, 2e-6};    // tree: each rack's link to the core switch
   LinkSpec loopback{1e11, 0};
-  double payload_fraction = 0.97;    // SimGrid's TCP model's own default
-  std::string xml_path;              // kXml, resolved against the platform file's folder
+  double payload_fraction = 0.97;  // SimGrid's TCP model's own default
+  std::string xml_path;            // kXml, resolved against the platform file's folder
   std::vector<HostSpec> hosts;
   std::vector<MachineSpec> machines;
   std::vector<TaskBinding> tasks;

@@ -24,9 +24,8 @@ bool SplitNumber(const std::string& text, double* number, std::string* unit) {
 
 double PrefixFactor(const std::string& prefix, bool* ok) {
   static const std::vector<std::pair<std::string, double>> kPrefixes = {
-      {"", 1},          {"k", 1e3},          {"K", 1e3},         {"M", 1e6},
-      {"G", 1e9},       {"T", 1e12},         {"Ki", 1024.0},     {"Mi", 1048576.0},
-      {"Gi", 1073741824.0}, {"Ti", 1099511627776.0}};
+      {"", 1},     {"k", 1e3},     {"K", 1e3},        {"M", 1e6},           {"G", 1e9},
+      {"T", 1e12}, {"Ki", 1024.0}, {"Mi", 1048576.0}, {"Gi", 1073741824.0}, {"Ti", 1099511627776.0}};
   for (const auto& [name, factor] : kPrefixes)
     if (name == prefix) {
       *ok = true;

@@ -73,8 +73,9 @@ StatusOr<SimPlatform> SimPlatform::Build(const PlatformSpec& spec, const BoundPl
         if (zone != top) zone->seal();
         zone = sg4::create_star_zone(absl::StrCat("rack ", rack));
         zone->set_parent(top);
-        sg4::Link* uplink = top->create_split_duplex_link(absl::StrCat("rack-", rack, "-uplink"), spec.rack_uplink.bandwidth)
-                                ->set_latency(spec.rack_uplink.latency);
+        sg4::Link* uplink =
+            top->create_split_duplex_link(absl::StrCat("rack-", rack, "-uplink"), spec.rack_uplink.bandwidth)
+                ->set_latency(spec.rack_uplink.latency);
         uplink->seal();
         auto* split = static_cast<sg4::SplitDuplexLink*>(uplink);
         platform.AddLink(split->get_link_up(), {absl::StrCat("rack ", rack, " uplink up"), "", "", "", 0});
@@ -103,7 +104,8 @@ StatusOr<SimPlatform> SimPlatform::Build(const PlatformSpec& spec, const BoundPl
         auto* line = zone->create_split_duplex_link(spec_host.name + "-line", kLineRate);
         line->set_latency(spec_host.link.latency + software_latency / 2);
         line->seal();
-        zone->add_route(twin->get_netpoint(), nullptr, nullptr, nullptr, {{line, sg4::LinkInRoute::Direction::UP}}, true);
+        zone->add_route(twin->get_netpoint(), nullptr, nullptr, nullptr, {{line, sg4::LinkInRoute::Direction::UP}},
+                        true);
         burst_hosts[h] = twin;
       }
       if (TasksOn(bound, static_cast<int>(h)) > 1) {

@@ -23,10 +23,10 @@ inline constexpr double kReferenceFlops = 1e9;
 inline constexpr double kLineRate = 12.5e9;
 
 struct SimResource {
-  std::string name;   // "ps 0 NIC out", "switch", "rack 1 uplink up", "ps 0 CPU"
-  std::string kind;   // "link" or "cpu"
-  std::string owner;  // the task it belongs to ("ps 0"), or "" for shared network parts
-  std::string host;   // the host it belongs to, or ""
+  std::string name;     // "ps 0 NIC out", "switch", "rack 1 uplink up", "ps 0 CPU"
+  std::string kind;     // "link" or "cpu"
+  std::string owner;    // the task it belongs to ("ps 0"), or "" for shared network parts
+  std::string host;     // the host it belongs to, or ""
   double capacity = 0;  // payload bytes per second, or FLOP/s over all cores
 };
 

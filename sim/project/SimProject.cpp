@@ -26,7 +26,8 @@ StatusOr<SimProject> SimProject::FromJsonText(const std::string& text, const std
     return errors::InvalidArgument(origin, ": not JSON: ", e.what());
   }
   if (!json.is_object() || json.value("format", "") != "clusterlab-project")
-    return errors::InvalidArgument(origin, ": format: not a ClusterLab project (expected \"format\": \"clusterlab-project\")");
+    return errors::InvalidArgument(origin,
+                                   ": format: not a ClusterLab project (expected \"format\": \"clusterlab-project\")");
   SimProject project;
   project.path = origin;
   if (json.contains("name") && json["name"].is_string()) project.name = json["name"];
@@ -55,7 +56,8 @@ StatusOr<SimProject> SimProject::FromJsonText(const std::string& text, const std
     project.graph = json["graph"];
   }
   if (json.contains("platform")) {
-    CLAB_ASSIGN_OR_RETURN(PlatformSpec platform, PlatformSpec::FromJson(json["platform"], absl::StrCat(origin, ": platform")));
+    CLAB_ASSIGN_OR_RETURN(PlatformSpec platform,
+                          PlatformSpec::FromJson(json["platform"], absl::StrCat(origin, ": platform")));
     project.platform = std::move(platform);
   }
   return project;

@@ -81,8 +81,9 @@ Bottleneck FindBottleneck(const SimulationResult& result, const StepModel& model
       BiggestTensor(model, busiest->owner, &b.tensor, &b.tensor_bytes);
       b.text = absl::StrCat(busiest->owner, "'s NIC (", b.direction, ") is ", Percent(b.utilisation),
                             " busy and carries ", Percent(b.share), " of the step's bytes: add a ps",
-                            b.tensor.empty() ? "" : absl::StrCat(" or partition ", b.tensor, " (",
-                                                                 FormatBytes(static_cast<double>(b.tensor_bytes)), ")"));
+                            b.tensor.empty() ? ""
+                                             : absl::StrCat(" or partition ", b.tensor, " (",
+                                                            FormatBytes(static_cast<double>(b.tensor_bytes)), ")"));
     } else if (busiest->kind == "cpu" && ps) {
       b.kind = Bottleneck::Kind::kPsCpu;
       b.text = absl::StrCat(busiest->owner, "'s CPU is ", Percent(b.utilisation), " busy serving ", b.workers,
@@ -108,8 +109,7 @@ Bottleneck FindBottleneck(const SimulationResult& result, const StepModel& model
     b.owner = TaskLabel(slowest->task);
     b.share = slowest->compute / median_compute;
     b.text = absl::StrCat("synchronous steps wait for the slowest worker: ", b.owner, "'s compute takes ",
-                          absl::StrFormat("%.1f", b.share),
-                          "x the others': replace it, or train asynchronously");
+                          absl::StrFormat("%.1f", b.share), "x the others': replace it, or train asynchronously");
     return b;
   }
   if (compute_share >= 0.5) {

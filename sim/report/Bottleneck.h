@@ -17,9 +17,9 @@ namespace clab::sim {
 struct Bottleneck {
   enum class Kind { kPsNic, kPsCpu, kWorkerNic, kSharedLink, kSharedCpu, kSlowestWorker, kCompute, kLatency };
   Kind kind = Kind::kLatency;
-  std::string resource;   // the resource's name in the result, or ""
-  std::string owner;      // "ps 0", the slowest worker, the sharing tasks
-  std::string direction;  // "out" or "in" for a NIC
+  std::string resource;    // the resource's name in the result, or ""
+  std::string owner;       // "ps 0", the slowest worker, the sharing tasks
+  std::string direction;   // "out" or "in" for a NIC
   double utilisation = 0;  // of the resource, 0..1
   double share = 0;        // of the step's bytes through it, or of the step's time
   std::string tensor;      // the biggest tensor crossing it

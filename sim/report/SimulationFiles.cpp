@@ -43,13 +43,15 @@ std::string SimulationChromeTrace(const SimulationResult& result) {
   auto pid = [&](const std::string& task) {
     auto [it, inserted] = pid_of.try_emplace(task, static_cast<int>(pid_of.size()) + 1);
     if (inserted)
-      events.push_back(json{{"ph", "M"}, {"name", "process_name"}, {"pid", it->second}, {"args", {{"name", TaskLabel(task)}}}});
+      events.push_back(
+          json{{"ph", "M"}, {"name", "process_name"}, {"pid", it->second}, {"args", {{"name", TaskLabel(task)}}}});
     return it->second;
   };
   auto tid = [&](int process, const std::string& lane) {
     auto [it, inserted] = tid_of.try_emplace({process, lane}, static_cast<int>(tid_of.size()) + 1);
     if (inserted)
-      events.push_back(json{{"ph", "M"}, {"name", "thread_name"}, {"pid", process}, {"tid", it->second}, {"args", {{"name", lane}}}});
+      events.push_back(json{
+          {"ph", "M"}, {"name", "thread_name"}, {"pid", process}, {"tid", it->second}, {"args", {{"name", lane}}}});
     return it->second;
   };
   double traced_end = 0;
@@ -90,8 +92,8 @@ Status WriteTaskCsvs(const SimulationResult& result, const std::string& dir, con
   if (error) return errors::PermissionDenied(dir, ": cannot make the folder: ", error.message());
   std::string summary = "task,host,steps,steps_per_second,compute_s,transfer_s,waiting_s\n";
   for (const WorkerSteps& w : result.workers)
-    summary += absl::StrFormat("%s,%s,%d,%.6g,%.6g,%.6g,%.6g\n", TaskLabel(w.task), w.host, w.steps,
-                               w.steps_per_second, w.compute, w.transfer, w.waiting);
+    summary += absl::StrFormat("%s,%s,%d,%.6g,%.6g,%.6g,%.6g\n", TaskLabel(w.task), w.host, w.steps, w.steps_per_second,
+                               w.compute, w.transfer, w.waiting);
   CLAB_RETURN_IF_ERROR(WriteFile((std::filesystem::path(dir) / (prefix + "workers.csv")).string(), summary));
   // One file per owner (a ps, a host's tasks, the shared network), a column per resource.
   std::map<std::string, std::vector<const ResourceLoad*>> by_owner;

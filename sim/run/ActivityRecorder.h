@@ -23,7 +23,8 @@ class ActivityRecorder {
 
   // Every resource's load: its mean over [from, to] (when every worker runs), its timeline
   // over the whole run (for those `keep_timeline` says).
-  std::vector<ResourceLoad> Loads(double from, double to, double* bin_width, const std::function<bool(const SimResource&)>& keep_timeline) const;
+  std::vector<ResourceLoad> Loads(double from, double to, double* bin_width,
+                                  const std::function<bool(const SimResource&)>& keep_timeline) const;
   std::vector<TraceSpan> TakeSpans() { return std::move(spans_); }
 
  private:

@@ -11,8 +11,8 @@
 #include <simgrid/s4u/Exec.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
 
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <random>
@@ -120,9 +120,10 @@ double EstimatedStepSeconds(const StepModel& model, const PlatformSpec& platform
   double slowest = platform.host.link.bandwidth;
   for (const HostSpec& host : platform.hosts) slowest = std::min(slowest, host.link.bandwidth);
   for (const StepActivity& a : model.activities)
-    seconds += a.kind == StepActivity::Kind::kCompute
-                   ? a.seconds
-                   : static_cast<double>(a.bytes + kCallOverheadBytes) / (slowest * platform.payload_fraction) + model.latency;
+    seconds +=
+        a.kind == StepActivity::Kind::kCompute
+            ? a.seconds
+            : static_cast<double>(a.bytes + kCallOverheadBytes) / (slowest * platform.payload_fraction) + model.latency;
   return seconds;
 }
 
@@ -197,12 +198,13 @@ void TokenQueueActor(Cluster* c) {
 StatusOr<SimulationResult> RunClusterSimulation(const SimulationInput& input) {
   const auto wall_start = std::chrono::steady_clock::now();
   const BoundPlatform& bound = *input.bound;
-  const std::string bandwidth_factor = absl::StrCat("--cfg=network/bandwidth-factor:", input.platform->payload_fraction);
+  const std::string bandwidth_factor =
+      absl::StrCat("--cfg=network/bandwidth-factor:", input.platform->payload_fraction);
   // SimGrid's TCP model (LV08) with the calibrated latencies as they are (no latency factor),
   // the payload share of the links' rate as the bandwidth factor, and without its cross
   // traffic term: with many request-reply flows through one NIC, it leaves the NIC idle a
   // third of the time where TCP's acknowledgements (2-3% of the reverse direction) do not.
-  std::vector<std::string> args = {"clab-simulate", "--log=root.thres:critical", "--cfg=network/latency-factor:1",
+  std::vector<std::string> args = {"clab-simulate",  "--log=root.thres:critical",    "--cfg=network/latency-factor:1",
                                    bandwidth_factor, "--cfg=network/crosstraffic:0", "--cfg=contexts/stack-size:256"};
   std::vector<char*> argv;
   for (std::string& arg : args) argv.push_back(arg.data());
@@ -258,7 +260,8 @@ StatusOr<SimulationResult> RunClusterSimulation(const SimulationInput& input) {
     // The first step starts with every worker at once: the rate counts from its end.
     const size_t first = steps.size() > 1 ? 1 : 0;
     if (!steps.empty()) {
-      const double span = steps.size() > 1 ? steps.back().end - steps.front().end : steps.front().end - steps.front().start;
+      const double span =
+          steps.size() > 1 ? steps.back().end - steps.front().end : steps.front().end - steps.front().start;
       out.steps_per_second = span > 0 ? static_cast<double>(steps.size() - first) / span : 0;
       for (size_t s = first; s < steps.size(); ++s) {
         out.compute += steps[s].compute;
@@ -293,10 +296,9 @@ StatusOr<SimulationResult> RunClusterSimulation(const SimulationInput& input) {
     window_end = result.simulated_seconds;
   }
   const bool few_workers = result.workers.size() <= 16;
-  result.resources = recorder.Loads(window_start, window_end, &result.timeline_bin_seconds,
-                                    [few_workers](const SimResource& resource) {
-                                      return few_workers || resource.owner.rfind("worker", 0) != 0;
-                                    });
+  result.resources = recorder.Loads(
+      window_start, window_end, &result.timeline_bin_seconds,
+      [few_workers](const SimResource& resource) { return few_workers || resource.owner.rfind("worker", 0) != 0; });
   result.trace = recorder.TakeSpans();
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return result;

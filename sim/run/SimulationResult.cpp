@@ -20,9 +20,15 @@ double MeanOf(const std::vector<T>& items, F field) {
 double SimulationResult::MeanStepSeconds() const {
   return MeanOf(workers, [](const WorkerSteps& w) { return w.steps_per_second > 0 ? 1 / w.steps_per_second : 0; });
 }
-double SimulationResult::MeanCompute() const { return MeanOf(workers, [](const WorkerSteps& w) { return w.compute; }); }
-double SimulationResult::MeanTransfer() const { return MeanOf(workers, [](const WorkerSteps& w) { return w.transfer; }); }
-double SimulationResult::MeanWaiting() const { return MeanOf(workers, [](const WorkerSteps& w) { return w.waiting; }); }
+double SimulationResult::MeanCompute() const {
+  return MeanOf(workers, [](const WorkerSteps& w) { return w.compute; });
+}
+double SimulationResult::MeanTransfer() const {
+  return MeanOf(workers, [](const WorkerSteps& w) { return w.transfer; });
+}
+double SimulationResult::MeanWaiting() const {
+  return MeanOf(workers, [](const WorkerSteps& w) { return w.waiting; });
+}
 
 const ResourceLoad* SimulationResult::FindResource(const std::string& name) const {
   for (const ResourceLoad& resource : resources)
@@ -60,9 +66,12 @@ SimulationResult SimulationResult::Mean(const std::vector<SimulationResult>& run
 
 std::string SimulationResult::ToJsonText() const {
   json root;
-  root["config"] = json{{"workers", config.workers},         {"ps", config.ps},
-                        {"sync", config.sync},               {"steps", config.steps},
-                        {"seed", config.seed},               {"trace_steps", config.trace_steps},
+  root["config"] = json{{"workers", config.workers},
+                        {"ps", config.ps},
+                        {"sync", config.sync},
+                        {"steps", config.steps},
+                        {"seed", config.seed},
+                        {"trace_steps", config.trace_steps},
                         {"trace_workers", config.trace_workers},
                         {"max_simulated_workers", config.max_simulated_workers},
                         {"replicas", config.replicas}};
@@ -76,14 +85,24 @@ std::string SimulationResult::ToJsonText() const {
   root["bottleneck_resource"] = bottleneck_resource;
   json workers_json = json::array();
   for (const WorkerSteps& w : workers)
-    workers_json.push_back(json{{"task", w.task},         {"host", w.host},         {"steps", w.steps},
-                                {"steps_per_second", w.steps_per_second}, {"compute", w.compute},
-                                {"transfer", w.transfer}, {"waiting", w.waiting}});
+    workers_json.push_back(json{{"task", w.task},
+                                {"host", w.host},
+                                {"steps", w.steps},
+                                {"steps_per_second", w.steps_per_second},
+                                {"compute", w.compute},
+                                {"transfer", w.transfer},
+                                {"waiting", w.waiting}});
   root["workers"] = workers_json;
   json resources_json = json::array();
   for (const ResourceLoad& r : resources)
-    resources_json.push_back(json{{"name", r.name}, {"kind", r.kind}, {"owner", r.owner}, {"capacity", r.capacity},
-                                  {"amount", r.amount}, {"mean", r.mean}, {"peak", r.peak}, {"timeline", r.timeline}});
+    resources_json.push_back(json{{"name", r.name},
+                                  {"kind", r.kind},
+                                  {"owner", r.owner},
+                                  {"capacity", r.capacity},
+                                  {"amount", r.amount},
+                                  {"mean", r.mean},
+                                  {"peak", r.peak},
+                                  {"timeline", r.timeline}});
   root["resources"] = resources_json;
   json trace_json = json::array();
   for (const TraceSpan& s : trace)

@@ -42,13 +42,13 @@ struct WorkerSteps {
 };
 
 struct ResourceLoad {
-  std::string name;      // "ps-0 NIC out"
-  std::string kind;      // "link" or "cpu"
-  std::string owner;     // "ps 0", or "" for shared parts of the network
-  double capacity = 0;   // bytes or FLOPs per second
-  double amount = 0;     // bytes or FLOPs over the run
-  double mean = 0;       // utilisation 0..1 over the run
-  double peak = 0;       // of the timeline's bins
+  std::string name;              // "ps-0 NIC out"
+  std::string kind;              // "link" or "cpu"
+  std::string owner;             // "ps 0", or "" for shared parts of the network
+  double capacity = 0;           // bytes or FLOPs per second
+  double amount = 0;             // bytes or FLOPs over the run
+  double mean = 0;               // utilisation 0..1 over the run
+  double peak = 0;               // of the timeline's bins
   std::vector<double> timeline;  // utilisation per bin (kept for the shared parts and the ps)
 };
 

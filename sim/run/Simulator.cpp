@@ -1,10 +1,10 @@
 #include "run/Simulator.h"
 
 #include "model/StepGraph.h"
+#include "platform/WorkerGroups.h"
 #include "report/Bottleneck.h"
 #include "run/ClusterSimulation.h"
 #include "run/ForkedRun.h"
-#include "platform/WorkerGroups.h"
 
 #include <absl/strings/str_cat.h>
 #include <unistd.h>

@@ -9,8 +9,8 @@
 
 #include "calibration/Calibration.h"
 #include "clab/core/Status.h"
-#include "model/StepPlan.h"
 #include "model/StepModel.h"
+#include "model/StepPlan.h"
 #include "platform/PlatformSpec.h"
 #include "project/SimProject.h"
 #include "run/SimulationResult.h"

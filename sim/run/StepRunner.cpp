@@ -28,9 +28,9 @@ StepRunner::~StepRunner() {
 
 void StepRunner::StartBackground(const SimActivity& a) {
   // Drop those that have ended, so that the list stays short.
-  background_.erase(std::remove_if(background_.begin(), background_.end(),
-                                   [](const sg4::ExecPtr& exec) { return exec->test(); }),
-                    background_.end());
+  background_.erase(
+      std::remove_if(background_.begin(), background_.end(), [](const sg4::ExecPtr& exec) { return exec->test(); }),
+      background_.end());
   background_.push_back(StartExec(a.cpu, a.background, a.threads));
   recorder_->Work(a.cpu, a.background * a.threads, sg4::Engine::get_clock(), sg4::Engine::get_clock());
 }
@@ -78,8 +78,8 @@ StepOutcome StepRunner::Run(const std::vector<SimActivity>& plan, double factor,
       recorder_->Work(a.cpu, amount[k] * a.threads, start[k], now);
     }
     if (!trace_task.empty())
-      recorder_->Span(a.worker_compute ? trace_task : a.task, a.message ? "calls" : (a.worker_compute ? "step" : "serves"),
-                      a.label, start[k], now);
+      recorder_->Span(a.worker_compute ? trace_task : a.task,
+                      a.message ? "calls" : (a.worker_compute ? "step" : "serves"), a.label, start[k], now);
     if (now >= end[static_cast<size_t>(last)]) last = i;
     for (int user : users[k])
       if (--waiting[static_cast<size_t>(user)] == 0) launch(user);

@@ -19,14 +19,14 @@ struct SimActivity {
   bool message = false;
   simgrid::s4u::Host* from = nullptr;  // message
   simgrid::s4u::Host* to = nullptr;
-  simgrid::s4u::Host* cpu = nullptr;   // compute
-  double amount = 0;      // bytes, or FLOPs per thread
-  int threads = 1;        // compute: cores it may use at once (a group's work)
-  double background = 0;  // compute: FLOPs per thread run beside it, holding nothing up
+  simgrid::s4u::Host* cpu = nullptr;  // compute
+  double amount = 0;                  // bytes, or FLOPs per thread
+  int threads = 1;                    // compute: cores it may use at once (a group's work)
+  double background = 0;              // compute: FLOPs per thread run beside it, holding nothing up
   bool worker_compute = false;
-  bool jitters = false;   // the worker's compute, which varies from step to step
+  bool jitters = false;  // the worker's compute, which varies from step to step
   std::vector<int> after;
-  std::string task;   // for the trace: whose work, or who sends
+  std::string task;  // for the trace: whose work, or who sends
   std::string label;
 };
 

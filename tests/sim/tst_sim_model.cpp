@@ -4,9 +4,9 @@
 #include "StatusText.h"
 #include "calibration/Calibration.h"
 #include "calibration/CalibrationFit.h"
-#include "model/StepPlan.h"
 #include "model/StepGraph.h"
 #include "model/StepModel.h"
+#include "model/StepPlan.h"
 #include "project/SimProject.h"
 #include "run/Simulator.h"
 
@@ -177,12 +177,14 @@ class SimModelTest : public QObject {
 
   void unknownProgramsAreNamed() {
     StatusOr<SimProject> project = SimProject::FromJsonText(
-        R"({"format": "clusterlab-project", "cluster": {"ps": ["a:1"], "worker": ["b:1"]}, "program": "chess"})", "c.clab");
+        R"({"format": "clusterlab-project", "cluster": {"ps": ["a:1"], "worker": ["b:1"]}, "program": "chess"})",
+        "c.clab");
     QVERIFY2(project.ok(), StatusText(project.status()));
     StatusOr<StepGraph> graph = BuildStepGraph(*project, {{"ps", 1}, {"worker", 1}});
     QVERIFY(!graph.ok());
-    QVERIFY2(QString::fromStdString(std::string(graph.status().message())).contains("c.clab: program: 'chess' is unknown"),
-             StatusText(graph.status()));
+    QVERIFY2(
+        QString::fromStdString(std::string(graph.status().message())).contains("c.clab: program: 'chess' is unknown"),
+        StatusText(graph.status()));
   }
 };
 

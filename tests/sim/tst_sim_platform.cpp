@@ -57,8 +57,10 @@ class SimPlatformTest : public QObject {
       "machines": [{"name": "box", "cores": 2}],
       "hosts": [{"name": "big", "cores": 32, "speed": 3, "link": {"bandwidth": "40Gbps"}},
                 {"name": "small", "machine": "box"}],
-      "tasks": {"/job:ps/task:0": "big", "/job:worker/)" "*" R"(": ["small", "big"]}})",
-                                                               "test.json");
+      "tasks": {"/job:ps/task:0": "big", "/job:worker/)"
+                                                             "*"
+                                                             R"(": ["small", "big"]}})",
+                                                             "test.json");
     QVERIFY2(spec.ok(), StatusText(spec.status()));
     QCOMPARE(spec->topology, Topology::kTree);
     QCOMPARE(spec->host.cores, 4);
@@ -80,7 +82,10 @@ class SimPlatformTest : public QObject {
   void bindsTasksToHosts() {
     StatusOr<PlatformSpec> spec = PlatformSpec::FromJsonText(R"({
       "hosts": [{"name": "a"}, {"name": "b"}],
-      "tasks": {"ps:0": "a", "/job:worker/)" "*" R"(": ["a", "b"]}})", "test.json");
+      "tasks": {"ps:0": "a", "/job:worker/)"
+                                                             "*"
+                                                             R"(": ["a", "b"]}})",
+                                                             "test.json");
     QVERIFY2(spec.ok(), StatusText(spec.status()));
     StatusOr<BoundPlatform> bound =
         spec->Bind({"/job:ps/replica:0/task:0", "/job:ps/replica:0/task:1", "/job:worker/replica:0/task:0",
@@ -115,29 +120,40 @@ class SimPlatformTest : public QObject {
   void errorsNameTheElement_data() {
     QTest::addColumn<QString>("json");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("zero bandwidth") << R"({"link": {"bandwidth": "0Gbps"}})" << "p.json.link.bandwidth: \"0Gbps\" is not above zero";
-    QTest::newRow("negative speed") << R"({"hosts": [{"name": "h", "speed": -1}]})" << "p.json.hosts[0] \"h\".speed: -1 is not a speed";
-    QTest::newRow("no cores") << R"({"host": {"cores": 0}})" << "p.json.host.cores: 0 is not a count";
-    QTest::newRow("negative latency") << R"({"link": {"latency": "-5us"}})" << "p.json.link.latency: \"-5us\" is negative";
-    QTest::newRow("typo") << R"({"link": {"bandwith": "1Gbps"}})" << "p.json.link: unknown field \"bandwith\"";
-    QTest::newRow("unknown topology") << R"({"topology": "ring"})" << "p.json.topology: \"ring\" is not a topology";
+    QTest::newRow("zero bandwidth") << R"({"link": {"bandwidth": "0Gbps"}})"
+                                    << "p.json.link.bandwidth: \"0Gbps\" is not above zero";
+    QTest::newRow("negative speed") << R"({"hosts": [{"name": "h", "speed": -1}]})"
+                                    << "p.json.hosts[0] \"h\".speed: -1 is not a speed";
+    QTest::newRow("no cores") << R"({"host": {"cores": 0}})"
+                              << "p.json.host.cores: 0 is not a count";
+    QTest::newRow("negative latency") << R"({"link": {"latency": "-5us"}})"
+                                      << "p.json.link.latency: \"-5us\" is negative";
+    QTest::newRow("typo") << R"({"link": {"bandwith": "1Gbps"}})"
+                          << "p.json.link: unknown field \"bandwith\"";
+    QTest::newRow("unknown topology") << R"({"topology": "ring"})"
+                                      << "p.json.topology: \"ring\" is not a topology";
     QTest::newRow("unknown host") << R"({"hosts": [{"name": "a"}], "tasks": {"/job:ps/task:0": "nope"}})"
                                   << "p.json.tasks[\"/job:ps/task:0\"]: host \"nope\" is not in \"hosts\"";
     QTest::newRow("unknown machine") << R"({"hosts": [{"name": "a", "machine": "m"}]})"
                                      << "p.json.hosts[0] \"a\".machine: \"m\" is not in \"machines\"";
     QTest::newRow("two hosts of a name") << R"({"hosts": [{"name": "a"}, {"name": "a"}]})"
                                          << "p.json.hosts[1] \"a\": a second host of that name";
-    QTest::newRow("xml without a file") << R"({"topology": "xml"})" << "wants \"xml\": the SimGrid platform file";
-    QTest::newRow("not a task") << R"({"hosts": [{"name": "a"}], "tasks": {"ps": "a"}})" << "not a task";
-    QTest::newRow("bad unit") << R"({"link": {"bandwidth": "10Gbps/s"}})" << "unknown bandwidth unit";
-    QTest::newRow("not json") << "{" << "p.json: not JSON";
+    QTest::newRow("xml without a file") << R"({"topology": "xml"})"
+                                        << "wants \"xml\": the SimGrid platform file";
+    QTest::newRow("not a task") << R"({"hosts": [{"name": "a"}], "tasks": {"ps": "a"}})"
+                                << "not a task";
+    QTest::newRow("bad unit") << R"({"link": {"bandwidth": "10Gbps/s"}})"
+                              << "unknown bandwidth unit";
+    QTest::newRow("not json") << "{"
+                              << "p.json: not JSON";
   }
   void errorsNameTheElement() {
     QFETCH(QString, json);
     QFETCH(QString, expected);
     StatusOr<PlatformSpec> spec = PlatformSpec::FromJsonText(json.toStdString(), "p.json");
     QVERIFY(!spec.ok());
-    QVERIFY2(QString::fromStdString(std::string(spec.status().message())).contains(expected), StatusText(spec.status()));
+    QVERIFY2(QString::fromStdString(std::string(spec.status().message())).contains(expected),
+             StatusText(spec.status()));
   }
 
   void xmlFilesAreTakenAsTheyAre() {
@@ -156,7 +172,8 @@ class SimPlatformTest : public QObject {
       "format": "clusterlab-project", "version": 1, "name": "p",
       "cluster": {"ps": ["127.0.0.1:1"], "worker": ["127.0.0.1:2", "127.0.0.1:3"]},
       "program": "digits-mlp", "run": {"sync": true},
-      "platform": {"link": {"bandwidth": "1Gbps"}}})", "p.clab");
+      "platform": {"link": {"bandwidth": "1Gbps"}}})",
+                                                            "p.clab");
     QVERIFY2(project.ok(), StatusText(project.status()));
     QCOMPARE(project->tasks.at("worker"), 2);
     QVERIFY(project->sync);
@@ -164,7 +181,8 @@ class SimPlatformTest : public QObject {
     QCOMPARE(project->platform->host.link.bandwidth, 1.25e8);
     StatusOr<SimProject> bad = SimProject::FromJsonText(R"({
       "format": "clusterlab-project", "cluster": {"ps": ["a:1"]},
-      "platform": {"link": {"bandwidth": 0}}})", "p.clab");
+      "platform": {"link": {"bandwidth": 0}}})",
+                                                        "p.clab");
     QVERIFY(!bad.ok());
     QVERIFY2(QString::fromStdString(std::string(bad.status().message())).contains("p.clab: platform.link.bandwidth"),
              StatusText(bad.status()));

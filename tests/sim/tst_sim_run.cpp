@@ -97,8 +97,9 @@ class SimRunTest : public QObject {
     const SimulationResult async = Run(simulator, config);
     config.sync = true;
     const SimulationResult sync = Run(simulator, config);
-    QVERIFY2(sync.total_steps_per_second < async.total_steps_per_second,
-             qPrintable(QString("sync %1, async %2").arg(sync.total_steps_per_second).arg(async.total_steps_per_second)));
+    QVERIFY2(
+        sync.total_steps_per_second < async.total_steps_per_second,
+        qPrintable(QString("sync %1, async %2").arg(sync.total_steps_per_second).arg(async.total_steps_per_second)));
     // Asynchronous workers go at their own pace; synchronous ones at the slowest's.
     QVERIFY(async.workers[0].steps_per_second > 2 * async.workers[1].steps_per_second);
     QVERIFY(std::abs(sync.workers[0].steps_per_second - sync.workers[1].steps_per_second) <
@@ -148,13 +149,15 @@ class SimRunTest : public QObject {
   void badPlatformsAreNamed() {
     // A task bound to a host the platform does not have.
     Simulator unknown(Project("seed.clab"),
-                      Platform(R"({"hosts": [{"name": "a"}], "tasks": {"/job:worker/)" "*" R"(": "a"}})"),
+                      Platform(R"({"hosts": [{"name": "a"}], "tasks": {"/job:worker/)"
+                               "*"
+                               R"(": "a"}})"),
                       Calibration::Uncalibrated());
     SimulationConfig config;
     config.steps = 5;
     QVERIFY(unknown.Run(config).ok());
-    StatusOr<PlatformSpec> missing = PlatformSpec::FromJsonText(
-        R"({"topology": "xml", "xml": "/nonexistent/cluster.xml"})", "p.json");
+    StatusOr<PlatformSpec> missing =
+        PlatformSpec::FromJsonText(R"({"topology": "xml", "xml": "/nonexistent/cluster.xml"})", "p.json");
     QVERIFY(!missing.ok());
     QVERIFY2(std::string(missing.status().message()).find("/nonexistent/cluster.xml") != std::string::npos,
              StatusText(missing.status()));
@@ -167,7 +170,8 @@ class SimRunTest : public QObject {
     StatusOr<SimulationResult> result = simulator.Run(config);
     std::filesystem::remove(path);
     QVERIFY(!result.ok());
-    QVERIFY2(std::string(result.status().message()).find("simulation") != std::string::npos, StatusText(result.status()));
+    QVERIFY2(std::string(result.status().message()).find("simulation") != std::string::npos,
+             StatusText(result.status()));
     // An XML platform whose hosts the tasks name.
     const std::string good = (std::filesystem::temp_directory_path() / "clab-sim-test-good.xml").string();
     {
@@ -190,7 +194,8 @@ class SimRunTest : public QObject {
     config.workers = 0;
     StatusOr<SimulationResult> result = simulator.Run(config);
     QVERIFY(!result.ok());
-    QVERIFY2(std::string(result.status().message()).find("workers: 0") != std::string::npos, StatusText(result.status()));
+    QVERIFY2(std::string(result.status().message()).find("workers: 0") != std::string::npos,
+             StatusText(result.status()));
   }
 };
 

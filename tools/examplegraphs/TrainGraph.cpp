@@ -24,9 +24,9 @@ StatusOr<TrainGraph> BuildTrainGraph(GraphBuilder& g, const TrainGraphOptions& o
   CLAB_ASSIGN_OR_RETURN(const TrainModelSpec spec, TrainModelSpecOf(options.model));
   TrainGraph built;
   if (spec.data_file.empty()) {
-    CLAB_ASSIGN_OR_RETURN(const RegressionGraph regression,
-                          BuildLinearRegression(g, 32, spec.learning_rate, 100 + options.task_index,
-                                                options.sync_replicas));
+    CLAB_ASSIGN_OR_RETURN(
+        const RegressionGraph regression,
+        BuildLinearRegression(g, 32, spec.learning_rate, 100 + options.task_index, options.sync_replicas));
     built.train = regression.train;
     built.loss = regression.loss;
     built.sync = regression.sync;
@@ -34,12 +34,11 @@ StatusOr<TrainGraph> BuildTrainGraph(GraphBuilder& g, const TrainGraphOptions& o
   }
   // Each worker's graph reads minibatches of 32 from its own shard, shuffled each epoch.
   const ops::Minibatch inputs = ClassifierInputs(
-      g, TrainingDataset(options.data_path, spec.num_features, 32, options.task_index,
-                         std::max(options.num_workers, 1), 100 + static_cast<uint64_t>(options.task_index)));
-  CLAB_ASSIGN_OR_RETURN(built.classifier,
-                        BuildClassifierOn(g, inputs.features, inputs.labels, spec.num_features, spec.hidden,
-                                          spec.num_classes, spec.learning_rate, /*seed=*/7, spec.conv,
-                                          options.sync_replicas));
+      g, TrainingDataset(options.data_path, spec.num_features, 32, options.task_index, std::max(options.num_workers, 1),
+                         100 + static_cast<uint64_t>(options.task_index)));
+  CLAB_ASSIGN_OR_RETURN(built.classifier, BuildClassifierOn(g, inputs.features, inputs.labels, spec.num_features,
+                                                            spec.hidden, spec.num_classes, spec.learning_rate,
+                                                            /*seed=*/7, spec.conv, options.sync_replicas));
   built.train = built.classifier.train;
   built.loss = built.classifier.loss;
   built.sync = built.classifier.sync;

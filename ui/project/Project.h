@@ -61,7 +61,7 @@ class Project {
   QString program = "seed";
   QList<ProjectTask> tasks;  // ordered by job, then index
   RunSettings run;
-  QString graph;  // a text GraphDef, or empty for the program's own graph
+  QString graph;         // a text GraphDef, or empty for the program's own graph
   QJsonObject platform;  // the simulator's platform, or empty for its default
 
   QStringList jobs() const;

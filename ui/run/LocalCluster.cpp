@@ -89,24 +89,25 @@ bool LocalCluster::start(const Project& project, QString* error) {
     if (task->is_worker) {
       if (!graph_path.isEmpty()) {
         // Long runs print every 100th step, so the console keeps up.
-        args = {"example", "graph", "--graph", graph_path, "--print_every",
-                project.run.last_step > 1000 ? "100" : "1"};
+        args = {"example", "graph", "--graph", graph_path, "--print_every", project.run.last_step > 1000 ? "100" : "1"};
         if (project.run.max_seconds > 0) args << "--max_seconds" << QString::number(project.run.max_seconds);
       } else {
         args = project.program == "seed" ? QStringList{"example", "seed"}
-                                          : QStringList{"example", "train", "--model", project.program};
+                                         : QStringList{"example", "train", "--model", project.program};
       }
-      args << "--cluster" << spec << "--job_name" << "worker" << "--task_index" << QString::number(task_def.index)
-           << "--last_step" << QString::number(project.run.last_step)
+      args << "--cluster" << spec << "--job_name"
+           << "worker"
+           << "--task_index" << QString::number(task_def.index) << "--last_step"
+           << QString::number(project.run.last_step)
            // The studio watches every task; a short run must not end before it does.
-           << "--wait_for_watcher_ms" << "10000";
+           << "--wait_for_watcher_ms"
+           << "10000";
       const bool seed = graph_path.isEmpty() && project.program == "seed";
       const bool training = graph_path.isEmpty() && project.program != "seed";
       if (seed && project.run.faithful) args << "--faithful";
       if (training && project.run.sync) args << "--sync";
       if (training) args << "--log_device_placement";  // fills the placement table
-      if (seed && project.run.max_seconds > 0)
-        args << "--max_seconds" << QString::number(project.run.max_seconds);
+      if (seed && project.run.max_seconds > 0) args << "--max_seconds" << QString::number(project.run.max_seconds);
       if (!project.run.checkpoint_dir.isEmpty() && task_def.index == 0)
         args << "--checkpoint_dir" << project.run.checkpoint_dir;
     } else {

@@ -22,8 +22,8 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QTimer>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 #include <QtConcurrent>
 
 #include <algorithm>
@@ -37,7 +37,9 @@ constexpr double kMinBandwidth = 1e6 / 8;
 constexpr double kMinLatency = 1e-6;
 constexpr int kStepsPerDecade = 10;
 
-double FromPosition(int position, double minimum) { return minimum * std::pow(10.0, position / double(kStepsPerDecade)); }
+double FromPosition(int position, double minimum) {
+  return minimum * std::pow(10.0, position / double(kStepsPerDecade));
+}
 int ToPosition(double value, double minimum) {
   return static_cast<int>(std::lround(std::log10(std::max(value, minimum) / minimum) * kStepsPerDecade));
 }

@@ -21,7 +21,7 @@ std::string ChildProcess::SelfPath() {
 }
 
 StatusOr<std::unique_ptr<ChildProcess>> ChildProcess::Start(const std::string& program,
-                                                             const std::vector<std::string>& args, LineFn on_line) {
+                                                            const std::vector<std::string>& args, LineFn on_line) {
   int pipe_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0)
     return errors::Internal("cannot start ", program, ": pipe failed: ", std::strerror(errno));

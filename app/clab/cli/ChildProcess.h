@@ -27,8 +27,8 @@ class ChildProcess {
 
   // Starts `program` with `args` (argv[1..]). FAILED_PRECONDITION naming the program when
   // it cannot be started.
-  static StatusOr<std::unique_ptr<ChildProcess>> Start(const std::string& program,
-                                                       const std::vector<std::string>& args, LineFn on_line);
+  static StatusOr<std::unique_ptr<ChildProcess>> Start(const std::string& program, const std::vector<std::string>& args,
+                                                       LineFn on_line);
   ~ChildProcess();
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;

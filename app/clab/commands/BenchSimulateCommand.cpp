@@ -44,7 +44,8 @@ Status BenchSimulateCommand::Run(std::ostream& out) {
   SimBenchmarkOptions options;
   options.clab = ChildProcess::SelfPath();
   const char* source = std::getenv("CLAB_SOURCE_DIR");
-  options.project_dir = (std::filesystem::path(source ? source : CLAB_SOURCE_DIR_FALLBACK) / "examples" / "projects").string();
+  options.project_dir =
+      (std::filesystem::path(source ? source : CLAB_SOURCE_DIR_FALLBACK) / "examples" / "projects").string();
   options.projects = absl::StrSplit(projects_, ',', absl::SkipWhitespace());
   options.configs.clear();
   for (absl::string_view item : absl::StrSplit(configs_, ',', absl::SkipWhitespace())) {
@@ -59,7 +60,8 @@ Status BenchSimulateCommand::Run(std::ostream& out) {
   for (absl::string_view item : absl::StrSplit(rates_, ',', absl::SkipWhitespace())) {
     if (item == "none") continue;
     double mbit = 0;
-    if (!absl::SimpleAtod(item, &mbit) || mbit <= 0) return UsageError(absl::StrCat("--rates: '", item, "' is not Mbit/s"));
+    if (!absl::SimpleAtod(item, &mbit) || mbit <= 0)
+      return UsageError(absl::StrCat("--rates: '", item, "' is not Mbit/s"));
     options.settings.push_back({absl::StrCat(item, "Mbit/s"), mbit * 1e6, 0.15});
   }
   const bool shaped = options.settings.size() > (no_loopback_ ? 0u : 1u);
@@ -79,8 +81,8 @@ Status BenchSimulateCommand::Run(std::ostream& out) {
     if (verbose_) out << "  " << line << std::endl;
   };
   if (nice_ != 0) out << "At niceness " << nice_ << "." << std::endl;
-  out << "Calibrating, predicting and measuring " << projects_ << " (" << configs_ << ", " << repeats_
-      << " repeats of " << seconds_ << " s)..." << std::endl;
+  out << "Calibrating, predicting and measuring " << projects_ << " (" << configs_ << ", " << repeats_ << " repeats of "
+      << seconds_ << " s)..." << std::endl;
   CLAB_ASSIGN_OR_RETURN(const std::vector<SimBenchmarkRow> rows, RunSimBenchmark(options));
   out << "\n" << FormatSimBenchmark(rows) << SimBenchmarkJson(rows) << std::endl;
   return OkStatus();

@@ -78,8 +78,8 @@ Status BenchStepCommand::Run(std::ostream& out) {
   }
   options.progress = [&out](const std::string& line) { out << "  " << line << std::endl; };
 
-  out << "Seed step and variable pulls: ps in its own process, worker and session in this one, "
-      << OnlineCpuCount() << " CPUs online.\n"
+  out << "Seed step and variable pulls: ps in its own process, worker and session in this one, " << OnlineCpuCount()
+      << " CPUs online.\n"
       << "Each runtime figure is beside a bare gRPC call of the same payload to the same ps (the floor).\n"
       << std::endl;
   CLAB_ASSIGN_OR_RETURN(const std::vector<BenchmarkRow> rows, RunStepBenchmark(options));

@@ -109,14 +109,14 @@ Status SimulateCommand::Run(std::ostream& out) {
   std::vector<StatusOr<sim::SimulationResult>> results = simulator.RunAll(configs, static_cast<int>(parallel_));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  TextTable table({"workers", "ps", "steps/s/worker", "steps/s", "step ms", "compute", "transfer", "waiting",
-                   "busiest", "sim s"});
+  TextTable table(
+      {"workers", "ps", "steps/s/worker", "steps/s", "step ms", "compute", "transfer", "waiting", "busiest", "sim s"});
   std::vector<std::string> notes;
   for (size_t i = 0; i < results.size(); ++i) {
     const sim::SimulationConfig& config = configs[i];
     if (!results[i].ok())
-      return Status(results[i].status().code(), absl::StrCat(config.workers, " workers, ", config.ps, " ps: ",
-                                                             results[i].status().message()));
+      return Status(results[i].status().code(),
+                    absl::StrCat(config.workers, " workers, ", config.ps, " ps: ", results[i].status().message()));
     const sim::SimulationResult& r = *results[i];
     const double step = r.MeanStepSeconds();
     const sim::ResourceLoad* busiest = nullptr;
@@ -154,17 +154,19 @@ Status SimulateCommand::Explain(sim::Simulator& simulator, int workers, int ps, 
   out << "What the simulation plays, each after the activities in brackets:\n";
   for (size_t i = 0; i < model.activities.size(); ++i) {
     const sim::StepActivity& a = model.activities[i];
-    const std::string what = a.kind == sim::StepActivity::Kind::kMessage
-                                 ? absl::StrFormat("%s -> %s, %s", sim::TaskLabel(a.task), sim::TaskLabel(a.to),
-                                                   sim::FormatBytes(static_cast<double>(a.bytes)))
-                                 : absl::StrFormat("%.0f us of CPU%s", a.seconds * 1e6,
-                                                   a.background > 0 ? absl::StrFormat(" (+%.0f us beside)", a.background * 1e6) : "");
+    const std::string what =
+        a.kind == sim::StepActivity::Kind::kMessage
+            ? absl::StrFormat("%s -> %s, %s", sim::TaskLabel(a.task), sim::TaskLabel(a.to),
+                              sim::FormatBytes(static_cast<double>(a.bytes)))
+            : absl::StrFormat("%.0f us of CPU%s", a.seconds * 1e6,
+                              a.background > 0 ? absl::StrFormat(" (+%.0f us beside)", a.background * 1e6) : "");
     out << absl::StrFormat("  %2zu %s: %s [%s]\n", i, a.label, what, absl::StrJoin(a.after, ","));
   }
-  out << absl::StrFormat("  %d calls, %s per step; the worker's CPU %.0f us, the others' %.0f us; %d nodes timed, %d from "
-                         "the FLOP model\n",
-                         model.CallsPerStep(), sim::FormatBytes(static_cast<double>(model.BytesPerStep())),
-                         model.WorkerSeconds() * 1e6, model.OtherSeconds() * 1e6, model.traced_nodes, model.modelled_nodes);
+  out << absl::StrFormat(
+      "  %d calls, %s per step; the worker's CPU %.0f us, the others' %.0f us; %d nodes timed, %d from "
+      "the FLOP model\n",
+      model.CallsPerStep(), sim::FormatBytes(static_cast<double>(model.BytesPerStep())), model.WorkerSeconds() * 1e6,
+      model.OtherSeconds() * 1e6, model.traced_nodes, model.modelled_nodes);
   return OkStatus();
 }
 
@@ -179,11 +181,11 @@ Status SimulateCommand::Calibrate(std::ostream& out) {
   CLAB_ASSIGN_OR_RETURN(const sim::Calibration calibration, CalibrateProject(options));
   CLAB_RETURN_IF_ERROR(calibration.Save(output_));
   out << absl::StrFormat(
-             "Wrote %s: %zu nodes timed; a call costs %.0f us at the caller and %.0f us at the ps, %.2f ns per "
-             "byte, %.0f us latency; the client spends %.0f us per step; %.0f%% jitter.\n",
-             output_, calibration.node_seconds.size(), calibration.rpc.client_seconds * 1e6,
-             calibration.rpc.server_seconds * 1e6, calibration.rpc.seconds_per_byte * 1e9, calibration.rpc.latency * 1e6,
-             calibration.step_client_seconds * 1e6, calibration.jitter * 100);
+      "Wrote %s: %zu nodes timed; a call costs %.0f us at the caller and %.0f us at the ps, %.2f ns per "
+      "byte, %.0f us latency; the client spends %.0f us per step; %.0f%% jitter.\n",
+      output_, calibration.node_seconds.size(), calibration.rpc.client_seconds * 1e6,
+      calibration.rpc.server_seconds * 1e6, calibration.rpc.seconds_per_byte * 1e9, calibration.rpc.latency * 1e6,
+      calibration.step_client_seconds * 1e6, calibration.jitter * 100);
   return OkStatus();
 }
 

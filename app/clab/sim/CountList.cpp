@@ -21,7 +21,8 @@ StatusOr<std::vector<int>> ParseCountList(const std::string& flag, const std::st
                                      maximum);
     if (continuing) {
       const int a = counts[counts.size() - 2], b = counts.back();
-      const bool doubling = a > 0 && b % a == 0 && b / a > 1 && (counts.size() < 3 || b - a != a - counts[counts.size() - 3]);
+      const bool doubling =
+          a > 0 && b % a == 0 && b / a > 1 && (counts.size() < 3 || b - a != a - counts[counts.size() - 3]);
       for (long next = doubling ? static_cast<long>(b) * (b / a) : 2L * b - a; next < n && next > b;
            next = doubling ? next * (b / a) : next + (b - a))
         counts.push_back(static_cast<int>(next));

@@ -99,7 +99,8 @@ StatusOr<RealRunResult> RunRealCluster(const RealRunOptions& options) {
     task->index = t < options.ps ? t : t - options.ps;
     std::vector<std::string> args = seed ? std::vector<std::string>{"example", "seed"}
                                          : std::vector<std::string>{"example", "train", "--model", options.program};
-    args.insert(args.end(), {"--cluster", cluster, "--job_name", task->job, "--task_index", std::to_string(task->index)});
+    args.insert(args.end(),
+                {"--cluster", cluster, "--job_name", task->job, "--task_index", std::to_string(task->index)});
     if (task->job == "worker") {
       // Stopped from here once the measurement is over; --max_seconds only in case this
       // process dies first.
@@ -165,15 +166,16 @@ StatusOr<RealRunResult> RunRealCluster(const RealRunOptions& options) {
       if (const std::optional<int> status = task->process->Wait(std::chrono::milliseconds(0))) {
         std::vector<std::string> lines = task->process->lines();
         if (lines.size() > 3) lines.erase(lines.begin(), lines.end() - 3);
-        cut_short = absl::StrCat("worker ", task->index, " of ", options.program, " exited with status ", *status,
-                                 ": ", absl::StrJoin(lines, " | "));
+        cut_short = absl::StrCat("worker ", task->index, " of ", options.program, " exited with status ", *status, ": ",
+                                 absl::StrJoin(lines, " | "));
         if (begin < 0) failed = errors::Internal(cut_short);
       }
     }
     if (!cut_short.empty()) break;
     if (begin < 0 && all_going) begin = SecondsSince(start);
     if (begin >= 0 && SecondsSince(start) >= begin + options.seconds) break;
-    if (begin < 0 && Clock::now() > give_up) failed = errors::DeadlineExceeded(options.program, ": the workers did not all start within 120 s");
+    if (begin < 0 && Clock::now() > give_up)
+      failed = errors::DeadlineExceeded(options.program, ": the workers did not all start within 120 s");
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   const double measured_until = SecondsSince(start);

@@ -29,7 +29,7 @@ struct RealRunOptions {
 };
 
 struct RealRunResult {
-  double total_steps_per_second = 0;  // the median part's, summed over the workers
+  double total_steps_per_second = 0;            // the median part's, summed over the workers
   std::vector<double> worker_steps_per_second;  // over the whole window
   double window_seconds = 0;
   double worker_cpu_per_step = 0;  // CPU seconds a worker's process spends per step it makes

@@ -25,7 +25,8 @@ std::atomic<int> next_network{0};
 
 // A program on PATH, or in the system folders root's PATH has and others' may not.
 std::string FindProgram(const std::string& name) {
-  std::vector<std::string> folders = absl::StrSplit(std::getenv("PATH") ? std::getenv("PATH") : "", ':', absl::SkipEmpty());
+  std::vector<std::string> folders =
+      absl::StrSplit(std::getenv("PATH") ? std::getenv("PATH") : "", ':', absl::SkipEmpty());
   folders.insert(folders.end(), {"/usr/sbin", "/sbin", "/usr/bin", "/bin"});
   for (const std::string& folder : folders) {
     const std::string path = folder + "/" + name;
@@ -36,9 +37,9 @@ std::string FindProgram(const std::string& name) {
 
 // Runs a command to its end; its output names what went wrong.
 Status RunTool(const std::vector<std::string>& args) {
-  CLAB_ASSIGN_OR_RETURN(std::unique_ptr<ChildProcess> tool,
-                        ChildProcess::Start(FindProgram(args.front()),
-                                            std::vector<std::string>(args.begin() + 1, args.end()), {}));
+  CLAB_ASSIGN_OR_RETURN(
+      std::unique_ptr<ChildProcess> tool,
+      ChildProcess::Start(FindProgram(args.front()), std::vector<std::string>(args.begin() + 1, args.end()), {}));
   const std::optional<int> status = tool->Wait(std::chrono::seconds(30));
   if (status && *status == 0) return OkStatus();
   return errors::FailedPrecondition("'", absl::StrJoin(args, " "), "' failed",
@@ -56,7 +57,8 @@ Status ShapedNetwork::Shape(const std::string& ns, const std::string& device, in
                             const std::string& match) {
   const std::string rate = absl::StrCat(static_cast<int64_t>(std::llround(rate_)), "bit");
   const std::string share = absl::StrCat(static_cast<int64_t>(std::llround(rate_ / std::max(tasks, 1))), "bit");
-  CLAB_RETURN_IF_ERROR(Run({"tc", "-n", ns, "qdisc", "add", "dev", device, "root", "handle", "1:", "htb", "default", "99"}));
+  CLAB_RETURN_IF_ERROR(
+      Run({"tc", "-n", ns, "qdisc", "add", "dev", device, "root", "handle", "1:", "htb", "default", "99"}));
   CLAB_RETURN_IF_ERROR(Run({"tc", "-n", ns, "class", "add", "dev", device, "parent", "1:", "classid", "1:1", "htb",
                             "rate", rate, "ceil", rate, "quantum", "1514"}));
   for (int peer = 0; peer <= tasks; ++peer) {
@@ -66,8 +68,10 @@ Status ShapedNetwork::Shape(const std::string& ns, const std::string& device, in
     CLAB_RETURN_IF_ERROR(Run({"tc", "-n", ns, "class", "add", "dev", device, "parent", "1:1", "classid", id, "htb",
                               "rate", share, "ceil", rate, "quantum", "1514"}));
     if (peer == tasks) continue;
-    CLAB_RETURN_IF_ERROR(Run({"tc", "-n", ns, "filter", "add", "dev", device, "parent", "1:", "protocol", "ip", "prio",
-                              "1", "u32", "match", "ip", match, Address(peer) + "/32", "flowid", id}));
+    CLAB_RETURN_IF_ERROR(Run({"tc",     "-n",     ns,      "filter",   "add", "dev",
+                              device,   "parent", "1:",    "protocol", "ip",  "prio",
+                              "1",      "u32",    "match", "ip",       match, Address(peer) + "/32",
+                              "flowid", id}));
   }
   return OkStatus();
 }
@@ -83,7 +87,8 @@ void ShapedNetwork::RemoveStale() {
   if (!list.ok()) return;
   (*list)->Wait(std::chrono::seconds(10));
   for (const std::string& line : (*list)->lines()) {
-    const std::string name = std::string(absl::StripAsciiWhitespace(std::vector<std::string>(absl::StrSplit(line, ' ')).front()));
+    const std::string name =
+        std::string(absl::StripAsciiWhitespace(std::vector<std::string>(absl::StrSplit(line, ' ')).front()));
     if (name.rfind(kPrefix, 0) != 0) continue;
     const std::vector<std::string> parts = absl::StrSplit(name.substr(std::string(kPrefix).size()), '-');
     int pid = 0;

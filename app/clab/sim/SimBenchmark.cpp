@@ -86,13 +86,18 @@ StatusOr<std::vector<SimBenchmarkRow>> RunSimBenchmark(const SimBenchmarkOptions
     calibrate.progress = [&](const std::string& line) { say(absl::StrCat(name, ": ", line)); };
     CLAB_ASSIGN_OR_RETURN(const sim::Calibration calibration, CalibrateProject(calibrate));
     if (!options.out_dir.empty())
-      CLAB_RETURN_IF_ERROR(calibration.Save((std::filesystem::path(options.out_dir) / (name + ".calibration.json")).string()));
+      CLAB_RETURN_IF_ERROR(
+          calibration.Save((std::filesystem::path(options.out_dir) / (name + ".calibration.json")).string()));
     CLAB_ASSIGN_OR_RETURN(const sim::SimProject project, sim::SimProject::Load(calibrate.project_path));
     for (const SimBenchmarkSetting& setting : options.settings) {
       const sim::PlatformSpec platform = SettingPlatform(setting, cores);
       if (!options.out_dir.empty()) {
         std::ofstream file(std::filesystem::path(options.out_dir) /
-                           absl::StrCat("platform-", setting.rate_bits > 0 ? absl::StrCat(static_cast<int64_t>(setting.rate_bits / 1e6), "mbit") : "loopback", ".json"));
+                           absl::StrCat("platform-",
+                                        setting.rate_bits > 0
+                                            ? absl::StrCat(static_cast<int64_t>(setting.rate_bits / 1e6), "mbit")
+                                            : "loopback",
+                                        ".json"));
         file << platform.ToJsonText() << "\n";
       }
       sim::Simulator simulator(project, platform, calibration);
@@ -186,8 +191,8 @@ std::string FormatSimBenchmark(const std::vector<SimBenchmarkRow>& rows) {
                          rows.size());
   for (const SimBenchmarkRow& row : rows)
     if (!row.failures.empty())
-      out << absl::StrFormat("%s, %s, %d ps, %d workers: %zu run(s) failed and were run again; first: %s\n", row.project,
-                             row.setting, row.ps, row.workers, row.failures.size(), row.failures.front());
+      out << absl::StrFormat("%s, %s, %d ps, %d workers: %zu run(s) failed and were run again; first: %s\n",
+                             row.project, row.setting, row.ps, row.workers, row.failures.size(), row.failures.front());
   return out.str();
 }
 

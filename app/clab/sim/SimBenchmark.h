@@ -23,9 +23,9 @@
 namespace clab::cli {
 
 struct SimBenchmarkSetting {
-  std::string name;        // "loopback", "100Mbit/s"
-  double rate_bits = 0;    // 0: loopback
-  double target = 0.25;    // the largest error accepted
+  std::string name;      // "loopback", "100Mbit/s"
+  double rate_bits = 0;  // 0: loopback
+  double target = 0.25;  // the largest error accepted
 };
 
 struct SimBenchmarkOptions {
@@ -35,7 +35,7 @@ struct SimBenchmarkOptions {
   std::vector<SimBenchmarkSetting> settings;
   std::vector<std::pair<int, int>> configs = {{1, 1}, {1, 2}, {1, 4}, {2, 2}};  // (ps, workers)
   int repeats = 3;
-  double seconds = 5;  // each measured run
+  double seconds = 5;   // each measured run
   std::string out_dir;  // calibrations and platforms are written here when set
   std::function<void(const std::string&)> progress;
 };
@@ -45,10 +45,10 @@ struct SimBenchmarkRow {
   std::string setting;
   int ps = 1;
   int workers = 1;
-  double predicted = 0;               // steps/s, all workers
-  std::vector<double> measured;       // per repeat
+  double predicted = 0;          // steps/s, all workers
+  std::vector<double> measured;  // per repeat
   double measured_median = 0;
-  double error = 0;                   // (predicted - measured) / measured
+  double error = 0;  // (predicted - measured) / measured
   double target = 0;
   std::string bottleneck;
   std::vector<std::string> failures;  // runs that failed and were run again: their errors

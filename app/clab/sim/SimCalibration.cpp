@@ -1,13 +1,13 @@
 #include "sim/SimCalibration.h"
 
 #include "calibration/CalibrationFit.h"
-#include "cli/ChildProcess.h"
-#include "network/LoopbackPorts.h"
 #include "clab/distributed/LinkProbe.h"
 #include "clab/distributed/Server.h"
 #include "clab/graph/GraphImport.h"
 #include "clab/runtime/Session.h"
+#include "cli/ChildProcess.h"
 #include "model/StepGraph.h"
+#include "network/LoopbackPorts.h"
 #include "run/Simulator.h"
 #include "sim/RealCluster.h"
 

@@ -21,9 +21,9 @@
 namespace clab::cli {
 
 struct SimCalibrationOptions {
-  std::string clab;          // the `clab` executable, for the ps and the real run
+  std::string clab;  // the `clab` executable, for the ps and the real run
   std::string project_path;
-  double seconds = 4;        // the real run
+  double seconds = 4;  // the real run
   int traced_steps = 60;
   std::function<void(const std::string&)> progress;  // a line per stage
 };
