@@ -1,6 +1,6 @@
 #include "bench/StepBenchmark.h"
 
-#include "cli/ChildProcess.h"
+#include "launch/process/ChildProcess.h"
 #include "cli/CpuPinning.h"
 #include "cli/LoopbackPorts.h"
 #include "clab/distributed/LinkProbe.h"
@@ -21,6 +21,8 @@
 #include <map>
 
 namespace clab::cli {
+
+using launch::ChildProcess;
 namespace {
 
 using Clock = std::chrono::steady_clock;

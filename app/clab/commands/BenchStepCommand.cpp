@@ -1,7 +1,7 @@
 #include "commands/BenchStepCommand.h"
 
 #include "bench/StepBenchmark.h"
-#include "cli/ChildProcess.h"
+#include "launch/process/ChildProcess.h"
 #include "cli/CliStatus.h"
 #include "cli/CpuPinning.h"
 #include "cli/FlagParser.h"
@@ -15,6 +15,8 @@
 #include <ostream>
 
 namespace clab::cli {
+
+using launch::ChildProcess;
 namespace {
 
 // Writes next to the target and renames, so an interrupted run leaves the old file whole.

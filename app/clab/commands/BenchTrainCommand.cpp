@@ -1,6 +1,6 @@
 #include "commands/BenchTrainCommand.h"
 
-#include "cli/ChildProcess.h"
+#include "launch/process/ChildProcess.h"
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
 #include "cli/LoopbackPorts.h"
@@ -16,6 +16,8 @@
 #include <ostream>
 
 namespace clab::cli {
+
+using launch::ChildProcess;
 namespace {
 
 // A PyTorch RPC parameter server with the same model, measured on this kind of machine:
