@@ -1,5 +1,9 @@
 #include "project/Project.h"
 
+#include "launch/project/ProjectFile.h"
+
+#include <nlohmann/json.hpp>
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -49,7 +53,18 @@ Project Project::SeedTwoWorkers() {
   return project;
 }
 
-QStringList Project::Programs() { return {"seed", "digits-mlp", "digits-cnn", "iris-softmax", "linear-regression"}; }
+QStringList Project::Programs() {
+  QStringList programs;
+  for (const std::string& program : launch::ProjectFile::Programs()) programs << QString::fromStdString(program);
+  return programs;
+}
+
+QStringList Project::hosts() const {
+  QStringList names;
+  for (const ProjectTask& task : tasks)
+    if (!names.contains(task.host)) names << task.host;
+  return names;
+}
 
 Project Project::DigitsMlp() {
   Project project;
@@ -156,6 +171,9 @@ QJsonObject Project::ToJson() const {
   QJsonObject json{{"format", "clusterlab-project"}, {"version", kFormatVersion}, {"name", name},
                    {"cluster", cluster},            {"program", program},       {"run", run_json}};
   if (!graph.isEmpty()) json.insert("graph", graph);
+  // Left out while nothing is set, so that a project saved again reads as it did before.
+  if (!launch.IsDefault())
+    json.insert("launch", QJsonDocument::fromJson(QByteArray::fromStdString(launch.ToJson().dump())).object());
   return json;
 }
 
@@ -232,6 +250,18 @@ bool Project::FromJson(const QJsonObject& json, Project* project, QString* error
     return false;
   }
   loaded.graph = json.value("graph").toString();
+  if (json.contains("launch")) {
+    // One reader for the section, the one the command line uses.
+    const QByteArray text = json.value("launch").isObject()
+                                ? QJsonDocument(json.value("launch").toObject()).toJson(QJsonDocument::Compact)
+                                : QByteArray("null");
+    auto settings = launch::LaunchSettings::FromJson(nlohmann::json::parse(text.toStdString(), nullptr, false));
+    if (!settings.ok()) {
+      *error = QString::fromStdString(std::string(settings.status().message()));
+      return false;
+    }
+    loaded.launch = *std::move(settings);
+  }
   *project = loaded;
   return true;
 }

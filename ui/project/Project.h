@@ -10,8 +10,12 @@
 //    "graph": "node { name: \"x\" op: \"Const\" ... }"}
 //
 // "graph" (optional) is the graph edited in the studio's Graph tab, a GraphDef in protobuf
-// text format; absent, the tab shows the graph the program builds.
+// text format; absent, the tab shows the graph the program builds. "launch" (optional) says
+// how the cluster runs on real hosts (launch/project/LaunchSettings.h: the method, each
+// host's user, ssh port, program and directories); absent, the defaults.
 #pragma once
+
+#include "launch/project/LaunchSettings.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -48,6 +52,8 @@ class Project {
   static Project DigitsMlp();
   // What a project's workers can run: "seed" and the example training programs.
   static QStringList Programs();
+  // The hosts the cluster's tasks run on, in the order of the tasks.
+  QStringList hosts() const;
 
   // False with `error` ("file.clab: cluster.ps[0]: port 99999 is out of range").
   static bool Load(const QString& path, Project* project, QString* error);
@@ -60,6 +66,7 @@ class Project {
   QList<ProjectTask> tasks;  // ordered by job, then index
   RunSettings run;
   QString graph;  // a text GraphDef, or empty for the program's own graph
+  launch::LaunchSettings launch;
 
   QStringList jobs() const;
   QList<ProjectTask> tasksOf(const QString& job) const;

@@ -6,6 +6,7 @@
 #include "monitor/RunMonitor.h"
 #include "edit/ProjectEditCommand.h"
 #include "graph/GraphEditor.h"
+#include "launch/HostRunController.h"
 #include "project/ClusterFormats.h"
 #include "run/LocalCluster.h"
 #include "views/RunSettingsView.h"
@@ -232,6 +233,8 @@ void MainWindow::buildActions() {
   attach_ = run_menu->addAction("&Attach to running cluster", this, [this] { attached_ ? detach() : attach(); });
   attach_->setToolTip("Watch tasks already running at the addresses of this project, without starting anything");
   run_menu->addSeparator();
+  host_run_ = new HostRunController(*this, run_menu, clab_program_);
+  run_menu->addSeparator();
   run_menu->addAction("&Copy start commands", this, &MainWindow::copyStartCommands)
       ->setToolTip("The clab command line of every task, to run the cluster by hand");
 
@@ -318,6 +321,12 @@ void MainWindow::editRunSettings(const RunSettings& settings) {
   Project after = project_;
   after.run = settings;
   if (after.ToJson() != project_.ToJson()) edit("Change the run settings", after);
+}
+
+void MainWindow::editLaunchSettings(const launch::LaunchSettings& settings) {
+  Project after = project_;
+  after.launch = settings;
+  if (after.ToJson() != project_.ToJson()) edit(tr("Change the launch settings"), after);
 }
 
 void MainWindow::addTask(const QString& job) {
