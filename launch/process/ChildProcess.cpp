@@ -34,7 +34,8 @@ StatusOr<std::string> ChildProcess::FindProgram(const std::string& program) {
 }
 
 StatusOr<std::unique_ptr<ChildProcess>> ChildProcess::Start(const std::string& name,
-                                                             const std::vector<std::string>& args, LineFn on_line) {
+                                                             const std::vector<std::string>& args, LineFn on_line,
+                                                             Options options) {
   // Looked up before fork: between fork and exec only async-signal-safe calls may run.
   CLAB_ASSIGN_OR_RETURN(const std::string program, FindProgram(name));
   int pipe_fds[2];
@@ -61,6 +62,7 @@ StatusOr<std::unique_ptr<ChildProcess>> ChildProcess::Start(const std::string& n
   if (pid == 0) {
     // Only async-signal-safe calls from here to exec.
     ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (options.own_process_group) ::setpgid(0, 0);
     if (::getppid() != parent) ::_exit(127);
     ::dup2(pipe_fds[1], STDOUT_FILENO);
     ::dup2(pipe_fds[1], STDERR_FILENO);

@@ -26,10 +26,21 @@ class ChildProcess {
  public:
   using LineFn = std::function<void(const std::string& line)>;
 
+  struct Options {
+    // In a process group of its own: a Ctrl-C at the terminal reaches only this program,
+    // which then decides how its children end (a launch stops its remote tasks first).
+    bool own_process_group = false;
+  };
+
   // Starts `program` (a path, or a name looked up in PATH) with `args` (argv[1..]).
   // FAILED_PRECONDITION naming the program when it cannot be started.
   static StatusOr<std::unique_ptr<ChildProcess>> Start(const std::string& program,
-                                                       const std::vector<std::string>& args, LineFn on_line);
+                                                       const std::vector<std::string>& args, LineFn on_line,
+                                                       Options options);
+  static StatusOr<std::unique_ptr<ChildProcess>> Start(const std::string& program,
+                                                       const std::vector<std::string>& args, LineFn on_line) {
+    return Start(program, args, std::move(on_line), Options());
+  }
   ~ChildProcess();
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;

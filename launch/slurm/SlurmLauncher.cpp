@@ -59,7 +59,8 @@ Status SlurmLauncher::Start() {
     const std::vector<std::string> argv = SbatchScript::StepCommand(project_, input);
     observer_.Note(absl::StrCat("running the step in allocation ", std::getenv("SLURM_JOB_ID") ? std::getenv("SLURM_JOB_ID") : "?"));
     CLAB_ASSIGN_OR_RETURN(step_, ChildProcess::Start(argv[0], std::vector<std::string>(argv.begin() + 1, argv.end()),
-                                                     [this](const std::string& line) { OnOutputLine(line); }));
+                                                     [this](const std::string& line) { OnOutputLine(line); },
+                                                     ChildProcess::Options{.own_process_group = true}));
     if (const char* job = std::getenv("SLURM_JOB_ID")) record_.job_id = job;
     return record_.Write();
   }

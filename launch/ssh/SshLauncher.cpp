@@ -159,7 +159,8 @@ void SshLauncher::StartTask(Task& task) {
       RemoteScript::AsCommand(RemoteScript::Start(host.binary, host.library_dir, task.args, task.log)));
   Task* target = &task;
   auto stream = ChildProcess::Start(argv[0], std::vector<std::string>(argv.begin() + 1, argv.end()),
-                                    [this, target](const std::string& line) { OnLine(*target, line); });
+                                    [this, target](const std::string& line) { OnLine(*target, line); },
+                                    ChildProcess::Options{.own_process_group = true});
   if (!stream.ok()) {
     Fail(task, std::string(stream.status().message()));
     return;

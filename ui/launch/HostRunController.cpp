@@ -12,30 +12,15 @@
 #include "views/DashboardView.h"
 #include "window/MainWindow.h"
 
-#include <nlohmann/json.hpp>
-
 #include <QAction>
 #include <QDateTime>
 #include <QFileDialog>
-#include <QJsonDocument>
 #include <QMenu>
 #include <QMessageBox>
 #include <QStatusBar>
 #include <QUndoStack>
 
 namespace clab::ui {
-namespace {
-
-StatusOr<launch::ProjectFile> ToProjectFile(const Project& project, const QString& path) {
-  const QByteArray json = QJsonDocument(project.ToJson()).toJson(QJsonDocument::Compact);
-  auto file = launch::ProjectFile::FromJson(nlohmann::json::parse(json.toStdString(), nullptr, false),
-                                            path.isEmpty() ? project.name.toStdString() : path.toStdString());
-  if (file.ok()) file->path = path.toStdString();
-  return file;
-}
-
-}  // namespace
-
 HostRunController::HostRunController(MainWindow& window, QMenu* run_menu, QString clab_program)
     : QObject(&window), window_(window) {
   run_ = new RemoteRun(std::move(clab_program), this);
@@ -143,7 +128,7 @@ void HostRunController::stopOnHosts() {
 }
 
 bool HostRunController::exportKubernetes(const QString& dir, QString* error) {
-  auto file = ToProjectFile(window_.project(), window_.path());
+  auto file = window_.project().ToProjectFile(window_.path());
   if (!file.ok()) {
     *error = QString::fromStdString(std::string(file.status().message()));
     return false;

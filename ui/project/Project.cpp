@@ -177,6 +177,14 @@ QJsonObject Project::ToJson() const {
   return json;
 }
 
+StatusOr<launch::ProjectFile> Project::ToProjectFile(const QString& path) const {
+  const QByteArray json = QJsonDocument(ToJson()).toJson(QJsonDocument::Compact);
+  auto file = launch::ProjectFile::FromJson(nlohmann::json::parse(json.toStdString(), nullptr, false),
+                                            path.isEmpty() ? name.toStdString() : path.toStdString());
+  if (file.ok()) file->path = path.toStdString();
+  return file;
+}
+
 bool Project::FromJson(const QJsonObject& json, Project* project, QString* error) {
   if (json.value("format").toString() != "clusterlab-project") {
     *error = "format: not a ClusterLab project (expected \"format\": \"clusterlab-project\")";

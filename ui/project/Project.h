@@ -15,7 +15,9 @@
 // host's user, ssh port, program and directories); absent, the defaults.
 #pragma once
 
+#include "clab/core/Status.h"
 #include "launch/project/LaunchSettings.h"
+#include "launch/project/ProjectFile.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -59,6 +61,8 @@ class Project {
   static bool Load(const QString& path, Project* project, QString* error);
   bool Save(const QString& path, QString* error) const;
   QJsonObject ToJson() const;
+  // The project as the launchers and the command line read it (`path`: its file, if any).
+  StatusOr<launch::ProjectFile> ToProjectFile(const QString& path = {}) const;
   static bool FromJson(const QJsonObject& json, Project* project, QString* error);
 
   QString name = "Untitled";
