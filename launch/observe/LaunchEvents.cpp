@@ -5,6 +5,12 @@
 #include <ostream>
 
 namespace clab::launch {
+namespace {
+
+// Invalid UTF-8 in a task's output is replaced, never a reason to lose the line.
+std::string Dump(const nlohmann::json& json) { return json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
+
+}  // namespace
 
 std::optional<LaunchEvent> LaunchEvent::Parse(const std::string& line) {
   const nlohmann::json json = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
@@ -28,9 +34,6 @@ void LaunchEvents::Write(const std::string& json_line) {
   std::lock_guard<std::mutex> lock(mu_);
   out_ << json_line << std::endl;
 }
-
-// Invalid UTF-8 in a task's output is replaced, never a reason to lose the line.
-static std::string Dump(const nlohmann::json& json) { return json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
 
 void LaunchEvents::TaskStarted(const std::string& task, const std::string& host, long pid) {
   Write(Dump({{"event", "started"}, {"task", task}, {"host", host}, {"pid", pid}}));

@@ -2,8 +2,9 @@
 // (SlurmCluster: munged, slurmctld and slurmd from Debian's packages, with a configuration
 // of their own): the digits MLP is submitted as a batch job, each task finds its address in
 // SLURM's environment, the workers train and report their held-out accuracy, the ps ends
-// with them, and the job ends COMPLETED; `clab slurm spec` in a real job step gives every
-// rank the same cluster; `clab launch --stop` cancels a running job. Skipped (exit 77,
+// with them, and the job ends COMPLETED; inside an allocation (salloc) the seed runs as a job
+// step; `clab slurm spec` in a real job step gives every rank the same cluster; `clab launch
+// --stop` cancels a running job. Skipped (exit 77,
 // saying why) where the daemons cannot run; by hand:
 //   ctest --test-dir build/dev -R tst_launch_slurm --output-on-failure
 #include "ClabProcess.h"
@@ -59,8 +60,8 @@ int FreePortBase(int count) {
   return 0;
 }
 
-QString WriteProject(const QString& name, int64_t last_step) {
-  QFile source(ClabProcess::sourceDir() + "/examples/projects/digits-mlp.clab");
+QString WriteProject(const QString& name, int64_t last_step, const QString& example = "digits-mlp.clab") {
+  QFile source(ClabProcess::sourceDir() + "/examples/projects/" + example);
   source.open(QIODevice::ReadOnly);
   Json project = Json::parse(source.readAll().toStdString());
   project["run"]["last_step"] = last_step;
@@ -134,6 +135,17 @@ class LaunchSlurmTest : public QObject {
              qPrintable(output));
     QVERIFY2(output.contains(QStringLiteral("2: this task (rank 2): /job:worker/replica:0/task:1 at localhost:%1").arg(base + 2)),
              qPrintable(output));
+  }
+
+  // Inside an allocation (salloc) the launch runs the step there with srun.
+  void seedRunsInsideAnAllocation() {
+    const QString project = WriteProject("seed", 200, "seed.clab");
+    const QString output = g_slurm->Client(
+        "salloc", {"-n2", "--overcommit", ClabProcess::programPath("clab"), "launch", project, "--via", "slurm"}, 120000);
+    QVERIFY2(QRegularExpression("clab launch: running the step in allocation \\d+").match(output).hasMatch(), qPrintable(output));
+    QVERIFY2(output.count("[worker/0] [[20]]") >= 100, qPrintable(output.right(3000)));
+    QVERIFY2(output.contains("[ps/0] Every worker has finished"), qPrintable(output.right(3000)));
+    QVERIFY2(output.contains("clab launch: the run is over."), qPrintable(output.right(3000)));
   }
 
   void stopCancelsTheJob() {

@@ -105,7 +105,7 @@ class LaunchStudioTest : public QObject {
     const QString expected = QStringLiteral("cannot reach 127.0.0.1:%1 over ssh: ssh: connect to host 127.0.0.1 port %1: "
                                             "Connection refused")
                                  .arg(closed);
-    for (const QString& task : {"/job:ps/replica:0/task:0", "/job:worker/replica:0/task:0"}) {
+    for (const char* task : {"/job:ps/replica:0/task:0", "/job:worker/replica:0/task:0"}) {
       TaskItem* item = window.scene()->item(task);
       QVERIFY(item);
       QVERIFY2(item->toolTip().contains(expected), qPrintable(item->toolTip()));

@@ -22,12 +22,15 @@
 namespace clab::cli {
 namespace {
 
-// The `clab launch` process of a record, while it still runs.
+// The `clab launch` process of a record, while it still runs (a pid, once free, may be
+// another program's).
 bool LauncherAlive(long pid) {
   if (pid <= 0 || ::kill(static_cast<pid_t>(pid), 0) != 0) return false;
   std::ifstream cmdline("/proc/" + std::to_string(pid) + "/cmdline");
-  const std::string text((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
-  return text.find("launch") != std::string::npos;
+  std::string program, command;
+  std::getline(cmdline, program, '\0');
+  std::getline(cmdline, command, '\0');
+  return command == "launch";
 }
 
 // Runs a launcher until it is over; SIGINT or SIGTERM stop it (once), and it goes on until
@@ -155,8 +158,9 @@ Status LaunchCommand::Run(std::ostream& out) {
     launch::SlurmLauncher launcher(project, options, *observer);
     status = RunUntilOver(launcher);
   } else if (via == "local") {
-    return UsageError(absl::StrCat(project_, " runs on this machine (launch.method local): use 'clab train ",
-                                   project_, "' or the studio's Run, or pass --via ssh or --via slurm"));
+    return UsageError(absl::StrCat(project_, " runs on this machine (launch.method local): run it with the studio's Run "
+                                   "('clab train' for a training program, 'clab demo' for the seed), or pass --via ssh "
+                                   "or --via slurm"));
   } else if (via == "kubernetes") {
     return UsageError(absl::StrCat("Kubernetes runs what 'clab export ", project_,
                                    " --k8s DIR' writes: kubectl apply -f DIR"));
