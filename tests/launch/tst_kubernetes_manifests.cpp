@@ -28,7 +28,9 @@ namespace {
 
 QString Schemas() { return ClabProcess::sourceDir() + "/tests/launch/schemas/"; }
 
-const JsonSchemaCheck& SchemaFor(const std::string& kind) {
+// The check for a kind; null for a kind without a schema, or whose schema file cannot be
+// read or parsed (the test then fails naming it, rather than checking against nothing).
+const JsonSchemaCheck* SchemaFor(const std::string& kind) {
   static const std::map<std::string, JsonSchemaCheck> checks = [] {
     std::map<std::string, JsonSchemaCheck> loaded;
     const std::map<std::string, QString> files = {{"Service", "kubernetes-v1.30.0-service-v1.json"},
@@ -37,11 +39,13 @@ const JsonSchemaCheck& SchemaFor(const std::string& kind) {
                                                   {"TFJob", "kubeflow-tfjob-v1.json"}};
     for (const auto& [kind, file] : files) {
       auto text = ReadTextFile((Schemas() + file).toStdString());
-      loaded.emplace(kind, JsonSchemaCheck(Json::parse(text.ok() ? *text : "{}")));
+      Json schema = text.ok() ? Json::parse(*text, nullptr, /*allow_exceptions=*/false) : Json();
+      if (schema.is_object() && !schema.empty()) loaded.emplace(kind, JsonSchemaCheck(std::move(schema)));
     }
     return loaded;
   }();
-  return checks.at(kind);
+  const auto found = checks.find(kind);
+  return found == checks.end() ? nullptr : &found->second;
 }
 
 bool IsDnsLabel(const std::string& name) {
@@ -53,7 +57,7 @@ bool IsDnsLabel(const std::string& name) {
 std::vector<std::string> ServerRules(const Json& object) {
   std::vector<std::string> problems;
   const std::string kind = object.value("kind", "");
-  const Json& metadata = object["metadata"];
+  const Json metadata = object.value("metadata", Json::object());
   if (!IsDnsLabel(metadata.value("name", ""))) problems.push_back("metadata.name '" + metadata.value("name", "") + "'");
   if (!IsDnsLabel(metadata.value("namespace", ""))) problems.push_back("metadata.namespace");
   static const std::regex label_value("([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?");
@@ -63,17 +67,22 @@ std::vector<std::string> ServerRules(const Json& object) {
       problems.push_back("label " + key);
   // Containers wherever they are: a Pod's spec or a TFJob's replica templates.
   std::vector<const Json*> pod_specs;
-  if (kind == "Pod") pod_specs.push_back(&object["spec"]);
+  const Json no_object = Json::object();
+  auto member = [&](const Json& parent, const char* name) -> const Json& {
+    return parent.is_object() && parent.contains(name) ? parent[name] : no_object;
+  };
+  if (kind == "Pod") pod_specs.push_back(&member(object, "spec"));
   if (kind == "TFJob")
-    for (const auto& [type, spec] : object["spec"]["tfReplicaSpecs"].items()) pod_specs.push_back(&spec["template"]["spec"]);
+    for (const auto& [type, spec] : member(member(object, "spec"), "tfReplicaSpecs").items())
+      pod_specs.push_back(&member(member(spec, "template"), "spec"));
   static const std::regex port_name("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
   for (const Json* spec : pod_specs) {
     if (spec->contains("hostname") && !IsDnsLabel((*spec)["hostname"])) problems.push_back("spec.hostname");
     if (spec->contains("subdomain") && !IsDnsLabel((*spec)["subdomain"])) problems.push_back("spec.subdomain");
-    for (const Json& container : (*spec)["containers"]) {
-      if (!IsDnsLabel(container["name"])) problems.push_back("container name");
+    for (const Json& container : spec->value("containers", Json::array())) {
+      if (!IsDnsLabel(container.value("name", ""))) problems.push_back("container name");
       for (const Json& port : container.value("ports", Json::array())) {
-        const int number = port["containerPort"];
+        const int number = port.value("containerPort", 0);
         const std::string name = port.value("name", "");
         if (number < 1 || number > 65535) problems.push_back("containerPort " + std::to_string(number));
         // IANA_SVC_NAME: at most 15, a letter in it.
@@ -85,18 +94,20 @@ std::vector<std::string> ServerRules(const Json& object) {
   return problems;
 }
 
-ProjectFile Example(const QString& name) {
-  auto project = ProjectFile::Read((ClabProcess::sourceDir() + "/examples/projects/" + name).toStdString());
-  return project.ok() ? *project : ProjectFile();
+// A failed step below is reported by the test that asked (QVERIFY2 on the status), never
+// dereferenced: a missing example or a failed export must name itself, not crash the suite.
+StatusOr<ProjectFile> Example(const QString& name) {
+  return ProjectFile::Read((ClabProcess::sourceDir() + "/examples/projects/" + name).toStdString());
 }
 
 // The digits MLP with everything the manifests can say: its own graph (a ConfigMap), a
 // checkpoint claim, GPUs, a namespace and a restart policy.
-ProjectFile Everything() {
-  ProjectFile project = Example("digits-mlp.clab");
+StatusOr<ProjectFile> Everything() {
+  CLAB_ASSIGN_OR_RETURN(ProjectFile project, Example("digits-mlp.clab"));
   project.path = "/work/lab/Digits MLP v2.clab";
   project.graph = "node {\n  name: \"x\"\n  op: \"Const\"\n}\n";
-  project.cluster = *ClusterSpec::Parse("ps=gpu1.lab:2223,gpu2.lab:2223;worker=gpu1.lab:2222,gpu2.lab:2222,gpu3.lab:2300");
+  CLAB_ASSIGN_OR_RETURN(project.cluster,
+                        ClusterSpec::Parse("ps=gpu1.lab:2223,gpu2.lab:2223;worker=gpu1.lab:2222,gpu2.lab:2222,gpu3.lab:2300"));
   project.launch.kubernetes.name_space = "ml-team";
   project.launch.kubernetes.image = "registry.lab:5000/clusterlab:0.1";
   project.launch.kubernetes.checkpoint_claim = "clab-checkpoints";
@@ -105,15 +116,22 @@ ProjectFile Everything() {
   return project;
 }
 
-// Exported to files, read back from the YAML text.
-std::vector<Json> ExportedDocuments(const ProjectFile& project, const QString& dir, const QString& kind) {
-  auto result = ExportKubernetes(project, dir.toStdString(), kind.toStdString());
-  if (!result.ok() || result->files.size() != 1) return {};
-  auto text = ReadTextFile(result->files.front());
-  auto documents = ReadYamlDocuments(*text, result->files.front());
-  return documents.ok() ? *documents : std::vector<Json>{};
+StatusOr<ProjectFile> Named(const QString& name) { return name.isEmpty() ? Everything() : Example(name); }
+
+// Exported to a file of `dir`, read back from its YAML text.
+StatusOr<std::vector<Json>> ExportedDocuments(const StatusOr<ProjectFile>& project, const QTemporaryDir& dir,
+                                              const QString& kind) {
+  CLAB_RETURN_IF_ERROR(project.status());
+  if (!dir.isValid()) return errors::Unavailable("no temporary directory: ", dir.errorString().toStdString());
+  CLAB_ASSIGN_OR_RETURN(const KubernetesExportResult result,
+                        ExportKubernetes(*project, dir.path().toStdString(), kind.toStdString()));
+  if (result.files.size() != 1)
+    return errors::Internal("exporting ", kind.toStdString(), " wrote ", result.files.size(), " files, not one");
+  CLAB_ASSIGN_OR_RETURN(const std::string text, ReadTextFile(result.files.front()));
+  return ReadYamlDocuments(text, result.files.front());
 }
 
+// The first document of that kind (null: none; the caller checks).
 const Json* FindKind(const std::vector<Json>& documents, const std::string& kind) {
   for (const Json& document : documents)
     if (document.value("kind", "") == kind) return &document;
@@ -142,12 +160,17 @@ class KubernetesManifestsTest : public QObject {
     QFETCH(QString, project);
     QFETCH(QString, kind);
     QTemporaryDir dir;
-    const std::vector<Json> documents =
-        ExportedDocuments(project.isEmpty() ? Everything() : Example(project), dir.path(), kind);
+    const auto exported = ExportedDocuments(Named(project), dir, kind);
+    QVERIFY2(exported.ok(), exported.status().ToString().c_str());
+    const std::vector<Json>& documents = *exported;
     QVERIFY(!documents.empty());
     for (const Json& document : documents) {
-      const std::string what = document.value("kind", "?") + " " + document["metadata"].value("name", "?");
-      std::vector<std::string> problems = SchemaFor(document.value("kind", "")).Problems(document);
+      const std::string what =
+          document.value("kind", "?") + " " + document.value("metadata", Json::object()).value("name", "?");
+      const JsonSchemaCheck* schema = SchemaFor(document.value("kind", ""));
+      QVERIFY2(schema != nullptr, qPrintable(QString::fromStdString("no schema (under " + Schemas().toStdString() +
+                                                                     ") for " + what)));
+      std::vector<std::string> problems = schema->Problems(document);
       for (const std::string& rule : ServerRules(document)) problems.push_back("server rule: " + rule);
       QVERIFY2(problems.empty(), qPrintable(QString::fromStdString(what + ": " + Json(problems).dump())));
     }
@@ -156,37 +179,47 @@ class KubernetesManifestsTest : public QObject {
 
   void theCheckIsNotBlind() {
     QTemporaryDir dir;
-    std::vector<Json> documents = ExportedDocuments(Example("seed.clab"), dir.path(), "pods");
-    Json pod = *FindKind(documents, "Pod");
+    const auto pods = ExportedDocuments(Example("seed.clab"), dir, "pods");
+    QVERIFY2(pods.ok(), pods.status().ToString().c_str());
+    QVERIFY(FindKind(*pods, "Pod") != nullptr);
+    Json pod = *FindKind(*pods, "Pod");
     pod["spec"]["containers"][0]["ports"][0]["containerPort"] = "2223";
     pod["spec"]["containers"][0]["imagePullPolicy"] = "Sometimes";
     pod["spec"]["restartPolicy"] = "OnSuccess";
     pod["spec"]["containres"] = Json::array();
-    const std::vector<std::string> problems = SchemaFor("Pod").Problems(pod);
+    QVERIFY(SchemaFor("Pod") != nullptr && SchemaFor("TFJob") != nullptr);
+    const std::vector<std::string> problems = SchemaFor("Pod")->Problems(pod);
     const QString text = QString::fromStdString(Json(problems).dump());
     QVERIFY2(text.contains("spec.containers[0].ports[0].containerPort: wants"), qPrintable(text));
     QVERIFY2(text.contains("spec.containres: unknown field"), qPrintable(text));
-    Json tfjob = *FindKind(ExportedDocuments(Example("seed.clab"), dir.path(), "tfjob"), "TFJob");
+    const auto tfjobs = ExportedDocuments(Example("seed.clab"), dir, "tfjob");
+    QVERIFY2(tfjobs.ok(), tfjobs.status().ToString().c_str());
+    QVERIFY(FindKind(*tfjobs, "TFJob") != nullptr);
+    Json tfjob = *FindKind(*tfjobs, "TFJob");
     tfjob["spec"]["tfReplicaSpecs"]["PS"]["replicas"] = "one";
     tfjob["spec"]["tfReplicaSpecs"]["PS"]["template"]["spec"]["containers"][0].erase("name");
-    const QString tfjob_text = QString::fromStdString(Json(SchemaFor("TFJob").Problems(tfjob)).dump());
+    const QString tfjob_text = QString::fromStdString(Json(SchemaFor("TFJob")->Problems(tfjob)).dump());
     QVERIFY2(tfjob_text.contains("spec.tfReplicaSpecs.PS.replicas: wants"), qPrintable(tfjob_text));
     QVERIFY2(tfjob_text.contains("spec.tfReplicaSpecs.PS.template.spec.containers[0].name: missing"), qPrintable(tfjob_text));
   }
 
   void tfJobReplicaSpecs() {
     QTemporaryDir dir;
-    const std::vector<Json> documents = ExportedDocuments(Everything(), dir.path(), "tfjob");
-    const Json& tfjob = *FindKind(documents, "TFJob");
+    const auto documents = ExportedDocuments(Everything(), dir, "tfjob");
+    QVERIFY2(documents.ok(), documents.status().ToString().c_str());
+    QVERIFY(FindKind(*documents, "TFJob") != nullptr);
+    // Copies: a member missing below reads as null and fails its comparison (a const
+    // json's operator[] would read past the end).
+    Json tfjob = *FindKind(*documents, "TFJob");
     QCOMPARE(QString::fromStdString(tfjob["apiVersion"]), QString("kubeflow.org/v1"));
     QCOMPARE(QString::fromStdString(tfjob["metadata"]["name"]), QString("clab-digits-mlp-v2"));
     QCOMPARE(QString::fromStdString(tfjob["metadata"]["namespace"]), QString("ml-team"));
-    const Json& ps = tfjob["spec"]["tfReplicaSpecs"]["PS"];
-    const Json& worker = tfjob["spec"]["tfReplicaSpecs"]["Worker"];
+    Json ps = tfjob["spec"]["tfReplicaSpecs"]["PS"];
+    Json worker = tfjob["spec"]["tfReplicaSpecs"]["Worker"];
     QCOMPARE(ps["replicas"].get<int>(), 2);
     QCOMPARE(worker["replicas"].get<int>(), 3);
     QCOMPARE(QString::fromStdString(worker["restartPolicy"]), QString("ExitCode"));
-    const Json& container = worker["template"]["spec"]["containers"][0];
+    Json container = worker["template"]["spec"]["containers"][0];
     // What the training operator looks for: the container and its port by name.
     QCOMPARE(QString::fromStdString(container["name"]), QString("tensorflow"));
     QCOMPARE(QString::fromStdString(container["ports"][0]["name"]), QString("tfjob-port"));
@@ -204,7 +237,9 @@ class KubernetesManifestsTest : public QObject {
     QCOMPARE(QString::fromStdString(worker["template"]["spec"]["volumes"][0]["persistentVolumeClaim"]["claimName"]),
              QString("clab-checkpoints"));
     // A job a TFJob has no replica type for is said, and the plain manifests still hold it.
-    ProjectFile odd = Example("seed.clab");
+    auto seed = Example("seed.clab");
+    QVERIFY2(seed.ok(), seed.status().ToString().c_str());
+    ProjectFile odd = *seed;
     odd.cluster = *ClusterSpec::Parse("ps=h:1;worker=h:2;reader=h:3");
     auto refused = KubernetesManifests::TfJob(odd);
     QVERIFY(!refused.ok());
@@ -215,11 +250,14 @@ class KubernetesManifestsTest : public QObject {
 
   void plainPodsCarryTheirTfConfig() {
     QTemporaryDir dir;
-    const std::vector<Json> documents = ExportedDocuments(Example("digits-mlp.clab"), dir.path(), "pods");
-    const Json& service = *FindKind(documents, "Service");
+    const auto exported = ExportedDocuments(Example("digits-mlp.clab"), dir, "pods");
+    QVERIFY2(exported.ok(), exported.status().ToString().c_str());
+    const std::vector<Json>& documents = *exported;
+    QVERIFY(FindKind(documents, "Service") != nullptr);
+    Json service = *FindKind(documents, "Service");
     QCOMPARE(QString::fromStdString(service["spec"]["clusterIP"]), QString("None"));
     int pods = 0;
-    for (const Json& pod : documents) {
+    for (Json pod : documents) {
       if (pod["kind"] != "Pod") continue;
       ++pods;
       const Json tf_config = Json::parse(pod["spec"]["containers"][0]["env"][0]["value"].get<std::string>());
@@ -241,11 +279,17 @@ class KubernetesManifestsTest : public QObject {
   void importGivesTheProjectsClusterBack() {
     QFETCH(QString, project);
     QFETCH(QString, kind);
-    const ProjectFile original = project.isEmpty() ? Everything() : Example(project);
+    const auto named = Named(project);
+    QVERIFY2(named.ok(), named.status().ToString().c_str());
+    const ProjectFile& original = *named;
     QTemporaryDir dir;
+    QVERIFY2(dir.isValid(), qPrintable(dir.errorString()));
     auto result = ExportKubernetes(original, dir.path().toStdString(), kind.toStdString());
     QVERIFY2(result.ok(), result.status().ToString().c_str());
-    auto imported = ImportKubernetes(*ReadTextFile(result->files.front()), result->files.front());
+    QCOMPARE(result->files.size(), size_t(1));
+    const auto text = ReadTextFile(result->files.front());
+    QVERIFY2(text.ok(), text.status().ToString().c_str());
+    auto imported = ImportKubernetes(*text, result->files.front());
     QVERIFY2(imported.ok(), imported.status().ToString().c_str());
     QCOMPARE(QString::fromStdString(imported->project_cluster.ToInline()), QString::fromStdString(original.cluster.ToInline()));
     // The cluster as Kubernetes addresses it: the same jobs and tasks; a pod keeps its
@@ -255,10 +299,14 @@ class KubernetesManifestsTest : public QObject {
     for (const std::string& job : original.cluster.jobs()) {
       QCOMPARE(cluster.task_indices(job), original.cluster.task_indices(job));
       for (int index : original.cluster.task_indices(job)) {
-        const HostPort in_kubernetes = *HostPort::Parse(*cluster.TaskAddress(job, index));
-        const int expected = kind == "pods" ? HostPort::Parse(*original.cluster.TaskAddress(job, index))->port
-                                            : HostPort::Parse(*original.cluster.TaskAddress(job, 0))->port;
-        QCOMPARE(in_kubernetes.port, expected);
+        const auto address = cluster.TaskAddress(job, index);
+        QVERIFY2(address.ok(), address.status().ToString().c_str());
+        const auto parsed = HostPort::Parse(*address);
+        QVERIFY2(parsed.ok(), parsed.status().ToString().c_str());
+        const HostPort& in_kubernetes = *parsed;
+        const auto expected = HostPort::Parse(*original.cluster.TaskAddress(job, kind == "pods" ? index : 0));
+        QVERIFY2(expected.ok(), expected.status().ToString().c_str());
+        QCOMPARE(in_kubernetes.port, expected->port);
         QVERIFY2(QString::fromStdString(in_kubernetes.host).endsWith(".svc"), in_kubernetes.host.c_str());
       }
     }
@@ -266,7 +314,10 @@ class KubernetesManifestsTest : public QObject {
 
   void importNamesWhatIsWrong() {
     QTemporaryDir dir;
-    std::vector<Json> documents = ExportedDocuments(Example("digits-mlp.clab"), dir.path(), "pods");
+    const auto exported = ExportedDocuments(Example("digits-mlp.clab"), dir, "pods");
+    QVERIFY2(exported.ok(), exported.status().ToString().c_str());
+    const std::vector<Json>& documents = *exported;
+    QVERIFY(documents.size() > 1);
     auto import = [](const std::vector<Json>& changed) {
       return ImportKubernetes(WriteYamlDocuments(changed), "pods.yaml");
     };
@@ -275,7 +326,7 @@ class KubernetesManifestsTest : public QObject {
     };
     std::vector<Json> without_service;
     for (const Json& document : documents)
-      if (document["kind"] != "Service") without_service.push_back(document);
+      if (document.value("kind", "") != "Service") without_service.push_back(document);
     QVERIFY(message(import(without_service)).contains("no Service 'clab-digits-mlp' gives the pod its name"));
 
     std::vector<Json> twice = documents;
