@@ -33,7 +33,10 @@ std::optional<std::pair<std::string, std::string>> ParseMarker(const std::string
 }  // namespace
 
 SshLauncher::SshLauncher(ProjectFile project, SshLaunchOptions options, LaunchObserver& observer)
-    : project_(std::move(project)), options_(std::move(options)), observer_(observer) {}
+    : project_(std::move(project)),
+      options_(std::move(options)),
+      ssh_config_(options_.ssh_config.empty() ? project_.launch.ssh.config : options_.ssh_config),
+      observer_(observer) {}
 
 SshLauncher::~SshLauncher() {
   bool running = false;
@@ -73,7 +76,7 @@ Status SshLauncher::PrepareHosts() {
   for (const ProjectFile::Task& task : project_.Tasks()) {
     if (by_name.count(task.host) > 0) continue;
     hosts_.push_back(std::make_unique<Host>(Host{
-        SshTarget(task.host, project_.launch.ForHost(task.host), options_.ssh_config,
+        SshTarget(task.host, project_.launch.ForHost(task.host), ssh_config_,
                   project_.launch.ssh.connect_timeout_s),
         {}}));
     by_name[task.host] = hosts_.back().get();
@@ -137,7 +140,7 @@ Status SshLauncher::Start() {
   record_.method = "ssh";
   record_.project = project_.path;
   record_.launcher_pid = ::getpid();
-  record_.ssh_config = options_.ssh_config;
+  record_.ssh_config = ssh_config_;
   for (auto& task : tasks_) StartTask(*task);
   WriteRecord();
   return OkStatus();

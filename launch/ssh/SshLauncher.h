@@ -32,7 +32,7 @@
 namespace clab::launch {
 
 struct SshLaunchOptions {
-  std::string ssh_config;     // ssh -F FILE ("" : the person's own ssh configuration)
+  std::string ssh_config;     // ssh -F FILE ("" : the project's launch.ssh.config, else ssh's own)
   std::string local_program;  // what copy_binary copies ("" : this program)
   int stop_grace_s = 5;       // SIGTERM, then SIGKILL after this long
   // After the workers ended, how long the other tasks have to end by themselves.
@@ -96,6 +96,7 @@ class SshLauncher {
 
   const ProjectFile project_;
   const SshLaunchOptions options_;
+  const std::string ssh_config_;
   LaunchObserver& observer_;
   std::vector<std::unique_ptr<Host>> hosts_;
   std::vector<std::unique_ptr<Task>> tasks_;

@@ -13,6 +13,7 @@
 #include "window/MainWindow.h"
 
 #include <QComboBox>
+#include <QLineEdit>
 #include <QJsonDocument>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -82,11 +83,13 @@ class LaunchStudioTest : public QObject {
     QCOMPARE(error, QString("127.0.0.1: the SSH port '70000' is not a port (1-65535)"));
     table->item(0, 2)->setText("2222");
     table->item(1, 4)->setText("/scratch/clab");
+    dialog.sshConfigEdit()->setText("  /etc/lab/ssh_config ");
     QVERIFY2(dialog.read(&error), qPrintable(error));
     const clab::launch::LaunchSettings settings = dialog.settings();
     QCOMPARE(QString::fromStdString(settings.method), QString("ssh"));
     QCOMPARE(settings.ForHost("127.0.0.1").ssh_port, 2222);
     QCOMPARE(QString::fromStdString(settings.ForHost("other").data_dir), QString("/scratch/clab"));
+    QCOMPARE(QString::fromStdString(settings.ssh.config), QString("/etc/lab/ssh_config"));
   }
 
   // ssh to a port where nothing listens: refused at once, on any machine with an ssh client.

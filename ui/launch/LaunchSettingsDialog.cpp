@@ -100,8 +100,10 @@ QWidget* LaunchSettingsDialog::buildOptions() {
   copy_binary_->setChecked(settings_.ssh.copy_binary);
   restart_ = new QCheckBox(tr("Start a failed task again"), ssh);
   restart_->setChecked(settings_.ssh.restart == "on-failure");
+  ssh_config_ = Line(settings_.ssh.config, tr("your own (~/.ssh/config)"), ssh);
   ssh_form->addRow(copy_binary_);
   ssh_form->addRow(restart_);
+  ssh_form->addRow(tr("Configuration file:"), ssh_config_);
   layout->addWidget(ssh);
 
   auto* slurm = new QGroupBox(tr("SLURM"), row);
@@ -158,6 +160,7 @@ bool LaunchSettingsDialog::read(QString* error) {
   }
   edited.ssh.copy_binary = copy_binary_->isChecked();
   edited.ssh.restart = restart_->isChecked() ? "on-failure" : "never";
+  edited.ssh.config = ssh_config_->text().trimmed().toStdString();
   edited.slurm.port_base = port_base_->value();
   edited.slurm.partition = partition_->text().trimmed().toStdString();
   edited.slurm.time_limit = time_limit_->text().trimmed().toStdString();

@@ -33,6 +33,7 @@ class LaunchSettingsDialog : public QDialog {
 
   QComboBox* methodBox() const { return method_; }
   QTableWidget* hostTable() const { return hosts_; }
+  QLineEdit* sshConfigEdit() const { return ssh_config_; }
 
  private:
   void accept() override;
@@ -44,6 +45,7 @@ class LaunchSettingsDialog : public QDialog {
   QTableWidget* hosts_ = nullptr;
   QCheckBox* copy_binary_ = nullptr;
   QCheckBox* restart_ = nullptr;
+  QLineEdit* ssh_config_ = nullptr;
   QSpinBox* port_base_ = nullptr;
   QLineEdit* partition_ = nullptr;
   QLineEdit* time_limit_ = nullptr;

@@ -613,6 +613,14 @@
         <translation>ClusterLab 程序</translation>
     </message>
     <message>
+        <source>Configuration file:</source>
+        <translation>配置文件：</translation>
+    </message>
+    <message>
+        <source>your own (~/.ssh/config)</source>
+        <translation>你自己的（~/.ssh/config）</translation>
+    </message>
+    <message>
         <source>Copy this ClusterLab to each host (scp)</source>
         <translation>把本机的 ClusterLab 复制到每台主机（scp）</translation>
     </message>
