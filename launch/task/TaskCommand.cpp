@@ -29,8 +29,10 @@ std::vector<std::string> TaskArguments(const ProjectFile& project, const TaskCom
   }
   add_task();
   args.insert(args.end(), {"--last_step", std::to_string(project.run.last_step)});
-  if (options.wait_for_watcher_ms > 0)
-    args.insert(args.end(), {"--wait_for_watcher_ms", std::to_string(options.wait_for_watcher_ms)});
+  const int64_t wait_for_watcher_ms =
+      options.wait_for_watcher_ms > 0 ? options.wait_for_watcher_ms
+                                      : (options.until_workers_done ? TaskCommandOptions::kWaitForPsWatchMs : 0);
+  if (wait_for_watcher_ms > 0) args.insert(args.end(), {"--wait_for_watcher_ms", std::to_string(wait_for_watcher_ms)});
   if (seed && project.run.faithful) args.push_back("--faithful");
   if (training && project.run.sync) args.push_back("--sync");
   if (training) args.push_back("--log_device_placement");

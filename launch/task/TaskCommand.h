@@ -25,11 +25,14 @@ struct TaskCommandOptions {
   // it; only the chief writes there.
   std::string checkpoint_dir;
   // A worker waits this long for a watcher before it starts (the studio's, so that a
-  // short run loses no event); 0: it does not wait.
+  // short run loses no event); 0: kWaitForPsWatchMs with until_workers_done, else no wait.
   int64_t wait_for_watcher_ms = 0;
   // A ps ends by itself once every worker has finished (`clab server --until_workers_done`):
-  // a batch job or a pod then ends when training does.
+  // a batch job or a pod then ends when training does. The workers then wait for a watcher
+  // (the ps's) before they start, so that the ps sees even a worker done in a blink.
   bool until_workers_done = true;
+
+  static constexpr int64_t kWaitForPsWatchMs = 30000;
 };
 
 // The arguments after the program name.

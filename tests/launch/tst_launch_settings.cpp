@@ -150,9 +150,12 @@ class LaunchSettingsTest : public QObject {
     pod.job = "worker";
     pod.index = -1;
     pod.checkpoint_dir = "/ckpt";
+    // (the workers wait for the ps's watch, which ends it with them)
     QCOMPARE(Args(TaskArguments(*project, pod)),
-             QStringList({"example", "train", "--model", "digits-mlp", "--last_step", "500", "--log_device_placement",
-                          "--checkpoint_dir", "/ckpt"}));
+             QStringList({"example", "train", "--model", "digits-mlp", "--last_step", "500", "--wait_for_watcher_ms",
+                          "30000", "--log_device_placement", "--checkpoint_dir", "/ckpt"}));
+    pod.until_workers_done = false;
+    QVERIFY(!Args(TaskArguments(*project, pod)).contains("--wait_for_watcher_ms"));
     // A project with its own graph runs it with `clab example graph`.
     project->graph = "node { name: \"x\" op: \"Const\" }";
     TaskCommandOptions graph = other;
