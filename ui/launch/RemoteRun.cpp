@@ -45,13 +45,16 @@ bool RemoteRun::start(const Project& project, const QString& path, QString* erro
   command_ = QStringList{clab_program_} + args;
   process_ = std::make_unique<QProcess>();
   process_->setProcessChannelMode(QProcess::MergedChannels);
-  finished_reported_ = false;
+  outcome_.reset();
   partial_.clear();
   connect(process_.get(), &QProcess::readyRead, this, &RemoteRun::onOutput);
   connect(process_.get(), &QProcess::finished, this, [this](int code, QProcess::ExitStatus) {
     onOutput();
-    if (!finished_reported_) emit finished(code == 0, tr("clab launch ended with status %1").arg(code));
-    finished_reported_ = true;
+    if (outcome_) {
+      emit finished(outcome_->first, outcome_->second);
+    } else {
+      emit finished(code == 0, tr("clab launch ended with status %1").arg(code));
+    }
   });
   process_->start(clab_program_, args);
   if (!process_->waitForStarted(5000)) {
@@ -94,8 +97,7 @@ void RemoteRun::handleLine(const QString& line) {
   } else if (event->event == "note") {
     emit note(text);
   } else if (event->event == "finished") {
-    finished_reported_ = true;
-    emit finished(event->ok, text);
+    outcome_ = std::make_pair(event->ok, text);
   } else if (event->event == "line") {
     // "clab slurm task: rank 1 is /job:worker/replica:0/task:0 at n1:8889 in ..."
     static const QRegularExpression placed("^clab slurm task: rank \\d+ is (\\S+) at (\\S+)");

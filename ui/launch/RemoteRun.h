@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 
 #include <memory>
+#include <optional>
+#include <utility>
 
 namespace clab::ui {
 
@@ -39,6 +41,7 @@ class RemoteRun : public QObject {
   void taskAddress(const QString& task, const QString& address);
   void jobState(const QString& job, const QString& state, const QString& reason);
   void note(const QString& text);
+  // The launch process has ended: how the run went, in its own words.
   void finished(bool ok, const QString& text);
 
  private:
@@ -50,7 +53,8 @@ class RemoteRun : public QObject {
   std::unique_ptr<QTemporaryDir> copy_dir_;
   QString partial_;
   QStringList command_;
-  bool finished_reported_ = false;
+  // What the launch said last ({"event": "finished"}), told once its process has ended.
+  std::optional<std::pair<bool, QString>> outcome_;
 };
 
 }  // namespace clab::ui
