@@ -1,8 +1,11 @@
 // Hosts for the launch tests, made on this machine: a network namespace for the client (the
 // `clab launch` that the test runs) holding a bridge, and one namespace per host joined to
 // the bridge by a veth pair, each with its own address in 198.18.0.0/15 (set aside for
-// network tests), its own host name (unshare --uts) and its own OpenSSH server (its own host
-// key and configuration, key login only). Nothing is added to the root namespace. The
+// network tests), its own host name (unshare --uts), its own home directory for root (an
+// empty directory of the test mounted over /root in the host's own mount namespace: the
+// remote shell reads no start-up files of this machine, which may be slow or ask for
+// things) and its own OpenSSH server (its own host key and configuration, key login
+// only). Nothing is added to the root namespace. The
 // client's ssh configuration (a file for `ssh -F`) knows every host's key and logs in as
 // root with a key made for the test. The destructor stops the servers, ends whatever still
 // runs from the test's directory (a task a failed test left on a host: its program, log and
@@ -45,22 +48,25 @@ class LaunchHosts {
   }
   ~LaunchHosts() { TearDown(); }
 
-  // "" once every host answers over ssh; else why this machine cannot have them.
+  // "" once every host answers over ssh; else why not. Either this machine cannot have the
+  // hosts (not root, a program missing, no network namespaces, sshd cannot run: the test
+  // skips), or they were made and do not work as they should (fault(): the test fails).
   QString SetUp() {
     if (::geteuid() != 0) return "network namespaces need root";
-    for (const char* program : {"/usr/sbin/sshd", "/usr/bin/ssh", "/usr/bin/ssh-keygen", "/usr/bin/unshare"})
-      if (!QFile::exists(program)) return QStringLiteral("%1 is not installed (openssh-server, openssh-client, util-linux)").arg(program);
+    for (const char* program : {"/usr/sbin/sshd", "/usr/bin/ssh", "/usr/bin/ssh-keygen", "/usr/bin/unshare", "/usr/bin/mount"})
+      if (!QFile::exists(program))
+        return QStringLiteral("%1 is not installed (openssh-server, openssh-client, util-linux, mount)").arg(program);
     if (!dir_.isValid()) return "cannot make a temporary directory";
     if (QString problem = MakeNetwork(); !problem.isEmpty()) return problem;
     if (!Run({"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", dir_.filePath("id_ed25519")}))
-      return "ssh-keygen failed: " + last_output_;
+      return Fault("ssh-keygen failed: " + last_output_);
     QFile::copy(dir_.filePath("id_ed25519.pub"), dir_.filePath("authorized_keys"));
     // sshd's privilege separation needs its directory.
     QDir().mkpath("/run/sshd");
     QString known_hosts;
     for (auto& host : hosts_) {
       const QString key = dir_.filePath(host->hostname + "_host_key");
-      if (!Run({"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key})) return "ssh-keygen failed: " + last_output_;
+      if (!Run({"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key})) return Fault("ssh-keygen failed: " + last_output_);
       QFile public_key(key + ".pub");
       public_key.open(QIODevice::ReadOnly);
       known_hosts += host->address + " " + QString::fromUtf8(public_key.readAll()).section(' ', 0, 1) + "\n";
@@ -71,10 +77,14 @@ class LaunchHosts {
                                    "AuthorizedKeysFile %4\nSubsystem sftp /usr/lib/openssh/sftp-server\n")
                         .arg(host->address, key, dir_.filePath(host->hostname + "_sshd.pid"),
                              dir_.filePath("authorized_keys")));
+      const QString home = dir_.filePath(host->hostname + "_home");
+      if (!QDir().mkpath(home)) return "cannot make " + home;
       host->sshd = std::make_unique<QProcess>();
       host->sshd->setProcessChannelMode(QProcess::MergedChannels);
-      host->sshd->start("ip", {"netns", "exec", host->name_space, "unshare", "--uts", "sh", "-c",
-                               QStringLiteral("hostname %1 && exec /usr/sbin/sshd -D -e -f %2").arg(host->hostname, config)});
+      host->sshd->start("ip", {"netns", "exec", host->name_space, "unshare", "--uts", "--mount", "--propagation", "private",
+                               "sh", "-c",
+                               QStringLiteral("mount --bind %1 /root && hostname %2 && exec /usr/sbin/sshd -D -e -f %3")
+                                   .arg(home, host->hostname, config)});
       if (!host->sshd->waitForStarted(5000)) return "cannot start sshd: " + host->sshd->errorString();
     }
     Write(dir_.filePath("known_hosts"), known_hosts);
@@ -88,10 +98,10 @@ class LaunchHosts {
       while (!Run(inClient() + QStringList{"ssh", "-F", sshConfig(), "-o", "BatchMode=yes", host->address, "hostname"})) {
         if (host->sshd->state() == QProcess::NotRunning)
           return "sshd did not start: " + QString::fromUtf8(host->sshd->readAll());
-        if (waited.elapsed() > 20000) return "sshd on " + host->address + " does not answer: " + last_output_;
+        if (waited.elapsed() > 20000) return Fault("sshd on " + host->address + " does not answer: " + last_output_);
         host->sshd->waitForReadyRead(200);
       }
-      if (last_output_.trimmed() != host->hostname) return "the host name is not the namespace's own: " + last_output_;
+      if (last_output_.trimmed() != host->hostname) return Fault("the host name is not the namespace's own: " + last_output_);
     }
     return {};
   }
@@ -120,6 +130,7 @@ class LaunchHosts {
   const Host& host(int i) const { return *hosts_[static_cast<size_t>(i)]; }
   QString sshConfig() const { return dir_.filePath("ssh_config"); }
   QString dir() const { return dir_.path(); }
+  bool fault() const { return fault_; }
   const QString& lastOutput() const { return last_output_; }
 
   // Runs a short command to its end; true when it exits 0.
@@ -131,12 +142,23 @@ class LaunchHosts {
       last_output_ = "cannot run " + command.first();
       return false;
     }
-    process.waitForFinished(timeout_ms);
+    const bool finished = process.waitForFinished(timeout_ms);
     last_output_ = QString::fromUtf8(process.readAll());
+    if (!finished) {
+      process.kill();
+      process.waitForFinished(5000);
+      last_output_ += QStringLiteral("(%1 did not finish within %2 s)").arg(command.join(' ')).arg(timeout_ms / 1000);
+      return false;
+    }
     return process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0;
   }
 
  private:
+  QString Fault(const QString& problem) {
+    fault_ = true;
+    return problem;
+  }
+
   QString MakeNetwork() {
     QList<QStringList> steps = {{"netns", "add", client_},
                                 {"-n", client_, "link", "add", "br0", "type", "bridge"},
@@ -172,6 +194,7 @@ class LaunchHosts {
   std::vector<std::unique_ptr<Host>> hosts_;
   QTemporaryDir dir_;
   QString last_output_;
+  bool fault_ = false;
 };
 
 }  // namespace clab::testing

@@ -5,7 +5,7 @@
 // started again and the workers recover, as the monitor client (`clab watch`, the service
 // the studio watches) shows; `clab launch --stop` ends the run, and nothing of it is left
 // running. Skipped (exit 77, saying why) where this machine cannot have the hosts: not
-// root, no sshd, no network namespaces.
+// root, no sshd, no network namespaces; hosts that were made but do not answer fail it.
 #include "ClabProcess.h"
 #include "LaunchHosts.h"
 #include "LaunchProcess.h"
@@ -103,8 +103,9 @@ class LaunchSshTest : public QObject {
     const QString project =
         WriteProject("seed.clab", "unreachable.clab", {{"ps", {"198.18.0.9:2223"}}, {"worker", {At(1, 2222)}}}, launch);
     auto run = InClient({"launch", project, "--ssh_config", g_hosts->sshConfig()});
-    QCOMPARE(run->finish(60000), 1);
+    const int code = run->finish(60000);
     const QString output = run->output();
+    QVERIFY2(code == 1, qPrintable(QStringLiteral("exit %1: %2").arg(code).arg(output)));
     QVERIFY2(output.contains("[ps/0] problem: cannot reach 198.18.0.9 over ssh: ssh: connect to host 198.18.0.9 port 22:"),
              qPrintable(output));
     QVERIFY2(output.contains("[worker/0] problem: no ClusterLab program '/nonexistent/clab' on 198.18.0.3 "
@@ -132,8 +133,9 @@ class LaunchSshTest : public QObject {
     Json launch = {{"method", "ssh"}, {"hosts", HostSettings()}};
     const QString project = WriteProject("seed.clab", "port.clab", {{"ps", {At(0, 2223)}}, {"worker", {At(1, 2222)}}}, launch);
     auto run = InClient({"launch", project, "--ssh_config", g_hosts->sshConfig()});
-    QCOMPARE(run->finish(90000), 1);
+    const int code = run->finish(90000);
     const QString output = run->output();
+    QVERIFY2(code == 1, qPrintable(QStringLiteral("exit %1: %2").arg(code).arg(output)));
     QVERIFY2(output.contains("[ps/0] problem: port 2223 is in use on 198.18.0.2: another program listens there"),
              qPrintable(output));
     // Only what the launch started was stopped.
@@ -144,11 +146,13 @@ class LaunchSshTest : public QObject {
   }
 
   void seedRunsOnTwoHosts() {
-    Json launch = {{"method", "ssh"}, {"hosts", HostSettings()}};
+    // The ssh configuration named by the project this time, not on the command line.
+    Json launch = {{"method", "ssh"}, {"hosts", HostSettings()}, {"ssh", {{"config", g_hosts->sshConfig().toStdString()}}}};
     const QString project = WriteProject("seed.clab", "seed.clab", {{"ps", {At(0, 2223)}}, {"worker", {At(1, 2222)}}}, launch);
-    auto run = InClient({"launch", project, "--ssh_config", g_hosts->sshConfig()});
-    QCOMPARE(run->finish(120000), 0);
+    auto run = InClient({"launch", project});
+    const int code = run->finish(120000);
     const QString output = run->output();
+    QVERIFY2(code == 0, qPrintable(QStringLiteral("exit %1: %2").arg(code).arg(output.right(4000))));
     QVERIFY2(output.contains("[ps/0] (started on launch-h1, pid "), qPrintable(output));
     QVERIFY2(output.contains("[worker/0] (started on launch-h2, pid "), qPrintable(output));
     QVERIFY2(output.contains("[ps/0] Serving /job:ps/replica:0/task:0 at grpc://198.18.0.2:2223"), qPrintable(output));
@@ -229,6 +233,10 @@ int main(int argc, char** argv) {
   QCoreApplication app(argc, argv);
   LaunchHosts hosts(2);
   const QString problem = hosts.SetUp();
+  if (!problem.isEmpty() && hosts.fault()) {
+    std::printf("FAIL: the test's ssh hosts were made but do not work: %s\n", qPrintable(problem));
+    return 1;
+  }
   if (!problem.isEmpty()) {
     std::printf("SKIP: this machine cannot have the test's ssh hosts: %s\n", qPrintable(problem));
     return 77;
