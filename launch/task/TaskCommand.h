@@ -32,7 +32,9 @@ struct TaskCommandOptions {
   // (the ps's) before they start, so that the ps sees even a worker done in a blink.
   bool until_workers_done = true;
 
+  // How long workers wait for the ps's watch, and for the studio's when it runs them.
   static constexpr int64_t kWaitForPsWatchMs = 30000;
+  static constexpr int64_t kWaitForStudioWatchMs = 10000;
 };
 
 // The arguments after the program name.

@@ -1,6 +1,7 @@
 #include "launch/RemoteRun.h"
 
 #include "launch/observe/LaunchEvents.h"
+#include "launch/task/TaskCommand.h"
 
 #include <QRegularExpression>
 
@@ -41,7 +42,8 @@ bool RemoteRun::start(const Project& project, const QString& path, QString* erro
   }
   QStringList args{"launch", file, "--via", method, "--events"};
   // The studio watches every task; a short run must not end before it does.
-  if (method == "ssh") args << "--wait_for_watcher_ms" << "10000";
+  if (method == "ssh")
+    args << "--wait_for_watcher_ms" << QString::number(launch::TaskCommandOptions::kWaitForStudioWatchMs);
   command_ = QStringList{clab_program_} + args;
   process_ = std::make_unique<QProcess>();
   process_->setProcessChannelMode(QProcess::MergedChannels);

@@ -110,7 +110,7 @@ bool LocalCluster::Start(const Project& project, QString* error) {
     command.graph_path = graph_path.toStdString();
     command.checkpoint_dir = project.run.checkpoint_dir.toStdString();
     // The studio watches every task; a short run must not end before it does.
-    command.wait_for_watcher_ms = 10000;
+    command.wait_for_watcher_ms = launch::TaskCommandOptions::kWaitForStudioWatchMs;
     command.until_workers_done = false;
     QStringList args;
     for (const std::string& arg : launch::TaskArguments(*file, command)) args << QString::fromStdString(arg);
