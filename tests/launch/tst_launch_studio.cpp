@@ -10,6 +10,7 @@
 #include "launch/LaunchSettingsDialog.h"
 #include "launch/RemoteRun.h"
 #include "project/Project.h"
+#include "views/ConsoleView.h"
 #include "window/MainWindow.h"
 
 #include <QComboBox>
@@ -114,6 +115,8 @@ class LaunchStudioTest : public QObject {
       QVERIFY2(item->toolTip().contains(expected), qPrintable(item->toolTip()));
     }
     QVERIFY(!window.hostRun()->runningOnHosts());
+    // The launch's own notes are in "All", not in a tab of no task.
+    QVERIFY2(!window.console()->tabNames().contains(QString()), qPrintable(window.console()->tabNames().join(',')));
     // The command line the studio ran, for running it by hand.
     QVERIFY2(window.hostRun()->remoteRun()->command().join(' ').contains("launch"), "");
   }
