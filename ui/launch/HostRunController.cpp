@@ -39,6 +39,9 @@ HostRunController::HostRunController(MainWindow& window, QMenu* run_menu, QStrin
   connect(run_, &RemoteRun::taskStarted, this, [this](const QString& task, const QString& host, qint64 pid) {
     if (TaskItem* item = window_.scene()->item(task)) item->setProblem({});
     say(task, 20, tr("started on %1 (pid %2)").arg(host).arg(pid));
+    started_.insert(task);
+    window_.statusBar()->showMessage(
+        tr("Running on the hosts: %1 of %2 tasks started").arg(started_.size()).arg(window_.project().tasks.size()));
   });
   connect(run_, &RemoteRun::taskEnded, this, [this](const QString& task, int status, bool stopped) {
     say(task, status == 0 || stopped ? 20 : 30,
@@ -96,6 +99,7 @@ void HostRunController::prepareView() {
   window_.scene()->resetStatuses();
   window_.dashboard()->startRun();
   slurm_addresses_.clear();
+  started_.clear();
 }
 
 bool HostRunController::runningOnHosts() const { return run_->running(); }

@@ -11,6 +11,7 @@
 
 #include <QHash>
 #include <QObject>
+#include <QSet>
 
 class QAction;
 class QMenu;
@@ -52,6 +53,7 @@ class HostRunController : public QObject {
   QAction* stop_ = nullptr;
   QAction* attach_ = nullptr;
   QHash<QString, QString> slurm_addresses_;  // task -> where its job step put it
+  QSet<QString> started_;  // the tasks that have started on their hosts
 };
 
 }  // namespace clab::ui

@@ -514,6 +514,10 @@
         <translation>通过 ssh 在各自主机上启动任务，或作为 SLURM 作业运行，或导出 Kubernetes 清单</translation>
     </message>
     <message>
+        <source>Running on the hosts: %1 of %2 tasks started</source>
+        <translation>在主机上运行：已启动 %1 个任务（共 %2 个）</translation>
+    </message>
+    <message>
         <source>Starting %1 tasks via %2...</source>
         <translation>正在通过 %2 启动 %1 个任务……</translation>
     </message>
