@@ -387,7 +387,7 @@ class StudioTest : public QObject {
     connect(window.monitor(), &RunMonitor::progress, this, [&] {
       if (first_step < 0) first_step = window.monitor()->globalStep();
     });
-    QVERIFY(run_to(300));
+    QVERIFY2(run_to(300), qPrintable(window.console()->text().right(4000)));
     QVERIFY2(window.console()->text().contains("Restoring parameters from " + chosen), qPrintable(window.console()->text()));
     QVERIFY2(first_step >= 100 && first_step < 200, qPrintable(QString::number(first_step)));
     QVERIFY(window.monitor()->globalStep() >= 299);
