@@ -9,12 +9,12 @@
 // starts at a given phase); --lesson opens the Lessons panel at a lesson (seed, chief,
 // ps-failure, sync); --screenshot grabs the window after SECONDS and quits (how the
 // pictures in docs/ are made, under xvfb-run).
-#include "graph/GraphEditor.h"
-#include "launch/HostRunController.h"
 #include "teach/LessonPanel.h"
 #include "teach/TeachingPanel.h"
+#include "window/GraphEditor.h"
+#include "window/HostRunController.h"
 #include "window/MainWindow.h"
-#include "window/StudioLanguage.h"
+#include "translations/StudioLanguage.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -287,6 +287,12 @@ bool DeviceName::InSameTask(const DeviceName& other) const {
          has_task == other.has_task && (!has_task || task == other.task);
 }
 
+std::string DeviceName::TaskOf(std::string_view device) {
+  auto name = Parse(device);
+  if (!name.ok() || !name->has_job || !name->has_task) return "";
+  return TaskPrefix(name->job, name->task, name->has_replica ? name->replica : 0);
+}
+
 std::string DeviceName::TaskPrefix(std::string_view job, int task, int replica) {
   return StrCat("/job:", job, "/replica:", replica, "/task:", task);
 }

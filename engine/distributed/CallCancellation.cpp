@@ -6,7 +6,7 @@ namespace clab {
 
 int CallCancellation::Register(std::function<void()> cancel) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (!cancelled_) {
       const int id = next_id_++;
       callbacks_.emplace(id, std::move(cancel));
@@ -20,14 +20,14 @@ int CallCancellation::Register(std::function<void()> cancel) {
 
 void CallCancellation::Deregister(int id) {
   if (id < 0) return;
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   callbacks_.erase(id);
 }
 
 void CallCancellation::Cancel() {
   std::map<int, std::function<void()>> callbacks;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (cancelled_) return;
     cancelled_ = true;
     callbacks.swap(callbacks_);
@@ -38,7 +38,7 @@ void CallCancellation::Cancel() {
 }
 
 bool CallCancellation::cancelled() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return cancelled_;
 }
 

@@ -22,7 +22,9 @@ void EventHub::Publish(TaskEvent event) {
 
 std::vector<TaskEvent> EventHub::WaitSince(int64_t since_seq, std::chrono::milliseconds timeout) {
   std::unique_lock<std::mutex> lock(mu_);
+  ++waiting_;
   cv_.wait_for(lock, timeout, [&] { return closed_ || seq_ > since_seq; });
+  --waiting_;
   std::vector<TaskEvent> found;
   if (seq_ <= since_seq) return found;
   // Sequence numbers are consecutive, so the first wanted event is found by arithmetic.
@@ -78,6 +80,11 @@ bool EventHub::WaitDelivered(std::chrono::milliseconds timeout) {
   std::unique_lock<std::mutex> lock(mu_);
   cv_.wait_for(lock, timeout, [&] { return watchers_ == 0 || delivered_ >= seq_; });
   return delivered_ >= seq_;
+}
+
+int EventHub::waiting() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return waiting_;
 }
 
 int64_t EventHub::last_seq() const {

@@ -42,6 +42,8 @@ class EventHub {
   bool WaitDelivered(std::chrono::milliseconds timeout);
 
   int64_t last_seq() const;
+  // Callers blocked in WaitSince right now.
+  int waiting() const;
   // The phase of the newest state event (UNKNOWN before any).
   TaskState last_state() const;
   const std::string& task() const { return task_; }
@@ -57,6 +59,7 @@ class EventHub {
   bool closed_ = false;
   int watchers_ = 0;
   int64_t delivered_ = 0;
+  int waiting_ = 0;
 };
 
 // The event a server log line stands for: a placement line ("MatMul: (MatMul):

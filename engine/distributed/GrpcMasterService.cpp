@@ -1,17 +1,10 @@
 #include "distributed/GrpcMasterService.h"
 
+#include "distributed/GrpcStatus.h"
+
 #include <thread>
 
 namespace clab {
-namespace {
-
-grpc::Status ToGrpcStatus(const Status& status) {
-  if (status.ok()) return grpc::Status::OK;
-  // The canonical codes are gRPC's codes, number for number.
-  return grpc::Status(static_cast<grpc::StatusCode>(status.code()), std::string(status.message()));
-}
-
-}  // namespace
 
 GrpcMasterService::~GrpcMasterService() {
   std::unique_lock<std::mutex> lock(mu_);

@@ -1,5 +1,6 @@
 #include "distributed/GrpcRemoteWorker.h"
 
+#include "distributed/GrpcStatus.h"
 #include "distributed/RecvTensorCodec.h"
 
 #include <grpcpp/channel.h>
@@ -27,12 +28,7 @@ struct GrpcRemoteWorker::Call {
   grpc::ByteBuffer request_bytes;
   grpc::ByteBuffer reply_bytes;
 
-  Status ToStatus(const grpc::Status& status) const {
-    if (status.ok()) return OkStatus();
-    // gRPC's codes are numbered as absl's.
-    return Status(static_cast<absl::StatusCode>(status.error_code()),
-                  StrCat(status.error_message(), " (", description, ")"));
-  }
+  Status ToStatus(const grpc::Status& status) const { return FromGrpcStatus(status, description); }
   void Finish(const Status& status) {
     if (cancellation) cancellation->Deregister(cancel_id);
     done(status);

@@ -1,15 +1,16 @@
 #include "distributed/GrpcServer.h"
 
 #include "clab/core/DeviceName.h"
-#include "distributed/GrpcChannels.h"
+#include "core/LogLine.h"
 #include "distributed/EventHub.h"
+#include "distributed/GrpcChannels.h"
 #include "distributed/GrpcMasterService.h"
 #include "distributed/GrpcMonitorService.h"
 #include "distributed/GrpcProbeService.h"
 #include "distributed/GrpcWorkerCache.h"
 #include "distributed/GrpcWorkerService.h"
-#include "distributed/TrafficMeter.h"
 #include "distributed/Master.h"
+#include "distributed/TrafficMeter.h"
 #include "distributed/Worker.h"
 
 #include <absl/strings/str_join.h>
@@ -21,7 +22,6 @@
 
 #include <cerrno>
 #include <chrono>
-#include <cstdio>
 #include <cstring>
 
 namespace clab {
@@ -182,12 +182,7 @@ bool GrpcServer::WaitForWatcher(int timeout_ms) {
 
 void GrpcServer::Log(const std::string& line) const {
   if (events_) events_->Publish(EventForLogLine(line));
-  if (log_) {
-    log_(line);
-  } else {
-    std::fputs((line + "\n").c_str(), stdout);
-    std::fflush(stdout);
-  }
+  WriteLogLine(log_, line);
 }
 
 Status GrpcServer::BindError() const {

@@ -1,6 +1,7 @@
 #include "distributed/GrpcSession.h"
 
 #include "distributed/GrpcChannels.h"
+#include "distributed/GrpcStatus.h"
 #include "distributed/Master.h"
 
 #include <grpcpp/grpcpp.h>
@@ -25,13 +26,11 @@ bool IsTransportError(std::string_view message) {
   return false;
 }
 
-Status FromGrpcStatus(const grpc::Status& status, const std::string& address) {
-  if (status.ok()) return OkStatus();
-  const auto code = static_cast<absl::StatusCode>(status.error_code());
-  if (IsTransportError(status.error_message()))
-    return Status(code, StrCat("Cannot reach the master at grpc://", address, ": ", status.error_message(),
-                               ". Is the server for that address running?"));
-  return Status(code, status.error_message());
+Status FromMasterCall(const grpc::Status& status, const std::string& address) {
+  if (status.ok() || !IsTransportError(status.error_message())) return FromGrpcStatus(status);
+  return Status(static_cast<absl::StatusCode>(status.error_code()),
+                StrCat("Cannot reach the master at grpc://", address, ": ", status.error_message(),
+                       ". Is the server for that address running?"));
 }
 
 // Issues one callback-API call and waits for it: `issue(context, on_done)`.
@@ -41,7 +40,7 @@ Status CallMaster(const std::string& address, int64_t timeout_ms, Issue issue) {
   if (timeout_ms > 0) context.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(timeout_ms));
   std::promise<grpc::Status> finished;
   issue(&context, [&finished](grpc::Status status) { finished.set_value(std::move(status)); });
-  return FromGrpcStatus(finished.get_future().get(), address);
+  return FromMasterCall(finished.get_future().get(), address);
 }
 
 // A closing session does not wait long on a master that went away.
@@ -149,11 +148,6 @@ Status GrpcSession::Run(const tensorflow::RunOptions& options, const FeedList& f
   std::string handle;
   CLAB_RETURN_IF_ERROR(CurrentHandle(&handle));
   request.set_session_handle(std::move(handle));
-  for (const auto& [name, value] : feeds) {
-    tensorflow::NamedTensorProto* feed = request.add_feed();
-    feed->set_name(name);
-    value.AsProto(feed->mutable_tensor());
-  }
   for (const std::string& fetch : fetches) request.add_fetch(fetch);
   for (const std::string& target : targets) request.add_target(target);
   *request.mutable_options() = options;
@@ -161,18 +155,29 @@ Status GrpcSession::Run(const tensorflow::RunOptions& options, const FeedList& f
   tensorflow::RunStepResponse response;
   Status status;
   if (Master* master = InProcessMaster()) {
-    // In process the tensors come back as they are, without a trip through TensorProto.
-    status = master->RunStepTakingFeeds(&request, &response, outputs);
+    // In process the tensors go and come back as they are, without a trip through
+    // TensorProto: the request only names the fed tensors.
+    std::vector<Tensor> values;
+    values.reserve(feeds.size());
+    for (const auto& [name, value] : feeds) {
+      request.add_feed()->set_name(name);
+      values.push_back(value);
+    }
+    status = master->RunStepWithTensors(request, values, &response, outputs);
     if (status.ok() && response.status_code() != 0)
       status = Status(static_cast<absl::StatusCode>(response.status_code()), response.status_error_message());
     if (metadata != nullptr) metadata->Swap(response.mutable_metadata());
     return status;
-  } else {
-    auto* stub = Stub();
-    status = CallMaster(address_, 0, [&](grpc::ClientContext* context, std::function<void(grpc::Status)> done) {
-      stub->async()->RunStep(context, &request, &response, std::move(done));
-    });
   }
+  for (const auto& [name, value] : feeds) {
+    tensorflow::NamedTensorProto* feed = request.add_feed();
+    feed->set_name(name);
+    value.AsProto(feed->mutable_tensor());
+  }
+  auto* stub = Stub();
+  status = CallMaster(address_, 0, [&](grpc::ClientContext* context, std::function<void(grpc::Status)> done) {
+    stub->async()->RunStep(context, &request, &response, std::move(done));
+  });
   if (status.ok() && response.status_code() != 0)
     status = Status(static_cast<absl::StatusCode>(response.status_code()), response.status_error_message());
   if (metadata != nullptr) metadata->Swap(response.mutable_metadata());

@@ -1,7 +1,8 @@
 // A Session on a ClusterLab (or TensorFlow) server's master, target "grpc://host:port".
 // When that server lives in this process the master is called directly: no gRPC, and the
-// fed tensors are handed over rather than copied. Registered as the "grpc" scheme of
-// NewSession.
+// fed and fetched tensors are handed over as they are, never encoded as TensorProtos on
+// the way (a worker in this process takes them uncopied; one on another task gets them
+// encoded once, by the master). Registered as the "grpc" scheme of NewSession.
 #pragma once
 
 #include "clab/runtime/Session.h"
@@ -28,6 +29,7 @@ class GrpcSession final : public Session {
 
   Status Create(const tensorflow::GraphDef& graph) override;
   Status Extend(const tensorflow::GraphDef& graph) override;
+  using Session::Run;
   Status Run(const tensorflow::RunOptions& options, const FeedList& feeds, const std::vector<std::string>& fetches,
              const std::vector<std::string>& targets, std::vector<Tensor>* outputs,
              tensorflow::RunMetadata* metadata) override;

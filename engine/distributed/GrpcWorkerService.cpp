@@ -1,6 +1,8 @@
 #include "distributed/GrpcWorkerService.h"
 
 #include "clab/runtime/ThreadPool.h"
+#include "core/WallClock.h"
+#include "distributed/GrpcStatus.h"
 #include "distributed/RecvTensorCodec.h"
 
 #include <grpcpp/support/proto_buffer_reader.h>
@@ -9,12 +11,6 @@
 
 namespace clab {
 namespace {
-
-grpc::Status ToGrpc(const Status& status) {
-  if (status.ok()) return grpc::Status::OK;
-  // absl's codes are numbered as gRPC's.
-  return grpc::Status(static_cast<grpc::StatusCode>(status.code()), std::string(status.message()));
-}
 
 // A reply that comes later; a client that cancels (or whose link dies) cancels the work.
 class CancellableReactor final : public grpc::ServerUnaryReactor {
@@ -29,13 +25,8 @@ class CancellableReactor final : public grpc::ServerUnaryReactor {
 
 grpc::ServerUnaryReactor* FinishNow(grpc::CallbackServerContext* context, const Status& status) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  reactor->Finish(ToGrpc(status));
+  reactor->Finish(ToGrpcStatus(status));
   return reactor;
-}
-
-int64_t NowMicros() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
 }
 
 }  // namespace
@@ -66,7 +57,7 @@ grpc::ServerUnaryReactor* GrpcWorkerService::RegisterGraph(grpc::CallbackServerC
   // server's threads stay free for the steps of other sessions.
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   ThreadPool::Default()->Schedule([this, reactor, request, response] {
-    reactor->Finish(ToGrpc(worker_->RegisterGraph(*request, response)));
+    reactor->Finish(ToGrpcStatus(worker_->RegisterGraph(*request, response)));
   });
   return reactor;
 }
@@ -82,7 +73,7 @@ grpc::ServerUnaryReactor* GrpcWorkerService::RunGraph(grpc::CallbackServerContex
                                                       tensorflow::RunGraphResponse* response) {
   auto* reactor = new CancellableReactor;
   worker_->RunGraphAsync(*request, response, reactor->cancellation(),
-                         [reactor](const Status& status) { reactor->Finish(ToGrpc(status)); });
+                         [reactor](const Status& status) { reactor->Finish(ToGrpcStatus(status)); });
   return reactor;
 }
 
@@ -110,7 +101,7 @@ grpc::ServerUnaryReactor* GrpcWorkerService::RecvTensor(grpc::CallbackServerCont
                                     grpc::ByteBuffer encoded = EncodeRecvTensorResponse(value, false, NowMicros());
                                     response->Swap(&encoded);
                                   }
-                                  reactor->Finish(ToGrpc(status));
+                                  reactor->Finish(ToGrpcStatus(status));
                                 });
   return reactor;
 }

@@ -1,6 +1,7 @@
 #include "distributed/InlineSends.h"
 
 #include "clab/core/DataType.h"
+#include "clab/core/DeviceName.h"
 #include "clab/graph/AttrValues.h"
 #include "clab/graph/Graph.h"
 #include "clab/runtime/Rendezvous.h"
@@ -92,7 +93,7 @@ Status InlineSmallSends(StepPlan* plan, const std::string& local_task, int64_t m
       const std::string key = RendezvousKeyOf(node);
       std::string recv_device;
       if (key.empty() || !GetNodeAttr(node, "recv_device", &recv_device).ok()) continue;
-      if (TaskOfDevice(recv_device) != local_task) continue;
+      if (DeviceName::TaskOf(recv_device) != local_task) continue;
       const int64_t bytes = KnownBytes(nodes, node.input(0));
       if (bytes < 0 || bytes > max_bytes) continue;
 

@@ -3,6 +3,7 @@
 #include "clab/distributed/ClusterSpec.h"
 #include "clab/probe.grpc.pb.h"
 #include "distributed/GrpcChannels.h"
+#include "distributed/GrpcStatus.h"
 
 #include <grpcpp/grpcpp.h>
 
@@ -12,9 +13,7 @@ namespace clab {
 namespace {
 
 Status FromGrpc(const grpc::Status& status, const std::string& address, const char* method) {
-  if (status.ok()) return OkStatus();
-  return Status(static_cast<absl::StatusCode>(status.error_code()),
-                StrCat(method, " to ", address, " failed: ", status.error_message()));
+  return errors::Annotate(FromGrpcStatus(status), StrCat(method, " to ", address, " failed: "));
 }
 
 std::chrono::system_clock::time_point Deadline(int timeout_ms) {

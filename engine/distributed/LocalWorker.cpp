@@ -39,6 +39,12 @@ void LocalWorker::RunGraphWithTensorsAsync(const tensorflow::RunGraphRequest& re
   worker_->RunGraphAsync(request, response, cancellation, std::move(done), fetched);
 }
 
+void LocalWorker::RunGraphInProcessAsync(const tensorflow::RunGraphRequest& request,
+                                         tensorflow::RunGraphResponse* response, std::vector<Tensor> fed,
+                                         std::vector<Tensor>* fetched, CallCancellation* cancellation, Done done) {
+  worker_->RunGraphAsync(request, response, cancellation, std::move(done), fetched, &fed);
+}
+
 void LocalWorker::CleanupGraphAsync(const tensorflow::CleanupGraphRequest& request,
                                     tensorflow::CleanupGraphResponse* response, Done done) {
   worker_->CleanupGraph(request);

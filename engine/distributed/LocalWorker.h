@@ -25,6 +25,10 @@ class LocalWorker final : public WorkerInterface {
                      CallCancellation* cancellation, Done done) override;
   void RunGraphWithTensorsAsync(const tensorflow::RunGraphRequest& request, tensorflow::RunGraphResponse* response,
                                 std::vector<Tensor>* fetched, CallCancellation* cancellation, Done done) override;
+  bool InProcess() const override { return true; }
+  void RunGraphInProcessAsync(const tensorflow::RunGraphRequest& request, tensorflow::RunGraphResponse* response,
+                              std::vector<Tensor> fed, std::vector<Tensor>* fetched, CallCancellation* cancellation,
+                              Done done) override;
   Status DeliverTensor(int64_t step_id, const std::string& key, const Tensor& value) override {
     return worker_->DeliverTensor(step_id, key, value);
   }

@@ -1,6 +1,7 @@
 #include "distributed/Master.h"
 
 #include "clab/core/DeviceName.h"
+#include "core/LogLine.h"
 #include "distributed/MasterSession.h"
 #include "distributed/TaskDiscovery.h"
 
@@ -55,14 +56,7 @@ struct Master::Impl {
   std::condition_variable builders_cv;
   int builders = 0;
 
-  void Log(const std::string& line) const {
-    if (options.log) {
-      options.log(line);
-    } else {
-      std::fputs((line + "\n").c_str(), stdout);
-      std::fflush(stdout);
-    }
-  }
+  void Log(const std::string& line) const { WriteLogLine(options.log, line); }
 
   StatusOr<std::shared_ptr<MasterSession>> Find(const std::string& handle) {
     std::lock_guard<std::mutex> lock(mu);
@@ -171,11 +165,11 @@ void Master::RunStepAsync(const tensorflow::RunStepRequest& request, tensorflow:
 
 namespace {
 Status RunStepAndWait(const std::shared_ptr<MasterSession>& session, const tensorflow::RunStepRequest& request,
-                      tensorflow::RunStepRequest* movable, tensorflow::RunStepResponse* response,
+                      const std::vector<Tensor>* feed_values, tensorflow::RunStepResponse* response,
                       std::vector<Tensor>* outputs) {
   CLAB_ASSIGN_OR_RETURN(std::shared_ptr<const StepPlan> plan, session->GetOrBuildPlan(request));
   std::promise<Status> finished;
-  session->RunStep(std::move(plan), request, movable, response, outputs,
+  session->RunStep(std::move(plan), request, feed_values, response, outputs,
                    [&finished](const Status& status) { finished.set_value(status); });
   return finished.get_future().get();
 }
@@ -186,10 +180,13 @@ Status Master::RunStep(const tensorflow::RunStepRequest& request, tensorflow::Ru
   return RunStepAndWait(session, request, nullptr, response, nullptr);
 }
 
-Status Master::RunStepTakingFeeds(tensorflow::RunStepRequest* request, tensorflow::RunStepResponse* response,
-                                  std::vector<Tensor>* outputs) {
-  CLAB_ASSIGN_OR_RETURN(std::shared_ptr<MasterSession> session, impl_->Find(request->session_handle()));
-  return RunStepAndWait(session, *request, request, response, outputs);
+Status Master::RunStepWithTensors(const tensorflow::RunStepRequest& request, const std::vector<Tensor>& feeds,
+                                  tensorflow::RunStepResponse* response, std::vector<Tensor>* outputs) {
+  if (static_cast<size_t>(request.feed_size()) != feeds.size())
+    return errors::InvalidArgument("RunStep names ", request.feed_size(), " fed tensor(s) but ", feeds.size(),
+                                   " were given");
+  CLAB_ASSIGN_OR_RETURN(std::shared_ptr<MasterSession> session, impl_->Find(request.session_handle()));
+  return RunStepAndWait(session, request, &feeds, response, outputs);
 }
 
 Status Master::CloseSession(const tensorflow::CloseSessionRequest& request) {
@@ -231,7 +228,7 @@ Status Master::ListDevices(const tensorflow::ListDevicesRequest& request, tensor
     for (auto& [task, attributes] : found.by_task) devices.insert(devices.end(), attributes.begin(), attributes.end());
   }
   for (tensorflow::DeviceAttributes& device : devices) {
-    const bool local = TaskOfDevice(device.name()) == impl_->options.task_name;
+    const bool local = DeviceName::TaskOf(device.name()) == impl_->options.task_name;
     *(local ? response->add_local_device() : response->add_remote_device()) = std::move(device);
   }
   return OkStatus();

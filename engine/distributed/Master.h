@@ -41,11 +41,12 @@ class Master {
   void RunStepAsync(const tensorflow::RunStepRequest& request, tensorflow::RunStepResponse* response,
                     std::function<void(const Status&)> done);
   Status RunStep(const tensorflow::RunStepRequest& request, tensorflow::RunStepResponse* response);
-  // The in-process client's RunStep: the fed tensors are moved out of `request` into the
-  // workers' requests instead of being copied, and with `outputs` the fetched tensors come
-  // back as tensors (in fetch order) rather than TensorProtos in `response`.
-  Status RunStepTakingFeeds(tensorflow::RunStepRequest* request, tensorflow::RunStepResponse* response,
-                            std::vector<Tensor>* outputs = nullptr);
+  // The in-process client's RunStep: `request.feed()` names the fed tensors and `feeds`
+  // holds them (same order), handed to the workers of this process as they are; the
+  // fetched tensors come back in `outputs` (fetch order) rather than TensorProtos in
+  // `response`.
+  Status RunStepWithTensors(const tensorflow::RunStepRequest& request, const std::vector<Tensor>& feeds,
+                            tensorflow::RunStepResponse* response, std::vector<Tensor>* outputs);
   Status CloseSession(const tensorflow::CloseSessionRequest& request);
   Status ListDevices(const tensorflow::ListDevicesRequest& request, tensorflow::ListDevicesResponse* response);
   Status Reset(const tensorflow::ResetRequest& request);

@@ -2,12 +2,12 @@
 
 #include "clab/core/DeviceName.h"
 #include "clab/graph/Graph.h"
+#include "core/LogLine.h"
 #include "distributed/TaskCallBatch.h"
 #include "distributed/TaskDiscovery.h"
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 
 namespace clab {
 
@@ -93,11 +93,16 @@ StatusOr<std::shared_ptr<MasterSession>> MasterSession::Create(std::string handl
                                                                const MasterContext* context,
                                                                const tensorflow::GraphDef& graph) {
   // Validated now, so a bad graph fails at creation rather than at some later run.
-  if (graph.node_size() > 0) CLAB_RETURN_IF_ERROR(Graph::FromGraphDef(graph).status());
+  auto session_graph = std::make_shared<SessionGraph>();
+  session_graph->def = graph;
+  CLAB_ASSIGN_OR_RETURN(session_graph->graph, Graph::FromGraphDef(graph));
   CLAB_ASSIGN_OR_RETURN(std::vector<std::string> tasks, TasksToContact(*context, config, graph));
   std::shared_ptr<MasterSession> session(new MasterSession(std::move(handle), std::move(config), context));
-  session->graph_ = std::make_shared<const tensorflow::GraphDef>(graph);
-  session->devices_ = std::make_shared<const DeviceSet>();
+  {
+    MutexLock lock(session->mu_);
+    session->graph_ = std::move(session_graph);
+    session->devices_ = std::make_shared<const DeviceSet>();
+  }
   CLAB_RETURN_IF_ERROR(session->AddTasks(tasks));
   return session;
 }
@@ -105,7 +110,7 @@ StatusOr<std::shared_ptr<MasterSession>> MasterSession::Create(std::string handl
 Status MasterSession::AddTasks(const std::vector<std::string>& requested) {
   std::vector<std::string> tasks;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     for (const std::string& task : requested)
       if (!tasks_.count(task)) tasks.push_back(task);
   }
@@ -156,7 +161,7 @@ Status MasterSession::AddTasks(const std::vector<std::string>& requested) {
     return status;
   }
 
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   auto devices = std::make_shared<DeviceSet>(*devices_);
   for (auto& [task, attributes] : found.by_task) {
     tasks_.insert(task);
@@ -168,10 +173,10 @@ Status MasterSession::AddTasks(const std::vector<std::string>& requested) {
   // The master's own devices first (the placer's fallback), then the rest by name.
   std::stable_sort(devices->attributes.begin(), devices->attributes.end(),
                    [this](const tensorflow::DeviceAttributes& a, const tensorflow::DeviceAttributes& b) {
-                     const bool a_own = TaskOfDevice(a.name()) == context_->task_name;
-                     const bool b_own = TaskOfDevice(b.name()) == context_->task_name;
+                     const bool a_own = DeviceName::TaskOf(a.name()) == context_->task_name;
+                     const bool b_own = DeviceName::TaskOf(b.name()) == context_->task_name;
                      if (a_own != b_own) return a_own;
-                     return TaskOfDevice(a.name()) < TaskOfDevice(b.name());
+                     return DeviceName::TaskOf(a.name()) < DeviceName::TaskOf(b.name());
                    });
   devices->available.clear();
   for (const tensorflow::DeviceAttributes& device : devices->attributes)
@@ -181,82 +186,78 @@ Status MasterSession::AddTasks(const std::vector<std::string>& requested) {
 }
 
 int64_t MasterSession::graph_version() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return graph_version_;
 }
 
 bool MasterSession::closed() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return closed_;
 }
 
 std::vector<tensorflow::DeviceAttributes> MasterSession::devices() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return devices_->attributes;
 }
 
 Status MasterSession::Extend(const tensorflow::ExtendSessionRequest& request,
                              tensorflow::ExtendSessionResponse* response) {
-  std::unique_lock<std::mutex> lock(mu_);
-  if (closed_) return errors::FailedPrecondition("Session ", handle_, " is closed.");
-  const int64_t expected_version = graph_version_;
-  if (request.current_graph_version() != expected_version)
-    return errors::FailedPrecondition("ExtendSession was given graph version ", request.current_graph_version(),
-                                      " but session ", handle_, " is at version ", expected_version,
-                                      ": another client extended the graph meanwhile");
+  auto merged = std::make_shared<SessionGraph>();
+  int64_t expected_version = 0;
+  std::vector<std::string> needed;
+  {
+    MutexLock lock(mu_);
+    if (closed_) return errors::FailedPrecondition("Session ", handle_, " is closed.");
+    expected_version = graph_version_;
+    if (request.current_graph_version() != expected_version)
+      return errors::FailedPrecondition("ExtendSession was given graph version ", request.current_graph_version(),
+                                        " but session ", handle_, " is at version ", expected_version,
+                                        ": another client extended the graph meanwhile");
 
-  auto merged = std::make_shared<tensorflow::GraphDef>(*graph_);
-  std::set<std::string> names;
-  for (const tensorflow::NodeDef& node : merged->node()) names.insert(node.name());
-  for (const tensorflow::NodeDef& node : request.graph_def().node()) {
-    if (!names.insert(node.name()).second)
-      return errors::InvalidArgument("Duplicate node name in graph: '", node.name(),
-                                     "' (ExtendSession takes only nodes the session does not have yet)");
-    *merged->add_node() = node;
-  }
-  if (!merged->has_versions() && request.graph_def().has_versions())
-    *merged->mutable_versions() = request.graph_def().versions();
-  CLAB_RETURN_IF_ERROR(Graph::FromGraphDef(*merged).status());
+    merged->def = graph_->def;
+    std::set<std::string> names;
+    for (const tensorflow::NodeDef& node : merged->def.node()) names.insert(node.name());
+    for (const tensorflow::NodeDef& node : request.graph_def().node()) {
+      if (!names.insert(node.name()).second)
+        return errors::InvalidArgument("Duplicate node name in graph: '", node.name(),
+                                       "' (ExtendSession takes only nodes the session does not have yet)");
+      *merged->def.add_node() = node;
+    }
+    if (!merged->def.has_versions() && request.graph_def().has_versions())
+      *merged->def.mutable_versions() = request.graph_def().versions();
+    CLAB_ASSIGN_OR_RETURN(merged->graph, Graph::FromGraphDef(merged->def));
 
-  CLAB_ASSIGN_OR_RETURN(std::vector<std::string> needed, TasksToContact(*context_, config_, request.graph_def()));
-  std::erase_if(needed, [this](const std::string& task) { return tasks_.count(task) > 0; });
-  if (!needed.empty()) {
-    lock.unlock();
-    CLAB_RETURN_IF_ERROR(AddTasks(needed));
-    lock.lock();
-    if (graph_version_ != expected_version)
-      return errors::FailedPrecondition("Session ", handle_, " was extended by another client meanwhile");
+    CLAB_ASSIGN_OR_RETURN(needed, TasksToContact(*context_, config_, request.graph_def()));
+    std::erase_if(needed, [this](const std::string& task) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+      return tasks_.count(task) > 0;
+    });
+    if (needed.empty()) {
+      graph_ = std::move(merged);
+      // Cached plans stay valid: new nodes can never be ancestors of old ones.
+      response->set_new_graph_version(++graph_version_);
+      return OkStatus();
+    }
   }
+  // Tasks that new nodes name are contacted first, without holding the session.
+  CLAB_RETURN_IF_ERROR(AddTasks(needed));
+  MutexLock lock(mu_);
+  if (graph_version_ != expected_version)
+    return errors::FailedPrecondition("Session ", handle_, " was extended by another client meanwhile");
   graph_ = std::move(merged);
-  // Cached plans stay valid: new nodes can never be ancestors of old ones.
   response->set_new_graph_version(++graph_version_);
   return OkStatus();
 }
 
 std::string MasterSession::SignatureKey(const tensorflow::RunStepRequest& request) {
-  std::vector<std::string_view> feeds, fetches, targets;
+  std::vector<std::string_view> feeds;
+  feeds.reserve(static_cast<size_t>(request.feed_size()));
   for (const auto& feed : request.feed()) feeds.push_back(feed.name());
-  for (const auto& fetch : request.fetch()) fetches.push_back(fetch);
-  for (const auto& target : request.target()) targets.push_back(target);
-  std::sort(feeds.begin(), feeds.end());
-  std::sort(fetches.begin(), fetches.end());
-  std::sort(targets.begin(), targets.end());
-  std::string key;
-  for (auto* list : {&feeds, &fetches, &targets}) {
-    for (std::string_view name : *list) {
-      key.append(name.data(), name.size());
-      key += '\n';
-    }
-    key += '\x01';
-  }
-  return key;
+  return StepSignature::Key(std::move(feeds), {request.fetch().begin(), request.fetch().end()},
+                            {request.target().begin(), request.target().end()});
 }
 
 std::shared_ptr<const StepPlan> MasterSession::FindPlan(const tensorflow::RunStepRequest& request) const {
-  const std::string key = SignatureKey(request);
-  std::lock_guard<std::mutex> lock(plans_mu_);
-  auto it = plans_.find(key);
-  return it == plans_.end() ? nullptr : it->second;
+  return plans_.Find(SignatureKey(request));
 }
 
 PlacerOptions MasterSession::PlacerOptionsForSession() {
@@ -264,67 +265,56 @@ PlacerOptions MasterSession::PlacerOptionsForSession() {
   placer.allow_soft_placement = config_.allow_soft_placement();
   placer.log_device_placement = config_.log_device_placement();
   placer.default_device = context_->task_name;
-  // Each placement is said once per session, not again for every new signature.
-  placer.log = [this](const std::string& line) {
-    if (!logged_placements_.insert(line).second) return;
-    if (context_->log) {
-      context_->log(line);
-    } else {
-      std::fputs((line + "\n").c_str(), stdout);
-      std::fflush(stdout);
-    }
+  // Each placement is said once per session, not again for every new signature. The placer
+  // calls it while the plan is built, under build_mu_.
+  placer.log = [this](const std::string& line) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+    if (logged_placements_.insert(line).second) WriteLogLine(context_->log, line);
   };
   return placer;
 }
 
 StatusOr<std::shared_ptr<const StepPlan>> MasterSession::GetOrBuildPlan(const tensorflow::RunStepRequest& request) {
   if (auto plan = FindPlan(request)) return plan;
-  std::lock_guard<std::mutex> build_lock(build_mu_);
+  MutexLock build_lock(build_mu_);
   if (auto plan = FindPlan(request)) return plan;
 
-  StepPlanInputs inputs;
-  std::shared_ptr<const tensorflow::GraphDef> graph;
+  std::shared_ptr<const SessionGraph> graph;
   std::shared_ptr<const DeviceSet> devices;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (closed_) return errors::FailedPrecondition("Session ", handle_, " is closed.");
     graph = graph_;
     devices = devices_;
   }
-  if (graph->node_size() == 0)
+  if (graph->def.node_size() == 0)
     return errors::FailedPrecondition("The session graph is empty: create the session with a graph (or extend "
                                       "it) before running it");
-  std::set<std::string> seen_feeds;
-  for (const auto& feed : request.feed()) {
-    if (!seen_feeds.insert(feed.name()).second)
-      return errors::InvalidArgument("'", feed.name(), "' is fed more than once");
-    inputs.feeds.push_back(feed.name());
-  }
-  std::set<std::string> seen;
-  for (const auto& fetch : request.fetch())
-    if (seen.insert(fetch).second) inputs.fetches.push_back(fetch);
-  seen.clear();
-  for (const auto& target : request.target())
-    if (seen.insert(target).second) inputs.targets.push_back(target);
-  inputs.graph = graph.get();
-  inputs.devices = &devices->available;
-  inputs.incarnations = &devices->incarnations;
-  inputs.placer = PlacerOptionsForSession();
-  inputs.stateful_placement = &stateful_placement_;
+  StepPlanInputs inputs;
+  inputs.graph_def = &graph->def;
+  inputs.graph = graph->graph.get();
+  for (const auto& feed : request.feed()) inputs.signature.feeds.push_back(feed.name());
+  inputs.signature.fetches.assign(request.fetch().begin(), request.fetch().end());
+  inputs.signature.targets.assign(request.target().begin(), request.target().end());
+  inputs.compile.devices = devices->available;
+  inputs.compile.placer = PlacerOptionsForSession();
+  inputs.compile.partition_by = PartitionBy::kTask;
+  inputs.compile.incarnation_of = [&devices](const std::string& device) {
+    auto it = devices->incarnations.find(device);
+    return it == devices->incarnations.end() ? uint64_t{0} : it->second;
+  };
+  inputs.compile.stateful_placement = &stateful_placement_;
   inputs.workers = context_->workers;
   inputs.local_task = context_->task_name;
   inputs.inline_send_bytes = kInlineSendBytes;
   CLAB_ASSIGN_OR_RETURN(std::shared_ptr<StepPlan> plan, BuildStepPlan(inputs));
   CLAB_RETURN_IF_ERROR(RegisterPlan(plan.get()));
 
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (closed_) {
     DeregisterPlan(*plan);
     return errors::FailedPrecondition("Session ", handle_, " is closed.");
   }
-  std::lock_guard<std::mutex> plans_lock(plans_mu_);
-  plans_[SignatureKey(request)] = plan;
-  return std::shared_ptr<const StepPlan>(std::move(plan));
+  return plans_.Insert(SignatureKey(request), std::move(plan));
 }
 
 Status MasterSession::RegisterPlan(StepPlan* plan) {
@@ -369,13 +359,13 @@ void MasterSession::DeregisterPlan(const StepPlan& plan) {
 }
 
 void MasterSession::RunStep(std::shared_ptr<const StepPlan> plan, const tensorflow::RunStepRequest& request,
-                            tensorflow::RunStepRequest* movable_request, tensorflow::RunStepResponse* response,
+                            const std::vector<Tensor>* feed_values, tensorflow::RunStepResponse* response,
                             std::vector<Tensor>* outputs, MasterStep::Done done) {
   MasterStep::Params params;
   params.plan = std::move(plan);
   params.session_handle = handle_;
   params.request = &request;
-  params.movable_request = movable_request;
+  params.feed_values = feed_values;
   params.response = response;
   params.outputs = outputs;
   params.timeout_ms = request.options().timeout_in_ms() > 0 ? request.options().timeout_in_ms()
@@ -384,21 +374,20 @@ void MasterSession::RunStep(std::shared_ptr<const StepPlan> plan, const tensorfl
 }
 
 Status MasterSession::Close(int64_t timeout_ms) {
-  std::unordered_map<std::string, std::shared_ptr<const StepPlan>> plans;
+  std::vector<std::shared_ptr<const StepPlan>> plans;
   std::set<std::string> tasks;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (closed_) return OkStatus();
     closed_ = true;
-    std::lock_guard<std::mutex> plans_lock(plans_mu_);
-    plans.swap(plans_);
+    plans = plans_.TakeAll();
     tasks = tasks_;
   }
   const auto start = std::chrono::steady_clock::now();
   // Graphs first, then the sessions that hold them; an unreachable task costs at most the
   // timeout, since a closing client has nothing left to gain from it.
   auto deregister = DeregisterBatch::Create();
-  for (const auto& [key, plan] : plans) {
+  for (const auto& plan : plans) {
     for (const StepPlan::Partition& partition : plan->partitions) {
       if (partition.graph_handle.empty()) continue;
       auto& call = deregister->Add(partition.task, partition.worker);

@@ -4,9 +4,12 @@
 // registers; every later run of it only sends RunGraph calls.
 #pragma once
 
+#include "clab/compile/PlanCache.h"
+#include "clab/compile/Placer.h"
+#include "clab/core/Mutex.h"
 #include "clab/core/Status.h"
 #include "clab/distributed/ClusterSpec.h"
-#include "clab/runtime/Placer.h"
+#include "clab/graph/Graph.h"
 #include "distributed/MasterStep.h"
 #include "distributed/StepPlan.h"
 #include "distributed/WorkerInterface.h"
@@ -17,7 +20,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -57,7 +59,7 @@ class MasterSession {
   StatusOr<std::shared_ptr<const StepPlan>> GetOrBuildPlan(const tensorflow::RunStepRequest& request);
   // Runs one step of `plan`; see MasterStep::Params for the lifetime of the messages.
   void RunStep(std::shared_ptr<const StepPlan> plan, const tensorflow::RunStepRequest& request,
-               tensorflow::RunStepRequest* movable_request, tensorflow::RunStepResponse* response,
+               const std::vector<Tensor>* feed_values, tensorflow::RunStepResponse* response,
                std::vector<Tensor>* outputs,
                MasterStep::Done done);
 
@@ -83,31 +85,38 @@ class MasterSession {
     std::unordered_map<std::string, uint64_t> incarnations;
   };
 
+  // The session's graph as the client sent it, and built (checked) once per version.
+  struct SessionGraph {
+    tensorflow::GraphDef def;
+    std::unique_ptr<Graph> graph;
+  };
+
   MasterSession(std::string handle, tensorflow::ConfigProto config, const MasterContext* context);
-  Status AddTasks(const std::vector<std::string>& tasks);
+  Status AddTasks(const std::vector<std::string>& tasks) ABSL_LOCKS_EXCLUDED(mu_);
   static std::string SignatureKey(const tensorflow::RunStepRequest& request);
   Status RegisterPlan(StepPlan* plan);
   void DeregisterPlan(const StepPlan& plan);
-  PlacerOptions PlacerOptionsForSession();
+  PlacerOptions PlacerOptionsForSession() ABSL_EXCLUSIVE_LOCKS_REQUIRED(build_mu_);
 
   const std::string handle_;
   const tensorflow::ConfigProto config_;
   const MasterContext* const context_;
 
-  mutable std::mutex mu_;
-  std::shared_ptr<const tensorflow::GraphDef> graph_;
-  int64_t graph_version_ = 0;
-  std::shared_ptr<const DeviceSet> devices_;
-  std::set<std::string> tasks_;  // tasks with a worker session
-  bool closed_ = false;
+  mutable Mutex mu_;
+  std::shared_ptr<const SessionGraph> graph_ ABSL_GUARDED_BY(mu_);
+  int64_t graph_version_ ABSL_GUARDED_BY(mu_) = 0;
+  std::shared_ptr<const DeviceSet> devices_ ABSL_GUARDED_BY(mu_);
+  std::set<std::string> tasks_ ABSL_GUARDED_BY(mu_);  // tasks with a worker session
+  bool closed_ ABSL_GUARDED_BY(mu_) = false;
 
-  mutable std::mutex plans_mu_;
-  std::unordered_map<std::string, std::shared_ptr<const StepPlan>> plans_;
+  // Registered plans by StepSignature key; looked up without mu_.
+  PlanCache<StepPlan> plans_;
 
-  // Serialises plan building; guards what placement remembers across plans.
-  std::mutex build_mu_;
-  std::map<std::string, std::string> stateful_placement_;
-  std::set<std::string> logged_placements_;
+  // Serialises plan building; guards what placement remembers across plans. Taken before
+  // mu_ when both are held.
+  Mutex build_mu_ ABSL_ACQUIRED_BEFORE(mu_);
+  std::map<std::string, std::string> stateful_placement_ ABSL_GUARDED_BY(build_mu_);
+  std::set<std::string> logged_placements_ ABSL_GUARDED_BY(build_mu_);
 };
 
 }  // namespace clab

@@ -48,6 +48,7 @@ void MasterStep::IssuePartitions() {
 
   requests_.resize(num_partitions);
   responses_.resize(num_partitions);
+  fed_.resize(num_partitions);
   for (size_t p = 0; p < num_partitions; ++p) {
     tensorflow::RunGraphRequest& run = requests_[p];
     run.set_session_handle(params_.session_handle);
@@ -57,18 +58,27 @@ void MasterStep::IssuePartitions() {
       run.mutable_exec_opts()->set_record_timeline(true);
       run.mutable_exec_opts()->set_record_costs(true);
     }
-    for (size_t f = 0; f < plan.partitions[p].feeds.size(); ++f) run.add_send();
+    if (HandsOverFeeds(p)) {
+      fed_[p].resize(plan.partitions[p].feeds.size());
+    } else {
+      for (size_t f = 0; f < plan.partitions[p].feeds.size(); ++f) run.add_send();
+    }
     for (const std::string& key : plan.partitions[p].delivered_keys) run.add_delivered_key(key);
   }
   for (int i = 0; i < request.feed_size(); ++i) {
     const tensorflow::NamedTensorProto& feed = request.feed(i);
     auto route = plan.feed_routes.find(feed.name());
     if (route == plan.feed_routes.end() || route->second.partition < 0) continue;
-    tensorflow::NamedTensorProto* send =
-        requests_[static_cast<size_t>(route->second.partition)].mutable_send(route->second.index);
-    send->set_name(plan.partitions[static_cast<size_t>(route->second.partition)].feeds[static_cast<size_t>(route->second.index)]);
-    if (params_.movable_request != nullptr) {
-      send->mutable_tensor()->Swap(params_.movable_request->mutable_feed(i)->mutable_tensor());
+    const size_t p = static_cast<size_t>(route->second.partition);
+    const size_t index = static_cast<size_t>(route->second.index);
+    if (HandsOverFeeds(p)) {
+      fed_[p][index] = (*params_.feed_values)[static_cast<size_t>(i)];  // shares the buffer
+      continue;
+    }
+    tensorflow::NamedTensorProto* send = requests_[p].mutable_send(static_cast<int>(index));
+    send->set_name(plan.partitions[p].feeds[index]);
+    if (params_.feed_values != nullptr) {
+      (*params_.feed_values)[static_cast<size_t>(i)].AsProto(send->mutable_tensor());
     } else {
       *send->mutable_tensor() = feed.tensor();
     }
@@ -102,7 +112,10 @@ void MasterStep::IssuePartitions() {
 void MasterStep::IssuePartition(size_t p) {
   const StepPlan::Partition& partition = params_.plan->partitions[p];
   auto done = [self = shared_from_this(), p](const Status& status) { self->PartitionDone(p, status); };
-  if (UsesTensors(p)) {
+  if (HandsOverFeeds(p)) {
+    partition.worker->RunGraphInProcessAsync(requests_[p], &responses_[p], std::move(fed_[p]), &fetched_[p],
+                                             &cancellation_, std::move(done));
+  } else if (UsesTensors(p)) {
     partition.worker->RunGraphWithTensorsAsync(requests_[p], &responses_[p], &fetched_[p], &cancellation_,
                                                std::move(done));
   } else {
@@ -161,7 +174,12 @@ void MasterStep::Abort(const Status& status) {
 }
 
 bool MasterStep::UsesTensors(size_t partition) const {
-  return params_.outputs != nullptr || !params_.plan->partitions[partition].inlined_sends.empty();
+  return params_.outputs != nullptr || !params_.plan->partitions[partition].inlined_sends.empty() ||
+         HandsOverFeeds(partition);
+}
+
+bool MasterStep::HandsOverFeeds(size_t partition) const {
+  return params_.feed_values != nullptr && params_.plan->partitions[partition].worker->InProcess();
 }
 
 Status MasterStep::DeliverInlinedSends(size_t partition) {
@@ -259,7 +277,7 @@ Status MasterStep::CollectFetches() {
     auto route_it = plan.fetch_routes.find(name);
     if (route_it == plan.fetch_routes.end())
       return errors::Internal("Fetch '", name, "' has no route in the step's plan");
-    const PlanRoute& route = route_it->second;
+    const StepRoutes::Route& route = route_it->second;
     const size_t p = static_cast<size_t>(route.partition);
     tensorflow::RunGraphResponse& from = responses_[p];
     const int returned = UsesTensors(p) ? static_cast<int>(fetched_[p].size()) : from.recv_size();

@@ -25,11 +25,13 @@ class MasterStep : public std::enable_shared_from_this<MasterStep> {
   struct Params {
     std::shared_ptr<const StepPlan> plan;
     std::string session_handle;
-    // Both stay alive until `done` runs. When `movable_request` is set (it is `request`),
-    // fed tensors are moved out of it rather than copied.
+    // Both stay alive until `done` runs.
     const tensorflow::RunStepRequest* request = nullptr;
-    tensorflow::RunStepRequest* movable_request = nullptr;
     tensorflow::RunStepResponse* response = nullptr;
+    // When set (an in-process client), the fed tensors, one per request.feed() (whose
+    // entries then carry names only), also alive until `done` runs: a worker in this
+    // process takes them as they are, one on another task gets them encoded.
+    const std::vector<Tensor>* feed_values = nullptr;
     // When set (an in-process client), the fetched tensors go here in the request's fetch
     // order and `response` carries none: local partitions hand over their tensors uncopied.
     std::vector<Tensor>* outputs = nullptr;
@@ -54,6 +56,8 @@ class MasterStep : public std::enable_shared_from_this<MasterStep> {
   void PushThenIssue(size_t partition);
   // Whether partition p's fetches come back as tensors (fetched_) rather than protos.
   bool UsesTensors(size_t partition) const;
+  // Whether partition p's fed tensors are handed over as they are (fed_).
+  bool HandsOverFeeds(size_t partition) const;
   // Hands the tensors that partition p's reply carried for other partitions to the master's
   // own worker (StepPlan::Partition::inlined_sends).
   Status DeliverInlinedSends(size_t partition);
@@ -69,6 +73,7 @@ class MasterStep : public std::enable_shared_from_this<MasterStep> {
   std::vector<tensorflow::RunGraphRequest> requests_;
   std::vector<tensorflow::RunGraphResponse> responses_;
   std::vector<std::vector<Tensor>> fetched_;  // per partition, with Params::outputs
+  std::vector<std::vector<Tensor>> fed_;      // per partition, with HandsOverFeeds
   CallCancellation cancellation_;
   std::atomic<int> pending_{0};
   int64_t timer_id_ = 0;

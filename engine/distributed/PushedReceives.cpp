@@ -1,5 +1,6 @@
 #include "distributed/PushedReceives.h"
 
+#include "clab/core/DeviceName.h"
 #include "clab/graph/AttrValues.h"
 #include "clab/graph/Graph.h"
 #include "clab/runtime/Rendezvous.h"
@@ -40,7 +41,7 @@ std::optional<StepPlan::Partition> Cut(StepPlan::Partition& partition, const std
     if (node.op() != "_Recv") continue;
     std::string send_device;
     bool client_terminated = false;
-    if (!GetNodeAttr(node, "send_device", &send_device).ok() || TaskOfDevice(send_device) != local_task) return {};
+    if (!GetNodeAttr(node, "send_device", &send_device).ok() || DeviceName::TaskOf(send_device) != local_task) return {};
     if (GetNodeAttr(node, "client_terminated", &client_terminated).ok() && client_terminated) return {};
     const std::string key = RendezvousKeyOf(node);
     if (key.empty()) return {};
@@ -62,7 +63,7 @@ std::optional<StepPlan::Partition> Cut(StepPlan::Partition& partition, const std
     const tensorflow::NodeDef& node = graph.node(i);
     std::string recv_device;
     if (node.op() != "_Send" || waits[static_cast<size_t>(i)] || !GetNodeAttr(node, "recv_device", &recv_device).ok() ||
-        TaskOfDevice(recv_device) != local_task)
+        DeviceName::TaskOf(recv_device) != local_task)
       continue;
     const int64_t bytes = node.input_size() == 1 ? KnownTensorBytes(graph, node.input(0)) : -1;
     if (bytes < 0 || bytes > max_bytes) return {};

@@ -3,7 +3,7 @@
 #include "clab/core/DeviceName.h"
 #include "clab/graph/AttrValues.h"
 #include "clab/graph/Graph.h"
-#include "clab/runtime/Partition.h"
+#include "clab/compile/Partition.h"
 #include "clab/runtime/Rendezvous.h"
 
 #include <atomic>

@@ -1,29 +1,25 @@
-// What the master builds once per (feeds, fetches, targets) signature: the graph pruned to
-// what the run needs, placed on the cluster's devices and cut into one partition per task,
-// with each fed and fetched tensor routed to the partition that owns it. After registration
-// each partition also knows its worker's graph handle; steps then only move tensors.
+// What the master builds once per (feeds, fetches, targets) signature: the step compiled by
+// the engine's pipeline (clab/compile/CompileStep.h: pruned, placed, packed, cut into one
+// partition per task), each partition bound to its task's worker, with the master's own
+// shortcuts (a ps partition cut in two, small sends inlined in RunGraph replies). After
+// registration each partition also knows its worker's graph handle; steps then only move
+// tensors.
 #pragma once
 
+#include "clab/compile/CompileStep.h"
+#include "clab/compile/StepRoutes.h"
+#include "clab/compile/StepSignature.h"
 #include "clab/core/Status.h"
-#include "clab/runtime/Placer.h"
 #include "distributed/WorkerInterface.h"
 #include "tensorflow/graph.pb.h"
 
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 namespace clab {
-
-// Which partition, and which of its feeds or fetches; partition -1 for a feed that nothing
-// in the pruned graph reads.
-struct PlanRoute {
-  int partition = -1;
-  int index = 0;
-};
 
 struct StepPlan {
   struct Partition {
@@ -58,8 +54,8 @@ struct StepPlan {
   std::vector<WorkerInterface*> workers;
   std::vector<WorkerInterface*> workers_to_clean;
   // Keyed by the names exactly as the client wrote them.
-  std::unordered_map<std::string, PlanRoute> feed_routes;
-  std::unordered_map<std::string, PlanRoute> fetch_routes;
+  std::unordered_map<std::string, StepRoutes::Route> feed_routes;
+  std::unordered_map<std::string, StepRoutes::Route> fetch_routes;
   // Per partition, where its fetches start in one flat numbering of every partition's
   // fetches (lets a step tell a tensor fetched twice from two tensors).
   std::vector<int> fetch_offset;
@@ -67,17 +63,14 @@ struct StepPlan {
 };
 
 struct StepPlanInputs {
-  const tensorflow::GraphDef* graph = nullptr;
-  // Unique names as the client wrote them.
-  std::vector<std::string> feeds;
-  std::vector<std::string> fetches;
-  std::vector<std::string> targets;
-  const std::vector<AvailableDevice>* devices = nullptr;
-  const std::unordered_map<std::string, uint64_t>* incarnations = nullptr;
-  PlacerOptions placer;
-  // Node name -> device for stateful nodes placed by earlier plans of the session: a
-  // variable must stay where its state lives. Updated with this plan's placements.
-  std::map<std::string, std::string>* stateful_placement = nullptr;
+  // The session's graph, and the same built as a Graph (checked when it was created or
+  // extended).
+  const tensorflow::GraphDef* graph_def = nullptr;
+  const Graph* graph = nullptr;
+  StepSignature signature;  // as the client wrote it
+  // The cluster's devices, the placer's options and the session's stateful placements;
+  // the partitions are per task.
+  CompileOptions compile;
   WorkerCache* workers = nullptr;
   // The master's own task; with `inline_send_bytes` > 0, small tensors that a partition which
   // receives nothing sends to this task come back in that partition's RunGraph reply.
@@ -85,12 +78,10 @@ struct StepPlanInputs {
   int64_t inline_send_bytes = 0;
 };
 
-// Prunes, places and partitions. Errors: NOT_FOUND for a name not in the graph, the
-// placer's INVALID_ARGUMENT for impossible device requests.
+// Compiles and binds. Errors: NOT_FOUND for a name not in the graph, the placer's
+// INVALID_ARGUMENT for impossible device requests.
 StatusOr<std::shared_ptr<StepPlan>> BuildStepPlan(const StepPlanInputs& inputs);
 
-// "/job:ps/replica:0/task:0" for "/job:ps/replica:0/task:0/device:CPU:0"; "" if unparsable.
-std::string TaskOfDevice(const std::string& device);
 // The rendezvous key of a _Send or _Recv node, from its attrs ("" when they do not say).
 std::string RendezvousKeyOf(const tensorflow::NodeDef& node);
 

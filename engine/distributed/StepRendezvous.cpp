@@ -21,17 +21,17 @@ StepRendezvous::~StepRendezvous() {
 }
 
 void StepRendezvous::SetRemoteSources(const RemoteTensorSources* sources) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   remote_sources_ = sources;
 }
 
 void StepRendezvous::ClearRemoteSources(const RemoteTensorSources* sources) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (remote_sources_ == sources) remote_sources_ = nullptr;
 }
 
 void StepRendezvous::AddDeliveredKeys(const std::vector<std::string>& keys) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   delivered_keys_.insert(delivered_keys_.end(), keys.begin(), keys.end());
 }
 
@@ -40,7 +40,7 @@ Status StepRendezvous::Send(const std::string& key, const Tensor& value) { retur
 void StepRendezvous::RecvAsync(const std::string& key, DoneCallback done) {
   const RemoteTensorSource* source = nullptr;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     bool delivered = false;
     for (const std::string& k : delivered_keys_) delivered |= k == key;
     if (remote_sources_ && !delivered) {
@@ -65,7 +65,7 @@ void StepRendezvous::PullFromPeer(const std::string& key, const RemoteTensorSour
   uint64_t id = 0;
   Status aborted;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     aborted = abort_cause_;
     if (aborted.ok()) {
       id = next_pull_id_++;
@@ -84,7 +84,7 @@ void StepRendezvous::PullFromPeer(const std::string& key, const RemoteTensorSour
 void StepRendezvous::FinishPull(uint64_t id, const Status& status) {
   std::shared_ptr<PendingPull> pull;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     auto it = pending_pulls_.find(id);
     if (it == pending_pulls_.end()) return;  // the abort answered it already
     pull = std::move(it->second);
@@ -104,7 +104,7 @@ void StepRendezvous::StartAbort(const Status& status) {
   const Status cause = status.ok() ? errors::Aborted("Step ", step_id_, " was aborted") : status;
   std::unordered_map<uint64_t, std::shared_ptr<PendingPull>> pulls;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (!abort_cause_.ok()) return;
     abort_cause_ = cause;
     pulls.swap(pending_pulls_);
@@ -120,14 +120,14 @@ void StepRendezvous::StartAbort(const Status& status) {
 
 bool StepRendezvous::Idle() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (!abort_cause_.ok() || !pending_pulls_.empty()) return false;
   }
   return local_.Idle();
 }
 
 Status StepRendezvous::abort_cause() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return abort_cause_;
 }
 

@@ -5,12 +5,12 @@
 // stops the whole step quickly.
 #pragma once
 
+#include "clab/core/Mutex.h"
 #include "clab/runtime/Rendezvous.h"
 #include "distributed/WorkerInterface.h"
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -65,12 +65,12 @@ class StepRendezvous final : public Rendezvous, public std::enable_shared_from_t
   // Cancels the RecvTensor calls in flight when the step aborts.
   CallCancellation pulls_cancellation_;
 
-  mutable std::mutex mu_;
-  Status abort_cause_;
-  const RemoteTensorSources* remote_sources_ = nullptr;
-  std::vector<std::string> delivered_keys_;
-  uint64_t next_pull_id_ = 0;
-  std::unordered_map<uint64_t, std::shared_ptr<PendingPull>> pending_pulls_;
+  mutable Mutex mu_;
+  Status abort_cause_ ABSL_GUARDED_BY(mu_);
+  const RemoteTensorSources* remote_sources_ ABSL_GUARDED_BY(mu_) = nullptr;
+  std::vector<std::string> delivered_keys_ ABSL_GUARDED_BY(mu_);
+  uint64_t next_pull_id_ ABSL_GUARDED_BY(mu_) = 0;
+  std::unordered_map<uint64_t, std::shared_ptr<PendingPull>> pending_pulls_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace clab

@@ -12,16 +12,16 @@ StepTable::StepTable(std::string task_name, std::chrono::milliseconds abandoned_
 
 StepTable::~StepTable() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     stopping_ = true;
   }
-  wake_reaper_.notify_all();
+  wake_reaper_.NotifyAll();
   reaper_.join();
   AbortAll(errors::Aborted("The worker of ", task_name_, " is shutting down"));
 }
 
 StatusOr<std::shared_ptr<StepRendezvous>> StepTable::Acquire(int64_t step_id, bool starts_run) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (cleaned_up_.count(step_id))
     return errors::Aborted("Step ", step_id, " has already been cleaned up on ", task_name_,
                            "; its tensors are gone");
@@ -35,7 +35,7 @@ StatusOr<std::shared_ptr<StepRendezvous>> StepTable::Acquire(int64_t step_id, bo
 void StepTable::RunFinished(int64_t step_id) {
   std::shared_ptr<StepRendezvous> dropped;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     auto it = steps_.find(step_id);
     if (it == steps_.end()) return;
     it->second.runs_in_flight = std::max(0, it->second.runs_in_flight - 1);
@@ -53,7 +53,7 @@ void StepTable::RunFinished(int64_t step_id) {
 void StepTable::Cleanup(int64_t step_id) {
   std::shared_ptr<StepRendezvous> rendezvous;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     cleaned_up_[step_id] = Clock::now();
     auto it = steps_.find(step_id);
     if (it == steps_.end()) return;
@@ -67,7 +67,7 @@ void StepTable::Cleanup(int64_t step_id) {
 void StepTable::Abort(int64_t step_id, const Status& status) {
   std::shared_ptr<StepRendezvous> rendezvous;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     auto it = steps_.find(step_id);
     if (it == steps_.end()) return;
     rendezvous = it->second.rendezvous;
@@ -78,7 +78,7 @@ void StepTable::Abort(int64_t step_id, const Status& status) {
 void StepTable::AbortAll(const Status& status) {
   std::vector<std::shared_ptr<StepRendezvous>> all;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     for (auto& [id, entry] : steps_) all.push_back(entry.rendezvous);
   }
   for (auto& rendezvous : all) rendezvous->StartAbort(status);
@@ -86,35 +86,48 @@ void StepTable::AbortAll(const Status& status) {
 
 void StepTable::SetAbandonedTimeout(std::chrono::milliseconds timeout) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     abandoned_after_ = timeout;
   }
-  wake_reaper_.notify_all();
+  wake_reaper_.NotifyAll();
 }
 
 size_t StepTable::size() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return steps_.size();
 }
 
+Status StepTable::AbortStatus(int64_t step_id) const {
+  std::shared_ptr<StepRendezvous> rendezvous;
+  {
+    MutexLock lock(mu_);
+    auto it = steps_.find(step_id);
+    if (it == steps_.end()) return OkStatus();
+    rendezvous = it->second.rendezvous;
+  }
+  return rendezvous->abort_cause();
+}
+
 void StepTable::ReapLoop() {
-  std::unique_lock<std::mutex> lock(mu_);
-  while (!stopping_) {
-    // Checking a few times per timeout keeps the overshoot small without busy waking.
-    const auto period = std::clamp<std::chrono::milliseconds>(abandoned_after_ / 4, std::chrono::milliseconds(10),
-                                                              std::chrono::milliseconds(1000));
-    wake_reaper_.wait_for(lock, period, [this] { return stopping_; });
-    if (stopping_) break;
-    lock.unlock();
+  for (;;) {
+    {
+      MutexLock lock(mu_);
+      // Checking a few times per timeout keeps the overshoot small without busy waking.
+      const auto period = std::clamp<std::chrono::milliseconds>(abandoned_after_ / 4, std::chrono::milliseconds(10),
+                                                                std::chrono::milliseconds(1000));
+      wake_reaper_.WaitFor(mu_, period, [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stopping_; });
+      if (stopping_) return;
+    }
     ReapOnce(Clock::now());
-    lock.lock();
   }
 }
 
 void StepTable::ReapOnce(Clock::time_point now) {
   std::vector<std::pair<int64_t, std::shared_ptr<StepRendezvous>>> abandoned;
+  std::chrono::milliseconds abandoned_after{0};
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
+    abandoned_after = abandoned_after_;
     for (auto it = steps_.begin(); it != steps_.end();) {
       if (it->second.runs_in_flight == 0 && now - it->second.last_activity >= abandoned_after_) {
         abandoned.emplace_back(it->first, std::move(it->second.rendezvous));
@@ -129,7 +142,7 @@ void StepTable::ReapOnce(Clock::time_point now) {
   }
   for (auto& [id, rendezvous] : abandoned) {
     rendezvous->StartAbort(errors::Aborted("Step ", id, " on ", task_name_, " was abandoned: no CleanupGraph came within ",
-                                           abandoned_after_.count(), " ms of its last activity"));
+                                           abandoned_after.count(), " ms of its last activity"));
   }
 }
 

@@ -5,14 +5,13 @@
 // keep a peer's RecvTensor waiting forever.
 #pragma once
 
+#include "clab/core/Mutex.h"
 #include "clab/core/Status.h"
 #include "distributed/StepRendezvous.h"
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -42,6 +41,8 @@ class StepTable {
 
   void SetAbandonedTimeout(std::chrono::milliseconds timeout);
   size_t size() const;
+  // The abort's status of a step this table holds; OK for one running, or not held.
+  Status AbortStatus(int64_t step_id) const;
 
  private:
   struct Entry {
@@ -50,18 +51,18 @@ class StepTable {
     Clock::time_point last_activity;
   };
 
-  void ReapLoop();
-  void ReapOnce(Clock::time_point now);
+  void ReapLoop() ABSL_LOCKS_EXCLUDED(mu_);
+  void ReapOnce(Clock::time_point now) ABSL_LOCKS_EXCLUDED(mu_);
 
   const std::string task_name_;
-  mutable std::mutex mu_;
-  std::condition_variable wake_reaper_;
-  bool stopping_ = false;
-  std::chrono::milliseconds abandoned_after_;
-  std::unordered_map<int64_t, Entry> steps_;
+  mutable Mutex mu_;
+  CondVar wake_reaper_;
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  std::chrono::milliseconds abandoned_after_ ABSL_GUARDED_BY(mu_);
+  std::unordered_map<int64_t, Entry> steps_ ABSL_GUARDED_BY(mu_);
   // Steps cleaned up recently, so that a straggling RecvTensor fails instead of making the
   // step anew and waiting.
-  std::unordered_map<int64_t, Clock::time_point> cleaned_up_;
+  std::unordered_map<int64_t, Clock::time_point> cleaned_up_ ABSL_GUARDED_BY(mu_);
   std::thread reaper_;
 };
 

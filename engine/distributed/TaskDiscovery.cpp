@@ -1,13 +1,13 @@
 #include "distributed/TaskDiscovery.h"
 
 #include "clab/core/DeviceName.h"
+#include "core/LogLine.h"
 
 #include <absl/strings/str_join.h>
 
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
-#include <cstdio>
 #include <memory>
 #include <mutex>
 
@@ -45,14 +45,7 @@ struct DiscoveryState {
   std::vector<std::unique_ptr<TaskProbe>> probes;
 };
 
-void Log(const TaskDiscoveryOptions& options, const std::string& line) {
-  if (options.log) {
-    options.log(line);
-  } else {
-    std::fputs((line + "\n").c_str(), stdout);
-    std::fflush(stdout);
-  }
-}
+void Log(const TaskDiscoveryOptions& options, const std::string& line) { WriteLogLine(options.log, line); }
 
 std::string DescribeMissing(const TaskDiscoveryOptions& options, const TaskProbe& probe) {
   std::string text = StrCat(probe.task, " at ", options.workers->AddressOf(probe.task));

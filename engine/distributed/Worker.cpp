@@ -1,25 +1,21 @@
 #include "distributed/Worker.h"
 
+#include "clab/core/Mutex.h"
 #include "clab/runtime/Rendezvous.h"
+#include "core/WallClock.h"
 #include "distributed/RegisteredGraph.h"
 #include "distributed/StepTable.h"
 #include "distributed/WorkerSession.h"
 
+#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <map>
-#include <mutex>
 #include <random>
 #include <unordered_set>
 
 namespace clab {
 namespace {
-
-int64_t NowMicros() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 // Graph handles start at a random point, so a restarted worker never takes a handle
 // registered with its predecessor for one of its own.
@@ -42,7 +38,7 @@ struct Worker::Impl {
         next_graph_handle(RandomGraphHandleBase()) {}
 
   StatusOr<std::shared_ptr<WorkerSession>> FindSession(const std::string& handle) {
-    std::lock_guard<std::mutex> lock(mu);
+    MutexLock lock(mu);
     if (handle.empty()) {
       // Masters that never call CreateWorkerSession share one session that reaches the
       // peers of the cluster this server was started with.
@@ -70,7 +66,7 @@ struct Worker::Impl {
   // Keys are checked once each: a training loop asks for the same keys every step.
   Status CheckRecvKey(const std::string& key) {
     {
-      std::lock_guard<std::mutex> lock(keys_mu);
+      MutexLock lock(keys_mu);
       if (valid_keys.count(key)) return OkStatus();
     }
     CLAB_ASSIGN_OR_RETURN(RendezvousKey parsed, RendezvousKey::Parse(key));
@@ -82,19 +78,24 @@ struct Worker::Impl {
       return errors::Aborted("RecvTensor expects a different device incarnation: ", parsed.send_incarnation, " vs. ",
                              (*device)->incarnation(), ". Your worker job (", task_name,
                              ") was probably restarted. Check your worker job for the reason why it was restarted.");
-    std::lock_guard<std::mutex> lock(keys_mu);
+    MutexLock lock(keys_mu);
     if (valid_keys.size() >= kMaxRememberedKeys) valid_keys.clear();
     valid_keys.insert(key);
     return OkStatus();
   }
 
   void RunStarted() {
-    std::lock_guard<std::mutex> lock(runs_mu);
+    MutexLock lock(runs_mu);
     ++runs_in_flight;
   }
   void RunEnded() {
-    std::lock_guard<std::mutex> lock(runs_mu);
-    if (--runs_in_flight == 0) runs_cv.notify_all();
+    MutexLock lock(runs_mu);
+    if (--runs_in_flight == 0) runs_done.NotifyAll();
+  }
+  // Running steps refer to the devices and the worker until their last callback.
+  void WaitForRuns() {
+    MutexLock lock(runs_mu);
+    runs_done.Wait(runs_mu, [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(runs_mu) { return runs_in_flight == 0; });
   }
 
   static constexpr size_t kMaxRememberedKeys = 100000;
@@ -104,17 +105,17 @@ struct Worker::Impl {
   const WorkerCacheFactory cache_factory;
   StepTable steps;
 
-  std::mutex mu;
-  std::map<std::string, std::shared_ptr<WorkerSession>> sessions;
-  std::shared_ptr<WorkerSession> default_session;
+  Mutex mu;
+  std::map<std::string, std::shared_ptr<WorkerSession>> sessions ABSL_GUARDED_BY(mu);
+  std::shared_ptr<WorkerSession> default_session ABSL_GUARDED_BY(mu);
   std::atomic<uint64_t> next_graph_handle;
 
-  std::mutex keys_mu;
-  std::unordered_set<std::string> valid_keys;
+  Mutex keys_mu;
+  std::unordered_set<std::string> valid_keys ABSL_GUARDED_BY(keys_mu);
 
-  std::mutex runs_mu;
-  std::condition_variable runs_cv;
-  int runs_in_flight = 0;
+  Mutex runs_mu;
+  CondVar runs_done;
+  int runs_in_flight ABSL_GUARDED_BY(runs_mu) = 0;
 };
 
 Worker::Worker(std::string task_name, DeviceMgr* devices, WorkerCacheFactory cache_factory)
@@ -124,9 +125,7 @@ Worker::Worker(std::string task_name, DeviceMgr* devices, WorkerCacheFactory cac
 
 Worker::~Worker() {
   AbortAllSteps(errors::Cancelled("The worker of ", task_name_, " is shutting down"));
-  // Running steps refer to the devices and this worker until their last callback.
-  std::unique_lock<std::mutex> lock(impl_->runs_mu);
-  impl_->runs_cv.wait(lock, [this] { return impl_->runs_in_flight == 0; });
+  impl_->WaitForRuns();
 }
 
 void Worker::GetStatus(const tensorflow::GetStatusRequest& request, tensorflow::GetStatusResponse* response) {
@@ -139,7 +138,7 @@ Status Worker::CreateWorkerSession(const tensorflow::CreateWorkerSessionRequest&
     return errors::InvalidArgument("CreateWorkerSession on ", task_name_, " needs a session handle");
   {
     // A retried request finds its session made already; that is success.
-    std::lock_guard<std::mutex> lock(impl_->mu);
+    MutexLock lock(impl_->mu);
     if (impl_->sessions.count(request.session_handle())) return OkStatus();
   }
   std::unique_ptr<WorkerCache> peers;
@@ -147,7 +146,7 @@ Status Worker::CreateWorkerSession(const tensorflow::CreateWorkerSessionRequest&
     CLAB_ASSIGN_OR_RETURN(peers, impl_->cache_factory(request.server_def()));
   }
   auto session = std::make_shared<WorkerSession>(request.session_handle(), std::move(peers));
-  std::lock_guard<std::mutex> lock(impl_->mu);
+  MutexLock lock(impl_->mu);
   impl_->sessions.try_emplace(request.session_handle(), std::move(session));
   return OkStatus();
 }
@@ -155,7 +154,7 @@ Status Worker::CreateWorkerSession(const tensorflow::CreateWorkerSessionRequest&
 Status Worker::DeleteWorkerSession(const tensorflow::DeleteWorkerSessionRequest& request) {
   std::shared_ptr<WorkerSession> session;
   {
-    std::lock_guard<std::mutex> lock(impl_->mu);
+    MutexLock lock(impl_->mu);
     auto it = impl_->sessions.find(request.session_handle());
     if (it == impl_->sessions.end()) return OkStatus();
     session = std::move(it->second);
@@ -184,7 +183,7 @@ Status Worker::DeregisterGraph(const tensorflow::DeregisterGraphRequest& request
 
 void Worker::RunGraphAsync(const tensorflow::RunGraphRequest& request, tensorflow::RunGraphResponse* response,
                            CallCancellation* cancellation, std::function<void(const Status&)> done,
-                           std::vector<Tensor>* fetched) {
+                           std::vector<Tensor>* fetched, std::vector<Tensor>* fed) {
   auto finish = [response, in_body = request.store_errors_in_response_body(),
                  done = std::move(done)](const Status& status) {
     if (!status.ok() && in_body) {
@@ -204,22 +203,28 @@ void Worker::RunGraphAsync(const tensorflow::RunGraphRequest& request, tensorflo
   if (!graph) return finish(impl_->GraphNotFound(request.graph_handle()));
 
   const std::vector<std::string>& feed_names = graph->feeds();
-  if (static_cast<size_t>(request.send_size()) != feed_names.size())
-    return finish(errors::InvalidArgument("RunGraph sent ", request.send_size(), " tensor(s) to graph ",
+  const size_t sent_count = fed != nullptr ? fed->size() : static_cast<size_t>(request.send_size());
+  if (sent_count != feed_names.size())
+    return finish(errors::InvalidArgument("RunGraph sent ", sent_count, " tensor(s) to graph ",
                                           request.graph_handle(), " on ", task_name_, ", which feeds ",
                                           feed_names.size()));
-  std::vector<Tensor> feeds(feed_names.size());
-  for (int i = 0; i < request.send_size(); ++i) {
-    const tensorflow::NamedTensorProto& sent = request.send(i);
-    const int index = sent.name().empty() || sent.name() == feed_names[static_cast<size_t>(i)]
-                          ? i
-                          : graph->FeedIndex(sent.name());
-    if (index < 0)
-      return finish(errors::InvalidArgument("RunGraph fed '", sent.name(), "', which graph ", request.graph_handle(),
-                                            " on ", task_name_, " does not feed"));
-    StatusOr<Tensor> value = Tensor::FromProto(sent.tensor());
-    if (!value.ok()) return finish(errors::Annotate(value.status(), StrCat("Feed '", sent.name(), "'")));
-    feeds[static_cast<size_t>(index)] = std::move(value).value();
+  std::vector<Tensor> feeds;
+  if (fed != nullptr) {
+    feeds = std::move(*fed);
+  } else {
+    feeds.resize(feed_names.size());
+    for (int i = 0; i < request.send_size(); ++i) {
+      const tensorflow::NamedTensorProto& sent = request.send(i);
+      const int index = sent.name().empty() || sent.name() == feed_names[static_cast<size_t>(i)]
+                            ? i
+                            : graph->FeedIndex(sent.name());
+      if (index < 0)
+        return finish(errors::InvalidArgument("RunGraph fed '", sent.name(), "', which graph ",
+                                              request.graph_handle(), " on ", task_name_, " does not feed"));
+      StatusOr<Tensor> value = Tensor::FromProto(sent.tensor());
+      if (!value.ok()) return finish(errors::Annotate(value.status(), StrCat("Feed '", sent.name(), "'")));
+      feeds[static_cast<size_t>(index)] = std::move(value).value();
+    }
   }
 
   StatusOr<std::shared_ptr<StepRendezvous>> acquired = impl_->steps.Acquire(step_id, /*starts_run=*/true);
@@ -329,5 +334,12 @@ void Worker::SetAbandonedStepTimeout(int64_t timeout_ms) {
 }
 
 size_t Worker::NumActiveSteps() const { return impl_->steps.size(); }
+
+int Worker::NumRunsInFlight() const {
+  MutexLock lock(impl_->runs_mu);
+  return impl_->runs_in_flight;
+}
+
+Status Worker::StepAbortStatus(int64_t step_id) const { return impl_->steps.AbortStatus(step_id); }
 
 }  // namespace clab

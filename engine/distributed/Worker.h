@@ -39,10 +39,12 @@ class Worker {
   // Runs one step of a registered graph. An unknown session or graph handle is ABORTED
   // ("... this worker was probably restarted"), so the client's recovery takes over.
   // With `fetched`, the fetched tensors are moved there (fetch order) and the response's
-  // recv list stays empty: the in-process master's path, without TensorProto copies.
+  // recv list stays empty; with `fed`, the fed tensors are taken from there (feed order)
+  // instead of the request's sends: the in-process master's paths, without TensorProto
+  // copies.
   void RunGraphAsync(const tensorflow::RunGraphRequest& request, tensorflow::RunGraphResponse* response,
                      CallCancellation* cancellation, std::function<void(const Status&)> done,
-                     std::vector<Tensor>* fetched = nullptr);
+                     std::vector<Tensor>* fetched = nullptr, std::vector<Tensor>* fed = nullptr);
   void CleanupGraph(const tensorflow::CleanupGraphRequest& request);
   // The in-process master hands over a tensor another task's RunGraph reply carried (see
   // RunGraphRequest.delivered_key); ABORTED when the step was already cleaned up.
@@ -66,6 +68,11 @@ class Worker {
   void SetAbandonedStepTimeout(int64_t timeout_ms);
   // Steps whose state this worker holds (running, or waiting for CleanupGraph).
   size_t NumActiveSteps() const;
+  // RunGraph calls of any step running here now.
+  int NumRunsInFlight() const;
+  // Why step `step_id` was aborted here (a cancelled call, a failed partition, a peer that
+  // gave up); OK while it runs, and for a step this worker holds nothing of.
+  Status StepAbortStatus(int64_t step_id) const;
 
  private:
   struct Impl;

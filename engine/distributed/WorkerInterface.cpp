@@ -35,6 +35,13 @@ void WorkerInterface::RunGraphWithTensorsAsync(const tensorflow::RunGraphRequest
   });
 }
 
+void WorkerInterface::RunGraphInProcessAsync(const tensorflow::RunGraphRequest& request,
+                                             tensorflow::RunGraphResponse* response, std::vector<Tensor> fed,
+                                             std::vector<Tensor>* fetched, CallCancellation* cancellation, Done done) {
+  done(errors::Unimplemented("Tensors can only be handed over to a worker in the master's own process (graph ",
+                             request.graph_handle(), ")"));
+}
+
 Status WorkerInterface::DeliverTensor(int64_t step_id, const std::string& key, const Tensor& value) {
   return errors::Unimplemented("Tensors can only be delivered to a worker in the master's own process (key ", key,
                                ")");

@@ -2,13 +2,13 @@
 // whether the worker is in this process (direct calls) or behind gRPC.
 #pragma once
 
+#include "clab/core/Mutex.h"
 #include "clab/core/Status.h"
 #include "clab/core/Tensor.h"
 #include "tensorflow/worker.pb.h"
 
 #include <functional>
 #include <map>
-#include <mutex>
 #include <memory>
 #include <vector>
 
@@ -24,10 +24,10 @@ class CallCancellation {
   bool cancelled() const;
 
  private:
-  mutable std::mutex mu_;
-  bool cancelled_ = false;
-  int next_id_ = 0;
-  std::map<int, std::function<void()>> callbacks_;
+  mutable Mutex mu_;
+  bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
+  int next_id_ ABSL_GUARDED_BY(mu_) = 0;
+  std::map<int, std::function<void()>> callbacks_ ABSL_GUARDED_BY(mu_);
 };
 
 class WorkerInterface {
@@ -65,6 +65,17 @@ class WorkerInterface {
   virtual void RunGraphWithTensorsAsync(const tensorflow::RunGraphRequest& request,
                                         tensorflow::RunGraphResponse* response, std::vector<Tensor>* fetched,
                                         CallCancellation* cancellation, Done done);
+
+  // Whether calls reach a Worker in this process directly (LocalWorker), which can then take
+  // tensors as they are instead of TensorProtos.
+  virtual bool InProcess() const { return false; }
+  // RunGraph with the fed tensors handed over in `fed` (the registered graph's feed order;
+  // `request` then has no sends) and the fetched ones handed back in `fetched`: the path of
+  // an in-process client whose master and worker share its process. Only a worker with
+  // InProcess() takes it (UNIMPLEMENTED otherwise).
+  virtual void RunGraphInProcessAsync(const tensorflow::RunGraphRequest& request,
+                                      tensorflow::RunGraphResponse* response, std::vector<Tensor> fed,
+                                      std::vector<Tensor>* fetched, CallCancellation* cancellation, Done done);
 
   // Puts `value` into this worker's rendezvous of step `step_id` under `key`: how the master
   // of this task hands over tensors that arrived in another partition's RunGraph reply.

@@ -10,24 +10,6 @@ namespace {
 
 using tensorflow::AttrValue;
 
-// The attr type names TensorFlow's op specs use, so messages read like the spec.
-std::string_view AttrCaseName(const AttrValue& value) {
-  switch (value.value_case()) {
-    case AttrValue::kS: return "string";
-    case AttrValue::kI: return "int";
-    case AttrValue::kF: return "float";
-    case AttrValue::kB: return "bool";
-    case AttrValue::kType: return "type";
-    case AttrValue::kShape: return "shape";
-    case AttrValue::kTensor: return "tensor";
-    case AttrValue::kList: return "list";
-    case AttrValue::kFunc: return "func";
-    case AttrValue::kPlaceholder: return "placeholder";
-    case AttrValue::VALUE_NOT_SET: return "no value";
-  }
-  return "unknown";
-}
-
 StatusOr<const AttrValue*> FindAttr(const tensorflow::NodeDef& node, std::string_view name) {
   auto it = node.attr().find(std::string(name));
   if (it == node.attr().end())
@@ -210,6 +192,23 @@ AttrValue AttrOf(const std::vector<DataType>& v) {
   auto* list = a.mutable_list();
   for (DataType t : v) list->add_type(t);
   return a;
+}
+
+std::string_view AttrCaseName(const AttrValue& value) {
+  switch (value.value_case()) {
+    case AttrValue::kS: return "string";
+    case AttrValue::kI: return "int";
+    case AttrValue::kF: return "float";
+    case AttrValue::kB: return "bool";
+    case AttrValue::kType: return "type";
+    case AttrValue::kShape: return "shape";
+    case AttrValue::kTensor: return "tensor";
+    case AttrValue::kList: return "list";
+    case AttrValue::kFunc: return "func";
+    case AttrValue::kPlaceholder: return "placeholder";
+    case AttrValue::VALUE_NOT_SET: return "no value";
+  }
+  return "unknown";
 }
 
 std::string AttrValueSummary(const AttrValue& value) {

@@ -1,7 +1,7 @@
 #include "clab/graph/GraphImport.h"
 
 #include "clab/graph/Graph.h"
-#include "clab/train/GlobalStep.h"
+#include "clab/graph/GraphKeys.h"
 
 #include <algorithm>
 #include <map>
@@ -53,11 +53,11 @@ Status ImportGraphDef(const tensorflow::GraphDef& graph, GraphBuilder* g,
     }
     CLAB_RETURN_IF_ERROR(g->status());
     if (IsVariable(def)) {
-      g->AddToCollection("variables", def.name());
+      g->AddToCollection(GraphKeys::kGlobalVariables, def.name());
       if (def.name() == "global_step")
-        g->AddToCollection(kGlobalStepCollection, def.name());
+        g->AddToCollection(GraphKeys::kGlobalStep, def.name());
       else if (IsModelVariable(def))
-        g->AddToCollection("trainable_variables", def.name());
+        g->AddToCollection(GraphKeys::kTrainableVariables, def.name());
     }
   }
   return g->status();

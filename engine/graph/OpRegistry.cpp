@@ -1,7 +1,6 @@
 #include "clab/graph/OpRegistry.h"
 
 #include "clab/graph/AttrValues.h"
-#include "ops/RegisterOps.h"
 
 #include <absl/strings/str_join.h>
 
@@ -9,6 +8,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <set>
 
 namespace clab {
@@ -25,23 +25,6 @@ using tensorflow::AttrValue;
 }
 
 bool IsListType(std::string_view type) { return type.rfind("list(", 0) == 0; }
-
-std::string_view AttrCaseTypeName(const AttrValue& value) {
-  switch (value.value_case()) {
-    case AttrValue::kS: return "string";
-    case AttrValue::kI: return "int";
-    case AttrValue::kF: return "float";
-    case AttrValue::kB: return "bool";
-    case AttrValue::kType: return "type";
-    case AttrValue::kShape: return "shape";
-    case AttrValue::kTensor: return "tensor";
-    case AttrValue::kFunc: return "func";
-    case AttrValue::kList: return "list";
-    case AttrValue::kPlaceholder: return "placeholder";
-    case AttrValue::VALUE_NOT_SET: return "no value";
-  }
-  return "unknown";
-}
 
 // The names of the list fields that hold something, to reject "list(int)" holding floats.
 std::vector<std::string_view> NonEmptyListFields(const AttrValue::ListValue& list) {
@@ -92,7 +75,7 @@ Status CheckAttrValue(const AttrDef& def, AttrValue* value) {
   if (IsListType(def.type)) {
     if (value->value_case() == AttrValue::VALUE_NOT_SET) value->mutable_list();
     if (value->value_case() != AttrValue::kList)
-      return errors::InvalidArgument("has type ", AttrCaseTypeName(*value), ", expected ", def.type);
+      return errors::InvalidArgument("has type ", AttrCaseName(*value), ", expected ", def.type);
     const std::string element = def.type.substr(5, def.type.size() - 6);
     for (std::string_view kind : NonEmptyListFields(value->list()))
       if (kind != element)
@@ -104,8 +87,8 @@ Status CheckAttrValue(const AttrDef& def, AttrValue* value) {
     for (const auto& s : value->list().s()) CLAB_RETURN_IF_ERROR(CheckString(def, s));
     return OkStatus();
   }
-  if (AttrCaseTypeName(*value) != def.type)
-    return errors::InvalidArgument("has type ", AttrCaseTypeName(*value), ", expected ", def.type);
+  if (AttrCaseName(*value) != def.type)
+    return errors::InvalidArgument("has type ", AttrCaseName(*value), ", expected ", def.type);
   if (def.type == "type") return CheckDataType(def, value->type());
   if (def.type == "string") return CheckString(def, value->s());
   if (def.type == "int" && def.has_minimum && value->i() < def.minimum)
@@ -287,27 +270,55 @@ Status ValidateOpDef(const OpDef& op) {
   return check_args(op.outputs, "output");
 }
 
+namespace {
+
+// The families that joined before the registry was built, and whether it has been.
+struct PendingFamilies {
+  std::mutex mu;
+  std::vector<std::pair<std::string, OpFamily::RegisterFn>> families;
+  bool registry_built = false;
+};
+
+PendingFamilies& Families() {
+  static PendingFamilies* const families = new PendingFamilies;
+  return *families;
+}
+
+void RegisterFamily(OpRegistry& registry, std::string_view name, OpFamily::RegisterFn register_ops) {
+  register_ops(registry);
+  for (const OpDef* op : registry.ListOps()) {
+    Status valid = ValidateOpDef(*op);
+    if (!valid.ok()) DieOnBadRegistration(op->name, clab::StrCat(valid.message(), " (family '", name, "')"));
+  }
+}
+
+}  // namespace
+
+OpFamily::OpFamily(std::string_view name, RegisterFn register_ops) {
+  PendingFamilies& pending = Families();
+  {
+    std::lock_guard<std::mutex> lock(pending.mu);
+    if (!pending.registry_built) {
+      pending.families.emplace_back(std::string(name), register_ops);
+      return;
+    }
+  }
+  RegisterFamily(OpRegistry::Global(), name, register_ops);
+}
+
 OpRegistry& OpRegistry::Global() {
   // A function-local static: C++ guarantees one initialisation even when threads race here.
   static OpRegistry* const registry = [] {
     auto* r = new OpRegistry;
-    RegisterArrayOps(*r);
-    RegisterStateOps(*r);
-    RegisterMathOps(*r);
-    RegisterNnOps(*r);
-    RegisterNnGradOps(*r);
-    RegisterNnLossOps(*r);
-    RegisterConvOps(*r);
-    RegisterPoolOps(*r);
-    RegisterModelOps(*r);
-    RegisterRandomOps(*r);
-    RegisterSendRecvOps(*r);
-    RegisterVariableStatusOps(*r);
-    RegisterQueueOps(*r);
-    RegisterAccumulatorOps(*r);
-    RegisterGatherScatterOps(*r);
-    RegisterPackOps(*r);
-    RegisterDatasetOps(*r);
+    PendingFamilies& pending = Families();
+    std::vector<std::pair<std::string, OpFamily::RegisterFn>> families;
+    {
+      std::lock_guard<std::mutex> lock(pending.mu);
+      pending.registry_built = true;
+      families.swap(pending.families);
+    }
+    std::stable_sort(families.begin(), families.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [name, register_ops] : families) register_ops(*r);
     for (const auto& [name, op] : r->ops_) {
       Status valid = ValidateOpDef(*op);
       if (!valid.ok()) DieOnBadRegistration(name, std::string(valid.message()));

@@ -9,7 +9,6 @@
 #include "clab/runtime/OpKernel.h"
 #include "ops/ArrayOpsInternal.h"
 #include "ops/GradientAccumulator.h"
-#include "ops/RegisterOps.h"
 #include "ops/ResourceHandles.h"
 
 namespace clab {
@@ -176,5 +175,8 @@ void RegisterAccumulatorOps(OpRegistry& registry) {
       .Summary("Fails the takes that wait on the accumulator now (CANCELLED); later takes wait as usual.")
       .Group("train");
 }
+
+// Joins the built-in ops of OpRegistry::Global().
+const OpFamily kAccumulatorOpFamily("accumulator", RegisterAccumulatorOps);
 
 }  // namespace clab

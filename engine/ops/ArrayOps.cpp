@@ -5,7 +5,6 @@
 #include "clab/graph/ShapeContext.h"
 #include "clab/runtime/OpKernel.h"
 #include "ops/ArrayOpsInternal.h"
-#include "ops/RegisterOps.h"
 
 #include <algorithm>
 
@@ -260,5 +259,8 @@ void RegisterArrayOps(OpRegistry& registry) {
 
   array_internal::RegisterArrayShapeOps(registry);
 }
+
+// Joins the built-in ops of OpRegistry::Global().
+const OpFamily kArrayOpFamily("array", RegisterArrayOps);
 
 }  // namespace clab

@@ -12,7 +12,6 @@
 #include "ops/MathOpsInternal.h"
 
 #include "clab/core/TensorEigen.h"
-#include "ops/RegisterOps.h"
 #include "ops/SpatialWindow.h"
 
 #include <absl/strings/str_join.h>
@@ -299,5 +298,8 @@ void RegisterConvOps(OpRegistry& registry) {
       .Kernel("CPU", spatial::WindowKernelFactory<ConvKernel>(ConvPass::kBackpropFilter, /*pooling=*/false))
       .Summary("The gradient of Conv2D with respect to its filter, of shape filter_sizes.");
 }
+
+// Joins the built-in ops of OpRegistry::Global().
+const OpFamily kConvOpFamily("conv", RegisterConvOps);
 
 }  // namespace clab

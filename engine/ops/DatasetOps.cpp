@@ -24,7 +24,6 @@
 #include "clab/runtime/ResourceMgr.h"
 #include "ops/ArrayOpsInternal.h"
 #include "ops/Philox.h"
-#include "ops/RegisterOps.h"
 
 #include <absl/strings/match.h>
 #include <absl/strings/str_cat.h>
@@ -255,5 +254,8 @@ void RegisterDatasetOps(OpRegistry& registry) {
       .Summary("The next shuffled minibatch of labelled examples from a CSV or IDX file, for one shard")
       .Group("data");
 }
+
+// Joins the built-in ops of OpRegistry::Global().
+const OpFamily kDatasetOpFamily("dataset", RegisterDatasetOps);
 
 }  // namespace clab

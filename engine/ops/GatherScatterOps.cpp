@@ -6,7 +6,6 @@
 #include "clab/graph/ShapeContext.h"
 #include "clab/runtime/OpKernel.h"
 #include "ops/ArrayOpsInternal.h"
-#include "ops/RegisterOps.h"
 
 #include <cstring>
 
@@ -281,5 +280,8 @@ void RegisterGatherScatterOps(OpRegistry& registry) {
   RegisterScatter(registry, "ScatterSub", ScatterKind::kSub, "Subtracts updates from the given rows of a variable.");
   RegisterScatter(registry, "ScatterUpdate", ScatterKind::kUpdate, "Sets the given rows of a variable.");
 }
+
+// Joins the built-in ops of OpRegistry::Global().
+const OpFamily kGatherScatterOpFamily("gather scatter", RegisterGatherScatterOps);
 
 }  // namespace clab

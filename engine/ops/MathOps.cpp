@@ -2,7 +2,6 @@
 // shared by the math, nn and random kernels.
 #include "ops/MathOpsInternal.h"
 
-#include "ops/RegisterOps.h"
 
 #include <algorithm>
 #include <atomic>
@@ -90,5 +89,8 @@ void RegisterMathOps(OpRegistry& registry) {
   math_internal::RegisterUnaryMathOps(registry);
   math_internal::RegisterReductionOps(registry);
 }
+
+// Joins the built-in ops of OpRegistry::Global().
+const OpFamily kMathOpFamily("math", RegisterMathOps);
 
 }  // namespace clab

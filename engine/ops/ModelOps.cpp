@@ -2,7 +2,6 @@
 // ArgMax (the predicted class) and Equal (to count correct predictions).
 #include "ops/MathOpsInternal.h"
 
-#include "ops/RegisterOps.h"
 
 namespace clab {
 namespace {
@@ -159,5 +158,8 @@ void RegisterModelOps(OpRegistry& registry) {
       .Summary("x == y, element-wise (y of the same shape, or a scalar).")
       .Group("math");
 }
+
+// Joins the built-in ops of OpRegistry::Global().
+const OpFamily kModelOpFamily("model", RegisterModelOps);
 
 }  // namespace clab

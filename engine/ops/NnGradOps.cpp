@@ -4,7 +4,6 @@
 // axes, with the shapes of this run: batch sizes need not be known when the graph is built.
 #include "ops/MathOpsInternal.h"
 
-#include "ops/RegisterOps.h"
 
 namespace clab {
 namespace {
@@ -132,5 +131,8 @@ void RegisterNnGradOps(OpRegistry& registry) {
       .Summary("The gradient of Relu: gradients where features > 0, else 0.")
       .Group("nn");
 }
+
+// Joins the built-in ops of OpRegistry::Global().
+const OpFamily kNnGradOpFamily("nn grad", RegisterNnGradOps);
 
 }  // namespace clab

@@ -6,7 +6,6 @@
 // -sum(labels * log softmax(features)) and the backprop softmax(features) - labels.
 #include "ops/MathOpsInternal.h"
 
-#include "ops/RegisterOps.h"
 
 #include <algorithm>
 #include <cmath>
@@ -179,5 +178,8 @@ void RegisterNnLossOps(OpRegistry& registry) {
       .Summary("Per-example cross-entropy of softmax(features) against label distributions, and its gradient.")
       .Group("nn");
 }
+
+// Joins the built-in ops of OpRegistry::Global().
+const OpFamily kNnLossOpFamily("nn loss", RegisterNnLossOps);
 
 }  // namespace clab

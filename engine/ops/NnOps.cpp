@@ -2,7 +2,6 @@
 // axis.
 #include "ops/MathOpsInternal.h"
 
-#include "ops/RegisterOps.h"
 
 #include <cmath>
 
@@ -145,5 +144,8 @@ void RegisterNnOps(OpRegistry& registry) {
       .Summary("logits - log(sum(exp(logits))) over the last axis, computed stably.")
       .Group("nn");
 }
+
+// Joins the built-in ops of OpRegistry::Global().
+const OpFamily kNnOpFamily("nn", RegisterNnOps);
 
 }  // namespace clab

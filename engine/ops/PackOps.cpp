@@ -1,13 +1,12 @@
 // _PackTensors and _UnpackTensors: several tensors (any numeric types and shapes) travel
 // between two tasks as one byte tensor, so a step sends one message per pair of tasks
-// instead of one per tensor (runtime/PackTransfers.cpp inserts them). The layout: a u64
+// instead of one per tensor (compile/PackTransfers.cpp inserts them). The layout: a u64
 // count, then per tensor a u64 dtype, a u64 rank, rank i64 dims and a u64 byte count,
 // followed by the bytes padded to 8.
 #include "clab/graph/OpRegistry.h"
 #include "clab/graph/ShapeContext.h"
 #include "clab/runtime/OpKernel.h"
 #include "ops/ArrayOpsInternal.h"
-#include "ops/RegisterOps.h"
 
 #include <cstring>
 
@@ -104,5 +103,8 @@ void RegisterPackOps(OpRegistry& registry) {
       .Summary("The tensors that _PackTensors packed, with their types and shapes.")
       .Group("internal");
 }
+
+// Joins the built-in ops of OpRegistry::Global().
+const OpFamily kPackOpFamily("pack", RegisterPackOps);
 
 }  // namespace clab

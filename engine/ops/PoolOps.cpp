@@ -5,7 +5,6 @@
 // maximum is found again from orig_input.
 #include "ops/MathOpsInternal.h"
 
-#include "ops/RegisterOps.h"
 #include "ops/SpatialWindow.h"
 
 #include <limits>
@@ -159,5 +158,8 @@ void RegisterPoolOps(OpRegistry& registry) {
       .Summary("The gradient of MaxPool: each output's gradient goes to its window's maximum.")
       .Group("nn");
 }
+
+// Joins the built-in ops of OpRegistry::Global().
+const OpFamily kPoolOpFamily("pool", RegisterPoolOps);
 
 }  // namespace clab

@@ -7,7 +7,6 @@
 #include "clab/runtime/OpKernel.h"
 #include "ops/ArrayOpsInternal.h"
 #include "ops/FifoQueue.h"
-#include "ops/RegisterOps.h"
 #include "ops/ResourceHandles.h"
 
 #include <cstring>
@@ -241,5 +240,8 @@ void RegisterQueueOps(OpRegistry& registry) {
       .Summary("The number of tuples in a queue.")
       .Group("queue");
 }
+
+// Joins the built-in ops of OpRegistry::Global().
+const OpFamily kQueueOpFamily("queue", RegisterQueueOps);
 
 }  // namespace clab

@@ -11,7 +11,6 @@
 #include "ops/MathOpsInternal.h"
 
 #include "ops/Philox.h"
-#include "ops/RegisterOps.h"
 
 #include <array>
 #include <atomic>
@@ -204,5 +203,8 @@ void RegisterRandomOps(OpRegistry& registry) {
   RegisterRandom(registry, "TruncatedNormal", MakeRandomKernel<Distribution::kTruncatedNormal>,
                  "Standard normal values, redrawn where they fall beyond 2 standard deviations.");
 }
+
+// Joins the built-in ops of OpRegistry::Global().
+const OpFamily kRandomOpFamily("random", RegisterRandomOps);
 
 }  // namespace clab

@@ -9,7 +9,6 @@
 #include "clab/runtime/OpKernel.h"
 #include "clab/runtime/ResourceMgr.h"
 #include "ops/ArrayOpsInternal.h"
-#include "ops/RegisterOps.h"
 
 #include <cstring>
 #include <type_traits>
@@ -258,5 +257,8 @@ void RegisterStateOps(OpRegistry& registry) {
       .Summary("Subtracts a value from a variable")
       .Group("state");
 }
+
+// Joins the built-in ops of OpRegistry::Global().
+const OpFamily kStateOpFamily("state", RegisterStateOps);
 
 }  // namespace clab

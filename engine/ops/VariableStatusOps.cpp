@@ -3,7 +3,6 @@
 #include "clab/graph/OpRegistry.h"
 #include "clab/graph/ShapeContext.h"
 #include "clab/runtime/OpKernel.h"
-#include "ops/RegisterOps.h"
 
 namespace clab {
 
@@ -30,5 +29,8 @@ void RegisterVariableStatusOps(OpRegistry& registry) {
       .Summary("Whether a variable has been assigned a value.")
       .Group("state");
 }
+
+// Joins the built-in ops of OpRegistry::Global().
+const OpFamily kVariableStatusOpFamily("variable status", RegisterVariableStatusOps);
 
 }  // namespace clab

@@ -1,34 +1,22 @@
 #include "clab/runtime/DirectSession.h"
 
+#include "clab/compile/CompileStep.h"
+#include "clab/compile/PlanCache.h"
+#include "clab/core/Mutex.h"
 #include "clab/graph/Graph.h"
-#include "clab/graph/Prune.h"
 #include "clab/runtime/Device.h"
 #include "clab/runtime/Executor.h"
-#include "clab/runtime/Partition.h"
-#include "clab/runtime/Placer.h"
 #include "clab/runtime/Rendezvous.h"
+#include "core/LogLine.h"
 
-#include <absl/container/inlined_vector.h>
-#include <absl/strings/str_join.h>
-
-#include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
-#include <cstdio>
 #include <map>
-#include <mutex>
 #include <set>
 #include <unordered_map>
 
 namespace clab {
 namespace {
-
-// Where one fed or fetched tensor goes: which partition, which of its feeds or fetches.
-struct Route {
-  int partition = -1;  // -1: a feed that nothing in the pruned graph reads
-  int index = 0;
-};
 
 // Everything one (feeds, fetches, targets) signature needs, built on its first Run.
 struct CompiledSignature {
@@ -39,29 +27,10 @@ struct CompiledSignature {
     tensorflow::GraphDef graph;  // for RunOptions.output_partition_graphs
   };
   std::vector<Partition> partitions;
-  std::vector<Route> feed_routes;   // in sorted feed-name order
-  std::vector<Route> fetch_routes;  // in the requested fetch order
-};
-
-// Keeps the first abort, which is the failure's cause; the other partitions' errors are
-// its echoes (their _Recv was cancelled).
-class StepRendezvous : public LocalRendezvous {
- public:
-  void StartAbort(const Status& status) override {
-    {
-      std::lock_guard<std::mutex> lock(cause_mu_);
-      if (cause_.ok()) cause_ = status;
-    }
-    LocalRendezvous::StartAbort(status);
-  }
-  Status cause() {
-    std::lock_guard<std::mutex> lock(cause_mu_);
-    return cause_;
-  }
-
- private:
-  std::mutex cause_mu_;
-  Status cause_;
+  // By the names the step was compiled with; a Run of the same names in another order
+  // finds the same plan.
+  std::unordered_map<std::string, StepRoutes::Route> feed_routes;
+  std::unordered_map<std::string, StepRoutes::Route> fetch_routes;
 };
 
 // Counts partitions still running; the caller waits, optionally with a deadline.
@@ -69,26 +38,25 @@ class StepLatch {
  public:
   explicit StepLatch(int count) : count_(count) {}
   void CountDown() {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (--count_ == 0) cv_.notify_all();
+    MutexLock lock(mu_);
+    if (--count_ == 0) done_.NotifyAll();
   }
   // False when the deadline passed first.
   bool WaitFor(int64_t timeout_ms) {
-    std::unique_lock<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
+    const auto finished = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return count_ == 0; };
     if (timeout_ms <= 0) {
-      cv_.wait(lock, [this] { return count_ == 0; });
+      done_.Wait(mu_, finished);
       return true;
     }
-    return cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [this] { return count_ == 0; });
+    return done_.WaitFor(mu_, std::chrono::milliseconds(timeout_ms), finished);
   }
 
  private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  int count_;
+  Mutex mu_;
+  CondVar done_;
+  int count_ ABSL_GUARDED_BY(mu_);
 };
-
-std::string CanonicalTensorName(const TensorId& id) { return absl::StrCat(id.node, ":", id.index); }
 
 class DirectSession : public Session {
  public:
@@ -102,7 +70,7 @@ class DirectSession : public Session {
   }
 
   Status Create(const tensorflow::GraphDef& graph) override {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     CLAB_RETURN_IF_ERROR(CheckOpen());
     if (graph_created_ && graph.node_size() > 0)
       return errors::AlreadyExists("A Graph has already been created for this session.");
@@ -110,7 +78,7 @@ class DirectSession : public Session {
   }
 
   Status Extend(const tensorflow::GraphDef& graph) override {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     CLAB_RETURN_IF_ERROR(CheckOpen());
     return ExtendLocked(graph);
   }
@@ -118,28 +86,29 @@ class DirectSession : public Session {
   Status Run(const tensorflow::RunOptions& options, const FeedList& feeds, const std::vector<std::string>& fetches,
              const std::vector<std::string>& targets, std::vector<Tensor>* outputs,
              tensorflow::RunMetadata* metadata) override {
-    // Feeds are matched to the compiled signature in name order.
-    absl::InlinedVector<int, 8> feed_order(feeds.size());
-    for (size_t i = 0; i < feeds.size(); ++i) feed_order[i] = static_cast<int>(i);
-    std::sort(feed_order.begin(), feed_order.end(),
-              [&](int a, int b) { return feeds[static_cast<size_t>(a)].first < feeds[static_cast<size_t>(b)].first; });
-
-    std::shared_ptr<const CompiledSignature> compiled;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
+    std::vector<std::string_view> feed_names;
+    feed_names.reserve(feeds.size());
+    for (const auto& feed : feeds) feed_names.push_back(feed.first);
+    const std::string key =
+        StepSignature::Key(std::move(feed_names), {fetches.begin(), fetches.end()}, {targets.begin(), targets.end()});
+    std::shared_ptr<const CompiledSignature> compiled = plans_.Find(key);
+    if (!compiled) {
+      MutexLock lock(mu_);
       CLAB_RETURN_IF_ERROR(CheckOpen());
       if (!graph_created_) return errors::FailedPrecondition("Session was not created with a graph before Run()!");
-      const std::string key = SignatureKey(feeds, feed_order, fetches, targets);
-      auto cached = cache_.find(key);
-      if (cached == cache_.end()) {
-        std::vector<std::string> feed_names;
-        for (int i : feed_order) feed_names.push_back(feeds[static_cast<size_t>(i)].first);
-        CLAB_ASSIGN_OR_RETURN(std::shared_ptr<const CompiledSignature> built, Compile(feed_names, fetches, targets));
-        cached = cache_.emplace(key, std::move(built)).first;
+      compiled = plans_.Find(key);
+      if (!compiled) {
+        StepSignature signature;
+        for (const auto& feed : feeds) signature.feeds.push_back(feed.first);
+        signature.fetches = fetches;
+        signature.targets = targets;
+        CLAB_ASSIGN_OR_RETURN(std::shared_ptr<const CompiledSignature> built, Compile(signature));
+        compiled = plans_.Insert(key, std::move(built));
       }
-      compiled = cached->second;
+    } else if (closed_.load(std::memory_order_acquire)) {
+      return errors::FailedPrecondition("Session is closed.");
     }
-    return Execute(*compiled, options, feeds, feed_order, outputs, metadata);
+    return Execute(*compiled, options, feeds, fetches, outputs, metadata);
   }
 
   Status ListDevices(std::vector<tensorflow::DeviceAttributes>* devices) override {
@@ -149,16 +118,16 @@ class DirectSession : public Session {
   }
 
   Status Close() override {
-    std::lock_guard<std::mutex> lock(mu_);
-    closed_ = true;
+    MutexLock lock(mu_);
+    closed_.store(true, std::memory_order_release);
     // Steps in flight keep their signature alive through their own reference.
-    cache_.clear();
+    plans_.TakeAll();
     return OkStatus();
   }
 
  private:
   Status CheckOpen() const {
-    if (closed_) return errors::FailedPrecondition("Session is closed.");
+    if (closed_.load(std::memory_order_acquire)) return errors::FailedPrecondition("Session is closed.");
     return OkStatus();
   }
 
@@ -173,12 +142,10 @@ class DirectSession : public Session {
       any = true;
     }
     if (!any) text += " no known devices.";
-    text += "\n";
-    std::fputs(text.c_str(), stdout);
-    std::fflush(stdout);
+    WriteLogLine({}, text);
   }
 
-  Status ExtendLocked(const tensorflow::GraphDef& addition) {
+  Status ExtendLocked(const tensorflow::GraphDef& addition) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     tensorflow::GraphDef merged = graph_def_;
     std::set<std::string_view> names;
     for (const tensorflow::NodeDef& node : merged.node()) names.insert(node.name());
@@ -197,158 +164,62 @@ class DirectSession : public Session {
     return OkStatus();
   }
 
-  static std::string SignatureKey(const FeedList& feeds, const absl::InlinedVector<int, 8>& feed_order,
-                                  const std::vector<std::string>& fetches, const std::vector<std::string>& targets) {
-    std::string key;
-    for (int i : feed_order) absl::StrAppend(&key, feeds[static_cast<size_t>(i)].first, "\n");
-    key += "\x01";
-    for (const std::string& fetch : fetches) absl::StrAppend(&key, fetch, "\n");
-    key += "\x01";
-    std::vector<const std::string*> sorted_targets;
-    for (const std::string& target : targets) sorted_targets.push_back(&target);
-    std::sort(sorted_targets.begin(), sorted_targets.end(),
-              [](const std::string* a, const std::string* b) { return *a < *b; });
-    for (const std::string* target : sorted_targets) absl::StrAppend(&key, *target, "\n");
-    return key;
-  }
-
-  StatusOr<TensorId> CheckTensorInGraph(const std::string& name, const char* role) const {
-    CLAB_ASSIGN_OR_RETURN(TensorId id, TensorId::Parse(name));
-    const Node* node = graph_->FindNode(id.node);
-    if (!node) return errors::NotFound(role, " '", name, "' is not in the graph: there is no node named '", id.node, "'");
-    if (id.index < 0 || id.index >= node->num_outputs())
-      return errors::NotFound(role, " '", name, "' is not in the graph: node '", id.node, "' (", node->type_string(),
-                              ") has ", node->num_outputs(), " output(s)");
-    return id;
-  }
-
-  StatusOr<std::shared_ptr<const CompiledSignature>> Compile(const std::vector<std::string>& feeds,
-                                                              const std::vector<std::string>& fetches,
-                                                              const std::vector<std::string>& targets) {
-    std::vector<TensorId> feed_ids, fetch_ids;
-    std::set<std::string> fed;
-    for (const std::string& feed : feeds) {
-      CLAB_ASSIGN_OR_RETURN(TensorId id, CheckTensorInGraph(feed, "Feed"));
-      if (!fed.insert(CanonicalTensorName(id)).second)
-        return errors::InvalidArgument("'", feed, "' is fed more than once");
-      feed_ids.push_back(std::move(id));
-    }
-    for (const std::string& fetch : fetches) {
-      CLAB_ASSIGN_OR_RETURN(TensorId id, CheckTensorInGraph(fetch, "Fetch"));
-      fetch_ids.push_back(std::move(id));
-    }
-    std::vector<std::string> target_nodes;
-    for (const std::string& target : targets) {
-      const std::string name = !target.empty() && target[0] == '^' ? target.substr(1) : target;
-      if (!graph_->FindNode(name))
-        return errors::NotFound("Target '", target, "' is not in the graph: there is no node named '", name, "'");
-      target_nodes.push_back(name);
-    }
-
-    tensorflow::GraphDef pruned;
-    CLAB_RETURN_IF_ERROR(PruneGraph(graph_def_, feeds, fetches, target_nodes, &pruned));
-    CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, PlaceStatefulNodesAsBefore(pruned));
-    CLAB_RETURN_IF_ERROR(PlaceGraph(graph.get(), available_, PlacerOptionsForRun()));
-    for (const Node* node : graph->nodes()) {
-      if (node->op_def().is_stateful) stateful_placement_[node->name()] = node->assigned_device();
-    }
-
-    PartitionOptions partition_options;
-    partition_options.partition_of = [](const std::string& device) { return device; };
-    partition_options.incarnation_of = [this](const std::string& device) {
+  StatusOr<std::shared_ptr<const CompiledSignature>> Compile(const StepSignature& signature)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    CompileOptions options;
+    options.devices = available_;
+    options.placer = PlacerOptionsForRun();
+    options.partition_by = PartitionBy::kDevice;
+    options.incarnation_of = [this](const std::string& device) {
       auto it = incarnations_.find(device);
       return it == incarnations_.end() ? uint64_t{0} : it->second;
     };
-    std::map<std::string, tensorflow::GraphDef> partition_graphs;
-    CLAB_RETURN_IF_ERROR(PartitionGraph(*graph, partition_options, &partition_graphs));
+    options.stateful_placement = &stateful_placement_;
+    CLAB_ASSIGN_OR_RETURN(std::unique_ptr<CompiledStep> step, CompileStep(graph_def_, *graph_, signature, options));
 
     auto compiled = std::make_shared<CompiledSignature>();
-    std::map<std::string, int> partition_index;
-    std::vector<Executor::Params> params;
-    for (auto& [device_name, partition_graph] : partition_graphs) {
-      CLAB_ASSIGN_OR_RETURN(Device* device, devices_->Lookup(device_name));
-      partition_index[device_name] = static_cast<int>(params.size());
-      Executor::Params p;
-      p.graph = std::move(partition_graph);
-      p.device = device;
-      params.push_back(std::move(p));
-    }
-    auto partition_of_node = [&](const std::string& node) -> int {
-      const Node* placed = graph->FindNode(node);
-      return placed ? partition_index.at(placed->assigned_device()) : -1;
-    };
-
-    for (const TensorId& id : feed_ids) {
-      Route route{partition_of_node(id.node), 0};
-      if (route.partition >= 0) {
-        auto& p = params[static_cast<size_t>(route.partition)];
-        route.index = static_cast<int>(p.feeds.size());
-        p.feeds.push_back(CanonicalTensorName(id));
-      }
-      compiled->feed_routes.push_back(route);
-    }
-    // A tensor fetched twice is produced once; both fetches read the same result.
-    std::map<std::string, Route> fetch_route_of;
-    for (const TensorId& id : fetch_ids) {
-      const std::string name = CanonicalTensorName(id);
-      auto [it, inserted] = fetch_route_of.try_emplace(name);
-      if (inserted) {
-        it->second.partition = partition_of_node(id.node);
-        if (it->second.partition < 0) return errors::Internal("Fetch '", name, "' was pruned away");
-        auto& p = params[static_cast<size_t>(it->second.partition)];
-        it->second.index = static_cast<int>(p.fetches.size());
-        p.fetches.push_back(name);
-      }
-      compiled->fetch_routes.push_back(it->second);
-    }
-    for (const std::string& target : target_nodes) {
-      const int partition = partition_of_node(target);
-      if (partition >= 0) params[static_cast<size_t>(partition)].targets.push_back(target);
-    }
-
-    for (Executor::Params& p : params) {
-      CompiledSignature::Partition partition;
-      partition.device = p.device;
-      partition.num_feeds = p.feeds.size();
-      partition.graph = p.graph;
-      CLAB_ASSIGN_OR_RETURN(partition.executor, Executor::Create(std::move(p)));
-      compiled->partitions.push_back(std::move(partition));
+    compiled->feed_routes = std::move(step->routes.feed_routes);
+    compiled->fetch_routes = std::move(step->routes.fetch_routes);
+    for (size_t p = 0; p < step->partitions.size(); ++p) {
+      CompiledStep::Partition& partition = step->partitions[p];
+      CLAB_ASSIGN_OR_RETURN(Device * device, devices_->Lookup(partition.name));
+      Executor::Params params;
+      params.graph = partition.graph;
+      params.device = device;
+      params.feeds = std::move(step->routes.feeds[p]);
+      params.fetches = std::move(step->routes.fetches[p]);
+      params.targets = std::move(step->routes.targets[p]);
+      CompiledSignature::Partition compiled_partition;
+      compiled_partition.device = device;
+      compiled_partition.num_feeds = params.feeds.size();
+      compiled_partition.graph = std::move(partition.graph);
+      CLAB_ASSIGN_OR_RETURN(compiled_partition.executor, Executor::Create(std::move(params)));
+      compiled->partitions.push_back(std::move(compiled_partition));
     }
     return std::shared_ptr<const CompiledSignature>(std::move(compiled));
   }
 
-  // A stateful node (a variable above all) must land where it did for earlier signatures:
-  // its state lives in that device's resource manager.
-  StatusOr<std::unique_ptr<Graph>> PlaceStatefulNodesAsBefore(tensorflow::GraphDef& pruned) const {
-    for (tensorflow::NodeDef& node : *pruned.mutable_node()) {
-      auto placed = stateful_placement_.find(node.name());
-      if (placed != stateful_placement_.end()) node.set_device(placed->second);
-    }
-    return Graph::FromGraphDef(pruned);
-  }
-
-  PlacerOptions PlacerOptionsForRun() {
+  PlacerOptions PlacerOptionsForRun() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     PlacerOptions placer;
     placer.allow_soft_placement = options_.config.allow_soft_placement();
     placer.log_device_placement = options_.config.log_device_placement();
     // Each placement is printed once per session, not again for every new signature.
-    placer.log = [this](const std::string& line) {
-      if (!logged_placements_.insert(line).second) return;
-      std::fputs((line + "\n").c_str(), stdout);
-      std::fflush(stdout);
+    // The placer calls it while this session's mu_ is held (it compiles under it).
+    placer.log = [this](const std::string& line) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+      if (logged_placements_.insert(line).second) WriteLogLine({}, line);
     };
     return placer;
   }
 
   Status Execute(const CompiledSignature& compiled, const tensorflow::RunOptions& options, const FeedList& feeds,
-                 const absl::InlinedVector<int, 8>& feed_order, std::vector<Tensor>* outputs,
+                 const std::vector<std::string>& fetches, std::vector<Tensor>* outputs,
                  tensorflow::RunMetadata* metadata) {
     const size_t num_partitions = compiled.partitions.size();
     std::vector<Executor::RunArgs> args(num_partitions);
     const int64_t step_id = next_step_id_.fetch_add(1, std::memory_order_relaxed);
     // One partition never sends, so it needs no rendezvous.
-    std::unique_ptr<StepRendezvous> rendezvous;
-    if (num_partitions > 1) rendezvous = std::make_unique<StepRendezvous>();
+    std::unique_ptr<LocalRendezvous> rendezvous;
+    if (num_partitions > 1) rendezvous = std::make_unique<LocalRendezvous>();
     const bool trace = options.trace_level() == tensorflow::RunOptions::FULL_TRACE;
     for (size_t p = 0; p < num_partitions; ++p) {
       args[p].step_id = step_id;
@@ -356,11 +227,20 @@ class DirectSession : public Session {
       args[p].collect_stats = trace;
       args[p].feeds.resize(compiled.partitions[p].num_feeds);
     }
-    for (size_t i = 0; i < feed_order.size(); ++i) {
-      const Route& route = compiled.feed_routes[i];
-      if (route.partition >= 0)
-        args[static_cast<size_t>(route.partition)].feeds[static_cast<size_t>(route.index)] =
-            feeds[static_cast<size_t>(feed_order[i])].second;
+    for (const auto& [name, value] : feeds) {
+      auto route = compiled.feed_routes.find(name);
+      if (route == compiled.feed_routes.end())
+        return errors::Internal("Feed '", name, "' has no route in the step's plan");
+      if (route->second.partition >= 0)
+        args[static_cast<size_t>(route->second.partition)].feeds[static_cast<size_t>(route->second.index)] = value;
+    }
+    std::vector<const StepRoutes::Route*> fetch_routes;
+    fetch_routes.reserve(fetches.size());
+    for (const std::string& fetch : fetches) {
+      auto route = compiled.fetch_routes.find(fetch);
+      if (route == compiled.fetch_routes.end())
+        return errors::Internal("Fetch '", fetch, "' has no route in the step's plan");
+      fetch_routes.push_back(&route->second);
     }
 
     std::vector<Executor::Result> results(num_partitions);
@@ -380,7 +260,9 @@ class DirectSession : public Session {
       if (rendezvous) rendezvous->StartAbort(status);
       latch.WaitFor(0);  // partitions refer to the rendezvous and the results until they end
     }
-    if (status.ok() && rendezvous) status = rendezvous->cause();
+    // The first abort is the failure's cause; the other partitions' errors are its echoes
+    // (their _Recv was cancelled).
+    if (status.ok() && rendezvous) status = rendezvous->abort_status();
     for (size_t p = 0; p < num_partitions && status.ok(); ++p) status = results[p].status;
 
     if (metadata) {
@@ -394,9 +276,9 @@ class DirectSession : public Session {
     }
     if (!status.ok()) return status;
 
-    outputs->resize(compiled.fetch_routes.size());
-    for (size_t i = 0; i < compiled.fetch_routes.size(); ++i) {
-      const Route& route = compiled.fetch_routes[i];
+    outputs->resize(fetch_routes.size());
+    for (size_t i = 0; i < fetch_routes.size(); ++i) {
+      const StepRoutes::Route& route = *fetch_routes[i];
       (*outputs)[i] = results[static_cast<size_t>(route.partition)].fetches[static_cast<size_t>(route.index)];
     }
     return OkStatus();
@@ -407,15 +289,17 @@ class DirectSession : public Session {
   std::vector<AvailableDevice> available_;
   std::unordered_map<std::string, uint64_t> incarnations_;
 
-  std::mutex mu_;  // guards everything below
-  bool graph_created_ = false;
-  bool closed_ = false;
-  tensorflow::GraphDef graph_def_;
-  std::unique_ptr<Graph> graph_;
-  std::map<std::string, std::shared_ptr<const CompiledSignature>> cache_;
-  std::map<std::string, std::string> stateful_placement_;
-  std::set<std::string> logged_placements_;
+  // Compiled signatures; looked up without mu_, filled under it.
+  PlanCache<CompiledSignature> plans_;
+  std::atomic<bool> closed_{false};
   std::atomic<int64_t> next_step_id_{1};
+
+  Mutex mu_;  // serialises Create, Extend, Close and compiling
+  bool graph_created_ ABSL_GUARDED_BY(mu_) = false;
+  tensorflow::GraphDef graph_def_ ABSL_GUARDED_BY(mu_);
+  std::unique_ptr<Graph> graph_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, std::string> stateful_placement_ ABSL_GUARDED_BY(mu_);
+  std::set<std::string> logged_placements_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace

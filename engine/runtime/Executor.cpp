@@ -6,6 +6,7 @@
 
 #include "clab/runtime/Rendezvous.h"
 #include "clab/runtime/ThreadPool.h"
+#include "core/WallClock.h"
 #include "runtime/ExecutorPlan.h"
 
 #include <absl/container/inlined_vector.h>
@@ -20,12 +21,6 @@ namespace clab {
 namespace {
 
 using ReadyList = absl::InlinedVector<int, 8>;
-
-int64_t NowMicros() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 // Small, stable numbers for the timeline's lanes.
 uint32_t CurrentThreadNumber() {

@@ -6,6 +6,7 @@
 #include <absl/strings/str_split.h>
 
 #include <condition_variable>
+#include <mutex>
 #include <cstdio>
 #include <vector>
 
@@ -73,7 +74,7 @@ Status Rendezvous::Recv(const std::string& key, Tensor* value) {
 Status LocalRendezvous::Send(const std::string& key, const Tensor& value) {
   DoneCallback waiter;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (!abort_status_.ok()) return abort_status_;
     auto waiting = waiting_.find(key);
     if (waiting == waiting_.end()) {
@@ -93,7 +94,7 @@ void LocalRendezvous::RecvAsync(const std::string& key, DoneCallback done) {
   Tensor value;
   Status status;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (!abort_status_.ok()) {
       status = abort_status_;
     } else if (auto ready = ready_.find(key); ready != ready_.end()) {
@@ -108,15 +109,20 @@ void LocalRendezvous::RecvAsync(const std::string& key, DoneCallback done) {
 }
 
 bool LocalRendezvous::Idle() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return ready_.empty() && waiting_.empty();
+}
+
+Status LocalRendezvous::abort_status() const {
+  MutexLock lock(mu_);
+  return abort_status_;
 }
 
 void LocalRendezvous::StartAbort(const Status& status) {
   const Status abort = status.ok() ? errors::Aborted("Rendezvous aborted") : status;
   std::multimap<std::string, DoneCallback> waiting;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     // The first failure is the cause; later ones are its consequences.
     if (!abort_status_.ok()) return;
     abort_status_ = abort;

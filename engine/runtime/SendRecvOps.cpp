@@ -3,7 +3,6 @@
 #include "clab/graph/OpRegistry.h"
 #include "clab/runtime/OpKernel.h"
 #include "clab/runtime/Rendezvous.h"
-#include "ops/RegisterOps.h"
 
 namespace clab {
 namespace {
@@ -118,5 +117,8 @@ void RegisterSendRecvOps(OpRegistry& registry) {
       .Summary("Takes the tensor a _Send left in the step's rendezvous.")
       .Group("runtime");
 }
+
+// Joins the built-in ops of OpRegistry::Global().
+const OpFamily kSendRecvOpFamily("send recv", RegisterSendRecvOps);
 
 }  // namespace clab

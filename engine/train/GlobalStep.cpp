@@ -1,11 +1,12 @@
 #include "clab/train/GlobalStep.h"
 
+#include "clab/graph/GraphKeys.h"
 #include "clab/ops/Ops.h"
 
 namespace clab {
 
 std::optional<Output> GetGlobalStep(const GraphBuilder& graph) {
-  const auto& collection = graph.Collection(kGlobalStepCollection);
+  const auto& collection = graph.Collection(GraphKeys::kGlobalStep);
   if (collection.size() == 1) return Output(collection.front());
   if (graph.FindNode("global_step") != nullptr) return Output("global_step");
   return std::nullopt;
@@ -17,7 +18,7 @@ Output GetOrCreateGlobalStep(GraphBuilder& graph) {
   auto root = graph.WithNameScope("");
   auto zero = ops::Const(graph, Tensor::Scalar<int64_t>(0), "global_step/Initializer/zeros");
   ops::Variable var = ops::MakeVariable(graph, zero, "global_step", /*trainable=*/false);
-  graph.AddToCollection(kGlobalStepCollection, var.var.node());
+  graph.AddToCollection(GraphKeys::kGlobalStep, var.var.node());
   return var.var;
 }
 

@@ -1,5 +1,6 @@
 #include "clab/train/MonitoredSession.h"
 
+#include "clab/graph/GraphKeys.h"
 #include "clab/graph/OpRegistry.h"
 #include "clab/ops/Ops.h"
 #include "clab/train/CheckpointState.h"
@@ -53,7 +54,7 @@ StatusOr<std::unique_ptr<MonitoredSession>> MonitoredTrainingSession(GraphBuilde
 
   // The saver exists before the hooks so that the checkpoint hook and restore share it.
   ms->saver_ = options.scaffold.saver;
-  const auto& all_variables = graph.Collection("variables");
+  const auto& all_variables = graph.Collection(GraphKeys::kGlobalVariables);
   if (!ms->saver_ && !all_variables.empty()) {
     CLAB_ASSIGN_OR_RETURN(Saver saver, Saver::Build(graph));
     ms->saver_ = std::make_shared<Saver>(std::move(saver));
@@ -85,6 +86,7 @@ StatusOr<std::unique_ptr<MonitoredSession>> MonitoredTrainingSession(GraphBuilde
   // Finalise: initialiser and readiness ops.
   ms->variables_ = options.scaffold.variables.empty() ? all_variables : options.scaffold.variables;
   ms->init_op_ = options.scaffold.init_op;
+  ms->global_step_tensor_ = env.global_step_tensor;
   if (ms->init_op_.empty()) ms->init_op_ = ops::GlobalVariablesInitializer(graph, "init").node();
   {
     auto scope = graph.WithNameScope("report_uninitialized_variables");
@@ -162,7 +164,12 @@ Status MonitoredSession::PrepareChief() {
         Status s = saver_->Restore(*session_, prefix);
         if (s.ok()) {
           log_->Info(StrCat("Restoring parameters from ", prefix));
-          log_->Checkpoint(prefix, -1, 0, static_cast<int>(saver_->variables().size()), true);
+          // Watchers are told the step the model resumes from, as read from the restored model.
+          int64_t step = -1;
+          std::vector<Tensor> value;
+          if (!global_step_tensor_.empty() && session_->Run({}, {global_step_tensor_}, {}, &value).ok())
+            step = value.at(0).scalar<int64_t>();
+          log_->Checkpoint(prefix, step, 0, static_cast<int>(saver_->variables().size()), true);
           restored = true;
           break;
         }

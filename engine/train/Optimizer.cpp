@@ -2,6 +2,7 @@
 
 #include "clab/graph/AttrValues.h"
 #include "clab/graph/Graph.h"
+#include "clab/graph/GraphKeys.h"
 #include "clab/ops/Ops.h"
 #include "clab/train/GlobalStep.h"
 #include "clab/train/Gradients.h"
@@ -42,7 +43,7 @@ StatusOr<Output> Optimizer::ApplySparse(GraphBuilder& g, const Output& var, cons
 
 StatusOr<std::vector<std::pair<Output, Output>>> Optimizer::ComputeGradients(GraphBuilder& g, const Output& loss,
                                                                              std::vector<std::string> variables) {
-  if (variables.empty()) variables = g.Collection("trainable_variables");
+  if (variables.empty()) variables = g.Collection(GraphKeys::kTrainableVariables);
   std::vector<Output> xs;
   for (const std::string& variable : variables) xs.emplace_back(variable, 0);
   CLAB_ASSIGN_OR_RETURN(std::vector<Output> grads, Gradients(g, loss, xs));
@@ -103,7 +104,7 @@ StatusOr<Output> Optimizer::ApplyGradients(GraphBuilder& g, const std::vector<st
   }
   Output train = ops::NoOp(g, done, name);
   CLAB_RETURN_IF_ERROR(g.status());
-  g.AddToCollection("train_op", train.node());
+  g.AddToCollection(GraphKeys::kTrainOp, train.node());
   return train;
 }
 

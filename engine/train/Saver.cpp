@@ -1,6 +1,7 @@
 #include "clab/train/Saver.h"
 
 #include "clab/graph/AttrValues.h"
+#include "clab/graph/GraphKeys.h"
 #include "clab/io/TensorBundle.h"
 #include "clab/ops/Ops.h"
 #include "clab/train/CheckpointState.h"
@@ -12,7 +13,7 @@ namespace clab {
 StatusOr<Saver> Saver::Build(GraphBuilder& graph, const SaverOptions& options) {
   Saver saver;
   saver.max_to_keep_ = options.max_to_keep;
-  saver.variables_ = options.var_list.empty() ? graph.Collection("variables") : options.var_list;
+  saver.variables_ = options.var_list.empty() ? graph.Collection(GraphKeys::kGlobalVariables) : options.var_list;
   auto scope = graph.WithNameScope(options.name);
   std::vector<Output> assigns;
   for (size_t i = 0; i < saver.variables_.size(); ++i) {

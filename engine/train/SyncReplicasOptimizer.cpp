@@ -1,6 +1,7 @@
 #include "clab/train/SyncReplicasOptimizer.h"
 
 #include "clab/graph/AttrValues.h"
+#include "clab/graph/GraphKeys.h"
 #include "clab/ops/Ops.h"
 #include "clab/train/Gradients.h"
 #include "clab/train/hooks/SyncReplicasHook.h"
@@ -51,7 +52,7 @@ StatusOr<Output> SyncReplicasOptimizer::ApplyGradients(GraphBuilder& g,
     local_step = ops::VariableV2(g, PartialShape::Scalar(), DT_INT64, "sync_rep_local_step");
     local_step_read = ops::Identity(g, local_step, "sync_rep_local_step/read");
     ops_.local_step_init_op = ops::Assign(g, local_step, Output(global_step_read), "sync_rep_local_step/init").node();
-    g.AddToCollection("local_variables", local_step.node());
+    g.AddToCollection(GraphKeys::kLocalVariables, local_step.node());
   }
 
   auto scope = g.WithNameScope(options_.name);
@@ -120,7 +121,7 @@ StatusOr<Output> SyncReplicasOptimizer::ApplyGradients(GraphBuilder& g,
     train = ops::NoOp(g, {assign.control()}, name);
   }
   CLAB_RETURN_IF_ERROR(g.status());
-  g.AddToCollection("train_op", train.node());
+  g.AddToCollection(GraphKeys::kTrainOp, train.node());
   applied_ = true;
   return train;
 }

@@ -1,8 +1,6 @@
-// Example classifiers on the shipped data sets (resources/data): softmax regression (no
-// hidden layer), multi-layer perceptrons (ReLU hidden layers) and, for images, a
-// convolutional layer in front of them; trained with minibatch gradient descent on sparse
-// softmax cross-entropy. Built into the caller's graph under
-// whatever device scope it sets (replica_device_setter puts the weights on the ps).
+// Example classifiers on the shipped data sets (resources/data), whose graphs
+// tools/examplegraphs/ClassifierGraph builds: loading and splitting the data, feeding it in
+// minibatches or reading it in the graph, training and measuring accuracy.
 #pragma once
 
 #include "clab/core/Status.h"
@@ -10,7 +8,7 @@
 #include "clab/graph/GraphBuilder.h"
 #include "clab/ops/Ops.h"
 #include "clab/runtime/Session.h"
-#include "clab/train/SyncReplicasOptimizer.h"
+#include "examplegraphs/ClassifierGraph.h"
 
 #include <cstdint>
 #include <memory>
@@ -43,61 +41,16 @@ Examples Rows(const Examples& data, const std::vector<int64_t>& rows);
 // Rows i with i % num_shards == shard: a worker's share of the data.
 Examples Shard(const Examples& examples, int shard, int num_shards);
 
-struct ClassifierGraph {
-  Output features;  // placeholder float [?, d] (or what BuildClassifierOn was given)
-  Output labels;    // placeholder int32 [?]
-  Output logits;    // [?, classes]
-  Output loss;      // mean cross-entropy, a scalar
-  Output train;     // one step of gradient descent (and the global step's increment)
-  // Set for synchronous replicas: every worker runs its MakeSessionRunHook.
-  std::shared_ptr<SyncReplicasOptimizer> sync;
-};
-
-// A convolutional layer for features that are the pixels of a one-channel image, row by
-// row: the image (NHWC [?, height, width, 1]) goes through a kernel x kernel convolution
-// (SAME) to `filters` channels, a bias and ReLU, then 2x2 max pooling with stride 2; the
-// pooled maps, flattened, feed the dense layers.
-struct ConvLayer {
-  int filters = 0;  // 0: no convolutional layer
-  int height = 0;   // height * width must be the number of features
-  int width = 0;
-  int kernel = 3;
-};
-
-// The digits-cnn model's layer: 3x3 convolution of the 8x8 digits to 16 channels.
-inline ConvLayer DigitsConvLayer() { return ConvLayer{16, 8, 8, 3}; }
-
-// `hidden`: the sizes of the hidden layers ({} is softmax regression), after the
-// convolutional layer when `conv` has filters ("conv1/weights", "hidden1/weights", ...,
-// "logits/weights"). Weights start from a normal distribution scaled by sqrt(2 / fan_in),
-// drawn from `seed`; biases from zero. sync_replicas > 0: updates through
-// SyncReplicasOptimizer, each the mean of that many workers' gradients; 0: every worker
-// updates the ps on its own (asynchronously).
-StatusOr<ClassifierGraph> BuildClassifier(GraphBuilder& graph, int num_features, const std::vector<int>& hidden,
-                                          int num_classes, double learning_rate, uint64_t seed,
-                                          const ConvLayer& conv = {}, int sync_replicas = 0);
-
-// The same model on inputs the graph provides (ClassifierInputs below) instead of
-// placeholders. Feeding `features` still works, so Accuracy evaluates it as before.
-StatusOr<ClassifierGraph> BuildClassifierOn(GraphBuilder& graph, const Output& features, const Output& labels,
-                                            int num_features, const std::vector<int>& hidden, int num_classes,
-                                            double learning_rate, uint64_t seed, const ConvLayer& conv = {},
-                                            int sync_replicas = 0);
-
 // Runs `steps` steps on minibatches of `batch` examples drawn in a shuffled order (from
 // `seed`); the last minibatch's loss.
-StatusOr<double> Train(Session& session, const ClassifierGraph& model, const Examples& data, int64_t steps, int batch,
+StatusOr<double> Train(Session& session, const tools::ClassifierGraph& model, const Examples& data, int64_t steps, int batch,
                        uint64_t seed);
 
 // Runs `steps` steps of a model whose graph reads its own minibatches; the last loss.
-StatusOr<double> TrainOnGraphInput(Session& session, const ClassifierGraph& model, int64_t steps);
+StatusOr<double> TrainOnGraphInput(Session& session, const tools::ClassifierGraph& model, int64_t steps);
 
 // The fraction of `data` whose largest logit is the label.
-StatusOr<double> Accuracy(Session& session, const ClassifierGraph& model, const Examples& data);
-
-// resources/data/<name> in the source tree (CLAB_SOURCE_DIR when set) or next to the
-// installed program (../share/clusterlab/data).
-std::string DataPath(const std::string& name);
+StatusOr<double> Accuracy(Session& session, const tools::ClassifierGraph& model, const Examples& data);
 
 // Reading the data in the graph: a MinibatchDataset over the CSV file `path` split and
 // scaled as LoadClassificationCsv does (every `held_out_every`-th row held out, features

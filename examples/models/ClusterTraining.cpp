@@ -14,7 +14,7 @@ namespace {
 
 // One worker of synchronous training: a monitored session with the replicas' hook, until
 // the global step (one per aggregated update) reaches total_steps. Worker 0 is the chief.
-StatusOr<double> TrainSynchronously(GraphBuilder& g, const ClassifierGraph& model, const std::string& target, int task,
+StatusOr<double> TrainSynchronously(GraphBuilder& g, const tools::ClassifierGraph& model, const std::string& target, int task,
                                     const Examples& shard, const Examples& held_out,
                                     const ClusterTrainingOptions& options,
                                     std::promise<std::chrono::steady_clock::time_point>& started) {
@@ -65,18 +65,18 @@ StatusOr<ClusterTrainingResult> TrainOnCluster(const ClassificationData& data, c
     setter_options.worker_device = "/job:worker/task:" + std::to_string(task);
     setter_options.cluster = options.cluster;
     CLAB_ASSIGN_OR_RETURN(DeviceFunction setter, ReplicaDeviceSetter(setter_options));
-    ClassifierGraph model;
+    tools::ClassifierGraph model;
     {
       auto scope = g.WithDevice(setter);
       if (options.data_path.empty()) {
-        CLAB_ASSIGN_OR_RETURN(model, BuildClassifier(g, data.num_features, options.hidden, data.num_classes,
+        CLAB_ASSIGN_OR_RETURN(model, tools::BuildClassifier(g, data.num_features, options.hidden, data.num_classes,
                                                      options.learning_rate, options.seed, options.conv,
                                                      options.sync ? workers : 0));
       } else {
         const ops::Minibatch inputs = ClassifierInputs(
             g, TrainingDataset(options.data_path, data.num_features, options.batch, task, workers,
                                options.seed + 100 + static_cast<uint64_t>(task)));
-        CLAB_ASSIGN_OR_RETURN(model, BuildClassifierOn(g, inputs.features, inputs.labels, data.num_features,
+        CLAB_ASSIGN_OR_RETURN(model, tools::BuildClassifierOn(g, inputs.features, inputs.labels, data.num_features,
                                                        options.hidden, data.num_classes, options.learning_rate,
                                                        options.seed, options.conv, options.sync ? workers : 0));
       }

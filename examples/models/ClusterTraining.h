@@ -20,7 +20,7 @@ struct ClusterTrainingOptions {
   // The workers' servers, in task order, running in this process.
   std::vector<Server*> worker_servers;
   std::vector<int> hidden = {128};
-  ConvLayer conv;  // none by default
+  tools::ConvLayer conv;  // none by default
   double learning_rate = 0.1;
   int batch = 32;
   int64_t total_steps = 3000;  // global steps, shared between the workers

@@ -5,6 +5,7 @@
 #include "clab/train/MonitoredSession.h"
 #include "clab/train/hooks/LoggingTensorHook.h"
 #include "clab/train/hooks/StopAtStepHook.h"
+#include "exampledata/ExampleDataPath.h"
 #include "models/Classifier.h"
 #include "models/LinearRegression.h"
 
@@ -22,12 +23,12 @@ struct ModelSpec {
   std::string data;
   std::vector<int> hidden;
   double learning_rate;
-  ConvLayer conv;
+  tools::ConvLayer conv;
 };
 
 StatusOr<ModelSpec> SpecOf(const std::string& model) {
   if (model == "digits-mlp") return ModelSpec{"digits.csv.gz", {128}, 0.1, {}};
-  if (model == "digits-cnn") return ModelSpec{"digits.csv.gz", {}, 0.1, DigitsConvLayer()};
+  if (model == "digits-cnn") return ModelSpec{"digits.csv.gz", {}, 0.1, tools::DigitsConvLayer()};
   if (model == "iris-softmax") return ModelSpec{"iris.csv", {}, 0.1, {}};
   return errors::InvalidArgument("unknown model '", model, "' (models: ", absl::StrJoin(TrainModels(), ", "), ")");
 }
@@ -51,7 +52,7 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
   std::shared_ptr<SyncReplicasOptimizer> sync;
   std::function<StatusOr<std::string>(Session&)> report;
   ClassificationData data;
-  ClassifierGraph classifier;
+  tools::ClassifierGraph classifier;
   {
     ReplicaDeviceSetterOptions setter;
     setter.worker_device = StrCat("/job:worker/task:", options.task_index);
@@ -70,13 +71,13 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
       };
     } else {
       CLAB_ASSIGN_OR_RETURN(const ModelSpec spec, SpecOf(options.model));
-      CLAB_ASSIGN_OR_RETURN(data, LoadClassificationCsv(DataPath(spec.data)));
+      CLAB_ASSIGN_OR_RETURN(data, LoadClassificationCsv(tools::ExampleDataPath(spec.data)));
       // Each worker's graph reads minibatches of 32 from its own shard, shuffled each epoch.
       const ops::Minibatch inputs = ClassifierInputs(
-          g, TrainingDataset(DataPath(spec.data), data.num_features, 32, options.task_index, std::max(workers, 1),
+          g, TrainingDataset(tools::ExampleDataPath(spec.data), data.num_features, 32, options.task_index, std::max(workers, 1),
                              100 + static_cast<uint64_t>(options.task_index)));
       CLAB_ASSIGN_OR_RETURN(classifier,
-                            BuildClassifierOn(g, inputs.features, inputs.labels, data.num_features, spec.hidden,
+                            tools::BuildClassifierOn(g, inputs.features, inputs.labels, data.num_features, spec.hidden,
                                               data.num_classes, spec.learning_rate, /*seed=*/7, spec.conv,
                                               sync_replicas));
       std::tie(train, loss, sync) = std::tie(classifier.train, classifier.loss, classifier.sync);

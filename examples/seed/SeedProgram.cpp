@@ -5,7 +5,7 @@
 #include "clab/train/GlobalStep.h"
 #include "clab/train/MonitoredSession.h"
 #include "clab/train/hooks/StepCounterHook.h"
-#include "seed/SeedGraph.h"
+#include "examplegraphs/SeedGraph.h"
 #include "seed/TaskProgram.h"
 
 #include <chrono>
@@ -33,7 +33,7 @@ Status RunSeedProgram(const SeedProgramOptions& options, std::ostream& out) {
   const std::string worker_device = StrCat("/job:worker/task:", options.task_index, "/cpu:0/");
 
   // with tf.device(tf.train.replica_device_setter(worker_device=worker_device, cluster=cluster)):
-  SeedGraph seed;
+  tools::SeedGraph seed;
   {
     ReplicaDeviceSetterOptions setter;
     setter.worker_device = worker_device;
@@ -42,7 +42,7 @@ Status RunSeedProgram(const SeedProgramOptions& options, std::ostream& out) {
     auto scope = g.WithDevice(device_function);
     if (!options.faithful) global_step = GetOrCreateGlobalStep(g);
     //   x = tf.Variable([[1, 2, 3, 4]]);  w = tf.Variable([[2], [2], [2], [2]]);  mat = tf.matmul(x, w)
-    seed = BuildSeedGraph(g);
+    seed = tools::BuildSeedGraph(g);
   }
   // Not in the tutorial: without it the global step stays 0 and StopAtStepHook never fires.
   std::vector<std::string> fetches = {seed.product.name()};

@@ -1,7 +1,7 @@
 #include "launch/ssh/LocalInstallation.h"
 
 #include "clab/distributed/ClusterSpec.h"
-#include "models/Classifier.h"
+#include "exampledata/ExampleDataPath.h"
 
 #include <dlfcn.h>
 
@@ -24,7 +24,7 @@ StatusOr<LocalInstallation> LocalInstallation::Find(const std::string& program) 
   if (!std::filesystem::is_regular_file(found.engine_library, error))
     return errors::FailedPrecondition("cannot copy ClusterLab: the engine library '", found.engine_library,
                                       "' is not a file");
-  const std::filesystem::path data = std::filesystem::path(examples::DataPath("digits.csv.gz")).parent_path();
+  const std::filesystem::path data = std::filesystem::path(tools::ExampleDataPath("digits.csv.gz")).parent_path();
   for (const auto& entry : std::filesystem::directory_iterator(data, error))
     if (entry.is_regular_file() && entry.path().filename() != "README.md") found.data_files.push_back(entry.path().string());
   if (error || found.data_files.empty())

@@ -56,6 +56,7 @@ class ClabCliCommandsTest : public QObject {
   }
 
   void helpForOneCommand_data() {
+    // clang-format off
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("expected");
     QTest::newRow("help run") << QStringList{"help", "run"} << "Usage: clab run --graph FILE [flags]";
@@ -66,6 +67,7 @@ class ClabCliCommandsTest : public QObject {
     QTest::newRow("server --help") << QStringList{"server", "--help"} << "--task_index N";
     QTest::newRow("help example seed") << QStringList{"help", "example", "seed"} << "--job_name JOB";
     QTest::newRow("help example graph") << QStringList{"help", "example", "graph"} << "--print_every N";
+    // clang-format on
   }
   void helpForOneCommand() {
     QFETCH(QStringList, args);
@@ -76,11 +78,13 @@ class ClabCliCommandsTest : public QObject {
   }
 
   void graphShowListsNodes_data() {
+    // clang-format off
     QTest::addColumn<QString>("file");
     QTest::newRow("text") << seedPath();
     QTest::newRow("binary") << tmp_.filePath("seed.pb");
     QTest::newRow("binary named .pbtxt") << tmp_.filePath("binary_named.pbtxt");
     QTest::newRow("text named .pb") << tmp_.filePath("text_named.pb");
+    // clang-format on
   }
   void graphShowListsNodes() {
     QFETCH(QString, file);
@@ -111,6 +115,7 @@ class ClabCliCommandsTest : public QObject {
   }
 
   void runPrintsEachStep_data() {
+    // clang-format off
     QTest::addColumn<QStringList>("extraArgs");
     QTest::addColumn<QStringList>("expectedLines");
     QTest::newRow("one step") << QStringList{} << QStringList{"[[20]]"};
@@ -119,6 +124,7 @@ class ClabCliCommandsTest : public QObject {
     QTest::newRow("feed x:0") << QStringList{"--feed=x:0=[[0, 0, 0, 5]]"} << QStringList{"[[10]]"};
     QTest::newRow("two fetches") << QStringList{"--fetch", "x"} << QStringList{"MatMul: [[20]]", "x: [[1 2 3 4]]"};
     QTest::newRow("fetch with target") << QStringList{"--target", "w/Assign"} << QStringList{"[[20]]"};
+    // clang-format on
   }
   void runPrintsEachStep() {
     QFETCH(QStringList, extraArgs);

@@ -30,6 +30,7 @@ class ClabCliErrorsTest : public QObject {
   }
 
   void reportsOneLine_data() {
+    // clang-format off
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<int>("exitCode");
     QTest::addColumn<QString>("stderrStart");
@@ -155,6 +156,7 @@ class ClabCliErrorsTest : public QObject {
     QTest::newRow("unknown target") << QStringList{"run", "--graph", "@seed@", "--target", "nosuch"} << 1
                                     << "clab: --target 'nosuch': no node 'nosuch'";
     QTest::newRow("uninitialised variable") << runSeed << 1 << "clab: step 1 failed: FAILED_PRECONDITION: ";
+    // clang-format on
   }
 
   void reportsOneLine() {

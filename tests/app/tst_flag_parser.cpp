@@ -50,6 +50,7 @@ class FlagParserTest : public QObject {
 
  private slots:
   void acceptsSpellings_data() {
+    // clang-format off
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<bool>("withPositional");
     QTest::addColumn<QString>("parsed");
@@ -70,6 +71,7 @@ class FlagParserTest : public QObject {
     QTest::newRow("after --") << QStringList{"--graph", "g", "--", "--odd-name"} << true
                               << "graph=g fetch= steps=1 log=false file=--odd-name";
     QTest::newRow("value with =") << QStringList{"--graph=a=b"} << false << "graph=a=b fetch= steps=1 log=false file=";
+    // clang-format on
   }
   void acceptsSpellings() {
     QFETCH(QStringList, args);
@@ -83,6 +85,7 @@ class FlagParserTest : public QObject {
   }
 
   void rejectsWithUsageErrors_data() {
+    // clang-format off
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("message");
     QTest::newRow("unknown") << QStringList{"--graph", "g", "--nope"}
@@ -98,6 +101,7 @@ class FlagParserTest : public QObject {
                            << "flag '--graph' is given more than once (see 'clab help sample')";
     QTest::newRow("positional") << QStringList{"--graph", "g", "stray"}
                                 << "unexpected argument 'stray' for 'clab sample' (see 'clab help sample')";
+    // clang-format on
   }
   void rejectsWithUsageErrors() {
     QFETCH(QStringList, args);
@@ -111,10 +115,12 @@ class FlagParserTest : public QObject {
   }
 
   void helpWinsOverMistakes_data() {
+    // clang-format off
     QTest::addColumn<QStringList>("args");
     QTest::newRow("alone") << QStringList{"--help"};
     QTest::newRow("after an unknown flag") << QStringList{"--nope", "-h"};
     QTest::newRow("before a missing value") << QStringList{"-h", "--graph"};
+    // clang-format on
   }
   void helpWinsOverMistakes() {
     QFETCH(QStringList, args);

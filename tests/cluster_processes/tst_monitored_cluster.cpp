@@ -124,6 +124,7 @@ StatusOr<int64_t> TrainToEnd(MonitoredSession& session, const std::string& train
   std::vector<Tensor> out;
   int64_t runs = 0;
   while (!session.should_stop()) {
+    if (runs == 100000) return errors::DeadlineExceeded("the session never said stop after ", runs, " runs");
     CLAB_RETURN_IF_ERROR(session.Run({train}, {}, &out));
     ++runs;
   }
@@ -208,7 +209,9 @@ void MonitoredClusterTest::nonChiefWaitsForTheChiefThenBothTrain() {
   std::vector<Tensor> values;
   QVERIFY((*chief)->raw_session()->Run({}, {chief_model->w, chief_model->step}, {}, &values).ok());
   const int64_t step = values[1].scalar<int64_t>();
-  QVERIFY2(step >= kLastStep && step <= kLastStep + 1, qPrintable(QString::number(step)));
+  // Each worker stops after the first run that finds the step at the end; a run of each may
+  // be in flight then, as in TensorFlow, so the step ends at most one per worker past it.
+  QVERIFY2(step >= kLastStep && step <= kLastStep + 2, qPrintable(QString::number(step)));
   QCOMPARE(values[0].scalar<float>(), static_cast<float>(step));
   QCOMPARE(*chief_runs + *other_runs, step);
   QVERIFY((*chief)->Close().ok());

@@ -13,6 +13,7 @@ class TensorTest : public QObject {
 
  private slots:
   void zeroInitialisedAndAligned_data() {
+    // clang-format off
     QTest::addColumn<DataType>("dtype");
     QTest::newRow("float") << DT_FLOAT;
     QTest::newRow("double") << DT_DOUBLE;
@@ -20,6 +21,7 @@ class TensorTest : public QObject {
     QTest::newRow("int64") << DT_INT64;
     QTest::newRow("bool") << DT_BOOL;
     QTest::newRow("uint8") << DT_UINT8;
+    // clang-format on
   }
   void zeroInitialisedAndAligned() {
     QFETCH(DataType, dtype);
@@ -55,9 +57,11 @@ class TensorTest : public QObject {
   }
 
   void protoRoundTrip_data() {
+    // clang-format off
     QTest::addColumn<bool>("typedFields");
     QTest::newRow("tensor_content") << false;
     QTest::newRow("typed fields") << true;
+    // clang-format on
   }
   void protoRoundTrip() {
     QFETCH(bool, typedFields);
@@ -86,6 +90,7 @@ class TensorTest : public QObject {
   }
 
   void protoErrorsNameTheProblem_data() {
+    // clang-format off
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("expected");
     QTest::newRow("content size") << "dtype: DT_FLOAT tensor_shape { dim { size: 2 } } tensor_content: 'abc'"
@@ -95,6 +100,7 @@ class TensorTest : public QObject {
     QTest::newRow("unsupported dtype") << "dtype: DT_COMPLEX64" << "complex64 are not supported";
     QTest::newRow("negative dim") << "dtype: DT_FLOAT tensor_shape { dim { size: -1 } }"
                                   << "fully defined shape, got [?]";
+    // clang-format on
   }
   void protoErrorsNameTheProblem() {
     QFETCH(QString, text);
@@ -109,6 +115,7 @@ class TensorTest : public QObject {
   }
 
   void debugStringLikeNumpy_data() {
+    // clang-format off
     QTest::addColumn<QString>("expected");
     QTest::addColumn<int>("which");
     QTest::newRow("int matrix") << "[[20]]" << 0;
@@ -118,6 +125,7 @@ class TensorTest : public QObject {
     QTest::newRow("scalar") << "7" << 4;
     QTest::newRow("string") << "[b'hi' b'\\x01']" << 5;
     QTest::newRow("truncated") << "[0 1 2...]" << 6;
+    // clang-format on
   }
   void debugStringLikeNumpy() {
     QFETCH(QString, expected);
@@ -136,6 +144,7 @@ class TensorTest : public QObject {
   }
 
   void dataTypeNames_data() {
+    // clang-format off
     QTest::addColumn<QString>("name");
     QTest::addColumn<DataType>("dtype");
     QTest::newRow("float") << "float" << DT_FLOAT;
@@ -143,6 +152,7 @@ class TensorTest : public QObject {
     QTest::newRow("float64") << "float64" << DT_DOUBLE;
     QTest::newRow("DT_INT64") << "DT_INT64" << DT_INT64;
     QTest::newRow("ref") << "float_ref" << tensorflow::DT_FLOAT_REF;
+    // clang-format on
   }
   void dataTypeNames() {
     QFETCH(QString, name);

@@ -179,6 +179,7 @@ class GpuKernelsTest : public QObject {
   }
 
   void unaryMatchesCpu_data() {
+    // clang-format off
     QTest::addColumn<QString>("op");
     QTest::addColumn<DataType>("dtype");
     QTest::addColumn<TensorShape>("shape");
@@ -191,6 +192,7 @@ class GpuKernelsTest : public QObject {
       for (const auto& [tname, dtype] : types)
         for (const auto& [sname, shape] : shapes)
           QTest::newRow(qPrintable(QString("%1 %2 %3").arg(op, tname, sname))) << QString(op) << dtype << shape;
+    // clang-format on
   }
   void unaryMatchesCpu() {
     QFETCH(QString, op);
@@ -211,6 +213,7 @@ class GpuKernelsTest : public QObject {
   }
 
   void binaryMatchesCpu_data() {
+    // clang-format off
     QTest::addColumn<QString>("op");
     QTest::addColumn<DataType>("dtype");
     QTest::addColumn<TensorShape>("shapeX");
@@ -233,6 +236,7 @@ class GpuKernelsTest : public QObject {
       for (const auto& [tname, dtype] : types)
         for (const Case& c : cases)
           QTest::newRow(qPrintable(QString("%1 %2 %3").arg(op, tname, c.name))) << QString(op) << dtype << c.x << c.y;
+    // clang-format on
   }
   void binaryMatchesCpu() {
     QFETCH(QString, op);
@@ -278,6 +282,7 @@ class GpuKernelsTest : public QObject {
   }
 
   void matMulMatchesCpu_data() {
+    // clang-format off
     QTest::addColumn<DataType>("dtype");
     QTest::addColumn<int>("m");
     QTest::addColumn<int>("k");
@@ -294,6 +299,7 @@ class GpuKernelsTest : public QObject {
                                        .arg(s[0]).arg(s[1]).arg(s[2])
                                        .arg(t & 1).arg((t >> 1) & 1)))
               << dtype << s[0] << s[1] << s[2] << bool(t & 1) << bool(t & 2);
+    // clang-format on
   }
   void matMulMatchesCpu() {
     QFETCH(DataType, dtype);

@@ -29,6 +29,7 @@ class ClusterSpecTest : public QObject {
 };
 
 void ClusterSpecTest::parsesEveryForm_data() {
+  // clang-format off
   QTest::addColumn<QString>("text");
   QTest::addColumn<QString>("inline_form");
   QTest::newRow("inline") << "ps=127.0.0.1:2223;worker=127.0.0.1:2222,127.0.0.1:2224"
@@ -44,6 +45,7 @@ void ClusterSpecTest::parsesEveryForm_data() {
   QTest::newRow("python dict, as the seed writes it")
       << "{'ps': ['10.211.55.3:2223'], 'worker': ['192.168.65.44:2222']}"
       << "ps=10.211.55.3:2223;worker=192.168.65.44:2222";
+  // clang-format on
 }
 
 void ClusterSpecTest::parsesEveryForm() {
@@ -112,6 +114,7 @@ void ClusterSpecTest::readsTfConfig() {
 }
 
 void ClusterSpecTest::rejectsMalformedSpecs_data() {
+  // clang-format off
   QTest::addColumn<QString>("text");
   QTest::addColumn<absl::StatusCode>("code");
   QTest::addColumn<QString>("culprit");
@@ -130,6 +133,7 @@ void ClusterSpecTest::rejectsMalformedSpecs_data() {
   QTest::newRow("not json") << "{ps: [" << invalid << "JSON";
   QTest::newRow("missing file") << "/nonexistent/cluster.json" << absl::StatusCode::kNotFound
                                 << "/nonexistent/cluster.json";
+  // clang-format on
 }
 
 void ClusterSpecTest::rejectsMalformedSpecs() {
@@ -144,6 +148,7 @@ void ClusterSpecTest::rejectsMalformedSpecs() {
 }
 
 void ClusterSpecTest::rejectsMalformedTfConfig_data() {
+  // clang-format off
   QTest::addColumn<QString>("json");
   QTest::addColumn<QString>("culprit");
   QTest::newRow("no cluster") << R"({"task": {"type": "worker", "index": 0}})" << "cluster";
@@ -155,6 +160,7 @@ void ClusterSpecTest::rejectsMalformedTfConfig_data() {
                                       << "index 4";
   QTest::newRow("two chiefs") << R"({"cluster": {"chief": ["h:1", "h:2"]}, "task": {"type": "chief", "index": 0}})"
                               << "chief";
+  // clang-format on
 }
 
 void ClusterSpecTest::rejectsMalformedTfConfig() {

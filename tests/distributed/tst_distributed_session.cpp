@@ -2,6 +2,7 @@
 // partitions talking real gRPC: the seed program, a client over the wire, between-graph
 // replication, tasks that start late or never, a ps that stops mid-run.
 #include "ServerFixture.h"
+#include "StatusText.h"
 
 #include "clab/runtime/Session.h"
 #include "clab/train/GlobalStep.h"
@@ -52,6 +53,7 @@ class DistributedSessionTest : public QObject {
   void seedGraphOnPsAndWorker();
   void remoteSessionOverGrpc();
   void fetchesComeBackInRequestedOrder();
+  void inProcessFeedsAreHandedOverNotEncoded();
   void betweenGraphReplicationSharesPsVariables();
   void psStartedAfterTheClientIsWaitedFor();
   void psThatNeverStartsIsNamedAtTheDeadline();
@@ -144,6 +146,48 @@ void DistributedSessionTest::fetchesComeBackInRequestedOrder() {
   // A fed tensor replaces what the graph would compute.
   QVERIFY((*session)->Run({{"x", Tensor::Matrix<int32_t>({{1, 1, 1, 1}})}}, {seed->product}, {}, &out).ok());
   QCOMPARE(out[0].DebugString(), std::string("[[8]]"));
+}
+
+// A client in the master's process hands its fed tensors over as they are: the worker of
+// that process takes the tensor itself (an Identity of it hands back the very buffer), and
+// the ps, another task, gets it encoded once. Over the wire the results are the same.
+void DistributedSessionTest::inProcessFeedsAreHandedOverNotEncoded() {
+  TwoTaskCluster cluster;
+  auto ps = StartServer(cluster.spec(), "ps", 0);
+  auto worker = StartServer(cluster.spec(), "worker", 0);
+  QVERIFY(ps.ok() && worker.ok());
+  GraphBuilder g;
+  {
+    auto scope = g.WithDevice("/job:worker/task:0");
+    ops::Identity(g, ops::Placeholder(g, DT_FLOAT, PartialShape{1000}, "a"), "a_out");
+  }
+  {
+    auto scope = g.WithDevice("/job:ps/task:0");
+    ops::Identity(g, ops::Placeholder(g, DT_FLOAT, PartialShape{2}, "b"), "b_out");
+  }
+  QVERIFY2(g.status().ok(), StatusText(g.status()));
+  Tensor a(DT_FLOAT, TensorShape({1000}));
+  for (int64_t i = 0; i < a.NumElements(); ++i) a.data<float>()[i] = static_cast<float>(i) * 0.5f;
+  const Tensor b = Tensor::Vector<float>({1.5f, 2.5f});
+
+  for (const bool in_process : {true, false}) {
+    SessionOptions options;
+    options.target = (*worker)->target();
+    auto session = GrpcSession::Open(options, /*allow_in_process_master=*/in_process);
+    QVERIFY2(session.ok(), StatusText(session.status()));
+    QVERIFY((*session)->Create(g.graph_def()).ok());
+    std::vector<Tensor> out;
+    for (int step = 0; step < 2; ++step) {
+      const Status ran = (*session)->Run({{"a", a}, {"b", b}}, {"a_out", "b_out"}, {}, &out);
+      QVERIFY2(ran.ok(), StatusText(ran));
+      QCOMPARE(out.size(), size_t{2});
+      QCOMPARE(out[0].NumElements(), int64_t{1000});
+      QCOMPARE(out[0].data<float>()[999], 499.5f);
+      QCOMPARE(out[1].DebugString(), std::string("[1.5 2.5]"));
+      QCOMPARE(out[0].SharesBufferWith(a), in_process);
+    }
+    QVERIFY((*session)->Close().ok());
+  }
 }
 
 void DistributedSessionTest::betweenGraphReplicationSharesPsVariables() {

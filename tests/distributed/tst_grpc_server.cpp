@@ -31,6 +31,7 @@ class GrpcServerTest : public QObject {
 };
 
 void GrpcServerTest::rejectsBadOptions_data() {
+  // clang-format off
   QTest::addColumn<QString>("job");
   QTest::addColumn<int>("task");
   QTest::addColumn<QString>("protocol");
@@ -43,6 +44,7 @@ void GrpcServerTest::rejectsBadOptions_data() {
   QTest::newRow("mpi") << "worker" << 0 << "grpc+mpi" << absl::StatusCode::kUnimplemented << "grpc+mpi";
   QTest::newRow("unknown protocol") << "worker" << 0 << "http" << absl::StatusCode::kNotFound << "grpc";
   QTest::newRow("no job, two jobs") << "" << 0 << "grpc" << absl::StatusCode::kInvalidArgument << "job_name";
+  // clang-format on
 }
 
 void GrpcServerTest::rejectsBadOptions() {

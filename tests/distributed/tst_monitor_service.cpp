@@ -67,7 +67,7 @@ class MonitorServiceTest : public QObject {
     // Nothing new: the wait times out empty; a publish wakes it.
     QVERIFY(hub.WaitSince(5, std::chrono::milliseconds(20)).empty());
     auto waiter = std::async(std::launch::async, [&] { return hub.WaitSince(5, std::chrono::seconds(10)); });
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    QVERIFY(QTest::qWaitFor([&] { return hub.waiting() == 1; }, 30000));
     hub.Publish(LogEvent("line 6"));
     QCOMPARE(waiter.get().size(), size_t(1));
     // Closing wakes waiters at once.
@@ -77,6 +77,7 @@ class MonitorServiceTest : public QObject {
   }
 
   void logLinesBecomePlacementOrLog_data() {
+    // clang-format off
     QTest::addColumn<QString>("line");
     QTest::addColumn<QString>("node");  // empty: a plain log line
     QTest::addColumn<QString>("op");
@@ -88,6 +89,7 @@ class MonitorServiceTest : public QObject {
     QTest::newRow("plain line") << "Started server with target: grpc://127.0.0.1:2222" << "" << "" << "";
     QTest::newRow("sentence with colons") << "note: (read this): /job:x is not a device line here"
                                           << "" << "" << "";
+    // clang-format on
   }
   void logLinesBecomePlacementOrLog() {
     QFETCH(QString, line);
@@ -130,10 +132,13 @@ class MonitorServiceTest : public QObject {
     options.target = (*worker)->target();
     options.config.set_log_device_placement(true);
     auto session = NewSession(options);
-    QVERIFY((*session)->Create(seed->graph).ok());
+    const Status created = (*session)->Create(seed->graph);
+    QVERIFY2(created.ok(), created.ToString().c_str());
     std::vector<Tensor> out;
-    QVERIFY((*session)->Run({}, {}, {seed->init}, &out).ok());
-    QVERIFY((*session)->Run({}, {seed->product}, {}, &out).ok());
+    const Status initialized = (*session)->Run({}, {}, {seed->init}, &out);
+    QVERIFY2(initialized.ok(), initialized.ToString().c_str());
+    const Status ran = (*session)->Run({}, {seed->product}, {}, &out);
+    QVERIFY2(ran.ok(), ran.ToString().c_str());
 
     // A client elsewhere publishes a hook line.
     PublishRequest publish;
@@ -174,11 +179,20 @@ class MonitorServiceTest : public QObject {
     WatchRequest resume;
     resume.set_since_seq(events.back().seq());
     auto resumed = stub->Watch(&resume_context, resume);
-    auto stopper = std::async(std::launch::async, [&] {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      return (*worker)->Stop();
-    });
-    const std::vector<TaskEvent> tail = ReadUntil(*resumed, [](const TaskEvent&) { return false; });
+    // The watch is set up once it delivers an event published after it began; then the
+    // server stops.
+    TaskEvent marker;
+    marker.mutable_log()->set_text("marker");
+    PublishRequest publish_marker;
+    *publish_marker.add_events() = marker;
+    grpc::ClientContext marker_context;
+    QVERIFY(stub->Publish(&marker_context, publish_marker, &published).ok());
+    std::vector<TaskEvent> tail =
+        ReadUntil(*resumed, [](const TaskEvent& e) { return e.has_log() && e.log().text() == "marker"; });
+    QVERIFY(!tail.empty() && tail.back().log().text() == "marker");
+    auto stopper = std::async(std::launch::async, [&] { return (*worker)->Stop(); });
+    const std::vector<TaskEvent> rest = ReadUntil(*resumed, [](const TaskEvent&) { return false; });
+    tail.insert(tail.end(), rest.begin(), rest.end());
     QVERIFY(resumed->Finish().ok());
     QVERIFY(stopper.get().ok());
     QVERIFY(!tail.empty());

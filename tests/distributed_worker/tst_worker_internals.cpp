@@ -66,10 +66,12 @@ class WorkerInternalsTest : public QObject {
   }
 
   void codecWritesProtoWireFormat_data() {
+    // clang-format off
     QTest::addColumn<qint64>("elements");
     QTest::newRow("scalar-sized") << qint64(1);
     QTest::newRow("small") << qint64(100);
     QTest::newRow("zero-copy") << qint64(1 << 20);
+    // clang-format on
   }
   void codecWritesProtoWireFormat() {
     QFETCH(qint64, elements);

@@ -27,6 +27,7 @@ class TestDeviceName : public QObject {
 };
 
 void TestDeviceName::parsesAcceptedForms_data() {
+  // clang-format off
   QTest::addColumn<QString>("text");
   QTest::addColumn<QString>("canonical");
   QTest::addColumn<bool>("fully_specified");
@@ -61,6 +62,7 @@ void TestDeviceName::parsesAcceptedForms_data() {
   QTest::newRow("replica only") << "/replica:3" << "/replica:3" << false;
   QTest::newRow("localhost full") << "/job:localhost/replica:0/task:0/device:CPU:0"
                                   << "/job:localhost/replica:0/task:0/device:CPU:0" << true;
+  // clang-format on
 }
 
 void TestDeviceName::parsesAcceptedForms() {
@@ -79,6 +81,7 @@ void TestDeviceName::parsesAcceptedForms() {
 }
 
 void TestDeviceName::rejectsMalformed_data() {
+  // clang-format off
   QTest::addColumn<QString>("text");
   QTest::addColumn<QString>("expected");  // substring of the message
 
@@ -106,6 +109,7 @@ void TestDeviceName::rejectsMalformed_data() {
   QTest::newRow("relative path") << "job:ps/task:0" << "must start with '/'";
   QTest::newRow("bare word") << "cpu" << "expected '/job:...'";
   QTest::newRow("id overflow") << "/device:CPU:99999999999" << "device id '99999999999'";
+  // clang-format on
 }
 
 void TestDeviceName::rejectsMalformed() {
@@ -121,6 +125,7 @@ void TestDeviceName::rejectsMalformed() {
 }
 
 void TestDeviceName::parseFull_data() {
+  // clang-format off
   QTest::addColumn<QString>("text");
   QTest::addColumn<QString>("error");  // empty: accepted
 
@@ -129,6 +134,7 @@ void TestDeviceName::parseFull_data() {
   QTest::newRow("missing id") << "/job:ps/replica:0/task:1/device:GPU:*" << "missing device id";
   QTest::newRow("legacy short") << "/cpu:0" << "missing job, replica, task";
   QTest::newRow("malformed") << "/job:1" << "job name '1'";
+  // clang-format on
 }
 
 void TestDeviceName::parseFull() {
@@ -146,6 +152,7 @@ void TestDeviceName::parseFull() {
 }
 
 void TestDeviceName::mergeFillsMissingFields_data() {
+  // clang-format off
   QTest::addColumn<QString>("base");
   QTest::addColumn<QString>("other");
   QTest::addColumn<QString>("merged");
@@ -159,6 +166,7 @@ void TestDeviceName::mergeFillsMissingFields_data() {
   QTest::newRow("partial into full")
       << "/job:worker/replica:0/task:0/device:CPU:0" << "/job:worker/task:0"
       << "/job:worker/replica:0/task:0/device:CPU:0";
+  // clang-format on
 }
 
 void TestDeviceName::mergeFillsMissingFields() {
@@ -173,6 +181,7 @@ void TestDeviceName::mergeFillsMissingFields() {
 }
 
 void TestDeviceName::mergeConflicts_data() {
+  // clang-format off
   QTest::addColumn<QString>("base");
   QTest::addColumn<QString>("other");
   QTest::addColumn<QString>("message");
@@ -187,6 +196,7 @@ void TestDeviceName::mergeConflicts_data() {
                          << "Cannot merge devices with incompatible types: '/device:CPU:0' and '/device:GPU:0'";
   QTest::newRow("ids") << "/device:GPU:0" << "/gpu:1"
                        << "Cannot merge devices with incompatible ids: '/device:GPU:0' and '/device:GPU:1'";
+  // clang-format on
 }
 
 void TestDeviceName::mergeConflicts() {
@@ -224,6 +234,7 @@ void TestDeviceName::overrideLetsOtherWin() {
 }
 
 void TestDeviceName::matches_data() {
+  // clang-format off
   QTest::addColumn<QString>("spec");
   QTest::addColumn<QString>("device");
   QTest::addColumn<bool>("matches");
@@ -240,6 +251,7 @@ void TestDeviceName::matches_data() {
   QTest::newRow("id") << "/gpu:1" << gpu << true;
   QTest::newRow("id mismatch") << "/gpu:0" << gpu << false;
   QTest::newRow("full equal") << cpu << cpu << true;
+  // clang-format on
 }
 
 void TestDeviceName::matches() {

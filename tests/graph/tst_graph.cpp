@@ -70,6 +70,7 @@ class TestGraph : public QObject {
 };
 
 void TestGraph::rejectsInvalidGraphs_data() {
+  // clang-format off
   QTest::addColumn<QString>("graph");
   QTest::addColumn<int>("code");
   QTest::addColumn<QString>("message");
@@ -108,6 +109,7 @@ void TestGraph::rejectsInvalidGraphs_data() {
       << IntConst("x", R"(input: "^c")") + OpNode("b", "Identity", {"x"}) + OpNode("c", "Identity", {"b"}) << invalid
       << "Graph contains a cycle: x -> b -> c -> x";
   QTest::newRow("self loop") << OpNode("a", "Identity", {"a"}) << invalid << "Graph contains a cycle: a -> a";
+  // clang-format on
 }
 
 void TestGraph::rejectsInvalidGraphs() {
@@ -183,6 +185,7 @@ void TestGraph::toGraphDefKeepsDefaultsAndDevices() {
 }
 
 void TestGraph::tensorIdParse_data() {
+  // clang-format off
   QTest::addColumn<QString>("text");
   QTest::addColumn<QString>("node");
   QTest::addColumn<int>("index");
@@ -197,6 +200,7 @@ void TestGraph::tensorIdParse_data() {
   QTest::newRow("text slot") << "x:y" << "" << 0 << "";
   QTest::newRow("no node") << ":0" << "" << 0 << "";
   QTest::newRow("bare caret") << "^" << "" << 0 << "";
+  // clang-format on
 }
 
 void TestGraph::tensorIdParse() {
@@ -244,6 +248,7 @@ void TestGraph::infersGraphShapes() {
 }
 
 void TestGraph::prunes_data() {
+  // clang-format off
   QTest::addColumn<QStringList>("feeds");
   QTest::addColumn<QStringList>("fetches");
   QTest::addColumn<QStringList>("targets");
@@ -266,6 +271,7 @@ void TestGraph::prunes_data() {
   QTest::newRow("control input kept") << QStringList{} << QStringList{"c:0"} << QStringList{}
                                       << QStringList{"a", "u", "v", "init", "c"};
   QTest::newRow("nothing requested") << QStringList{} << QStringList{} << QStringList{} << QStringList{};
+  // clang-format on
 }
 
 namespace {

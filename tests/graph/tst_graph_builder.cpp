@@ -121,6 +121,7 @@ void TestGraphBuilder::nameScopes() {
 }
 
 void TestGraphBuilder::nestedDeviceScopesMerge_data() {
+  // clang-format off
   QTest::addColumn<QString>("outer");
   QTest::addColumn<QString>("inner");
   QTest::addColumn<QString>("expected");
@@ -135,6 +136,7 @@ void TestGraphBuilder::nestedDeviceScopesMerge_data() {
       << "/job:worker/replica:0/task:0/device:CPU:0" << "/task:3" << "/job:worker/replica:0/task:3/device:CPU:0";
   QTest::newRow("legacy forms canonicalised") << "/job:ps/task:0" << "/CPU:0" << "/job:ps/task:0/device:CPU:0";
   QTest::newRow("any id") << "/job:worker" << "/device:GPU:*" << "/job:worker/device:GPU:*";
+  // clang-format on
 }
 
 void TestGraphBuilder::nestedDeviceScopesMerge() {

@@ -3,6 +3,7 @@
 // graphs refused with the node named; and what a step of a graph most likely runs.
 #include "clab/graph/GraphBuilder.h"
 #include "clab/graph/GraphImport.h"
+#include "clab/graph/GraphKeys.h"
 #include "clab/ops/Ops.h"
 #include "clab/train/GlobalStep.h"
 #include "clab/train/MomentumOptimizer.h"
@@ -60,7 +61,7 @@ class GraphImportTest : public QObject {
     // Collections: the model's variable is trainable; the global step and Momentum's slot are not.
     const auto& trainable = g.Collection("trainable_variables");
     QCOMPARE(std::vector<std::string>(trainable.begin(), trainable.end()), std::vector<std::string>{"w"});
-    QCOMPARE(g.Collection(kGlobalStepCollection), std::vector<std::string>{"global_step"});
+    QCOMPARE(g.Collection(GraphKeys::kGlobalStep), std::vector<std::string>{"global_step"});
     QVERIFY(g.Collection("variables").size() >= 3);
     // New nodes get names that do not clash with the imported ones.
     QCOMPARE(ops::Square(g, Output("y")).node(), std::string("Square_1"));

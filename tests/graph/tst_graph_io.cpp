@@ -4,7 +4,7 @@
 #include "clab/graph/Graph.h"
 #include "clab/graph/GraphBuilder.h"
 #include "clab/ops/Ops.h"
-#include "clab/runtime/Placer.h"
+#include "clab/compile/Placer.h"
 
 #include <google/protobuf/text_format.h>
 #include <google/protobuf/util/message_differencer.h>

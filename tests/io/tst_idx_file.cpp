@@ -33,6 +33,7 @@ class IdxFileTest : public QObject {
 
  private slots:
   void roundTrip_data() {
+    // clang-format off
     QTest::addColumn<IdxType>("type");
     QTest::addColumn<QString>("name");
     for (const auto& [type, label] : std::vector<std::pair<IdxType, const char*>>{{IdxType::kUint8, "u8"},
@@ -44,6 +45,7 @@ class IdxFileTest : public QObject {
       QTest::newRow((std::string(label) + " plain").c_str()) << type << "a.idx";
       QTest::newRow((std::string(label) + " gzip").c_str()) << type << "a.idx.gz";
     }
+    // clang-format on
   }
   void roundTrip() {
     QFETCH(IdxType, type);
@@ -96,6 +98,7 @@ class IdxFileTest : public QObject {
   }
 
   void errorsNameTheFileAndTheProblem_data() {
+    // clang-format off
     QTest::addColumn<QByteArray>("bytes");
     QTest::addColumn<QString>("expected");
     QTest::newRow("empty") << QByteArray() << "is not an IDX file: it has only 0 bytes";
@@ -112,6 +115,7 @@ class IdxFileTest : public QObject {
                                     << "is truncated: it expects 1000*28*28 u8 values (784000 bytes of data), file has 4123";
     QTest::newRow("extra bytes") << QByteArray("\x00\x00\x0C\x01\x00\x00\x00\x01\x00\x00\x00\x05\x09", 13)
                                  << "has 1 bytes after the 4 bytes of data its header declares (1 i32 values)";
+    // clang-format on
   }
   void errorsNameTheFileAndTheProblem() {
     QFETCH(QByteArray, bytes);

@@ -58,12 +58,14 @@ class RecordFilesTest : public QObject {
 
  private slots:
   void crcKnownValues_data() {
+    // clang-format off
     QTest::addColumn<QByteArray>("data");
     QTest::addColumn<uint>("expected");
     QTest::newRow("check string") << QByteArray("123456789") << 0xe3069283u;
     QTest::newRow("32 zeros") << QByteArray(32, '\0') << 0x8a9136aau;
     QTest::newRow("32 0xff") << QByteArray(32, '\xff') << 0x62a8ab43u;
     QTest::newRow("empty") << QByteArray() << 0u;
+    // clang-format on
   }
   void crcKnownValues() {
     QFETCH(QByteArray, data);

@@ -14,11 +14,13 @@ class TensorBundleTest : public QObject {
 
  private slots:
   void sortedTableRoundTrip_data() {
+    // clang-format off
     QTest::addColumn<int>("count");
     QTest::addColumn<int>("blockSize");
     QTest::newRow("empty") << 0 << 4096;
     QTest::newRow("one block") << 40 << (1 << 20);
     QTest::newRow("many blocks") << 3000 << 512;
+    // clang-format on
   }
   void sortedTableRoundTrip() {
     QFETCH(int, count);

@@ -6,6 +6,8 @@
 // (environment()). The destructor shuts the daemons down.
 #pragma once
 
+#include "network/LoopbackPorts.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -14,9 +16,7 @@
 #include <QTemporaryDir>
 
 #include <grp.h>
-#include <netinet/in.h>
 #include <pwd.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <memory>
@@ -61,7 +61,8 @@ class SlurmCluster {
     if (!WaitFor([&] { return QFile::exists(socket_); }, 20000, munged_.get()))
       return "munged did not start: " + Said(munged_.get()) + ReadFile(munge_dir + "/munged.log");
 
-    const auto ports = FreePorts();
+    const auto ports = tools::PickFreeLoopbackPorts(2);
+    if (!ports.ok()) return QString::fromStdString(std::string(ports.status().message()));
     const QString conf = dir_.filePath("slurm.conf");
     QDir().mkpath(dir_.filePath("state"));
     QDir().mkpath(dir_.filePath("spool"));
@@ -77,8 +78,8 @@ class SlurmCluster {
                    "ReturnToService=2\nMinJobAge=600\n"
                    "NodeName=localhost NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN\n"
                    "PartitionName=main Nodes=localhost Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES\n")
-                   .arg(ports.first)
-                   .arg(ports.second)
+                   .arg((*ports)[0])
+                   .arg((*ports)[1])
                    .arg(socket_, dir_.path())
                    .toUtf8());
     file.close();
@@ -153,24 +154,6 @@ class SlurmCluster {
   static QString ReadFile(const QString& path) {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
-  }
-
-  static std::pair<int, int> FreePorts() {
-    int fds[2];
-    int ports[2];
-    for (int i = 0; i < 2; ++i) {
-      fds[i] = ::socket(AF_INET, SOCK_STREAM, 0);
-      sockaddr_in addr{};
-      addr.sin_family = AF_INET;
-      addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-      ::bind(fds[i], reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
-      socklen_t len = sizeof(addr);
-      ::getsockname(fds[i], reinterpret_cast<sockaddr*>(&addr), &len);
-      ports[i] = ntohs(addr.sin_port);
-    }
-    ::close(fds[0]);
-    ::close(fds[1]);
-    return {ports[0], ports[1]};
   }
 
   QTemporaryDir dir_;

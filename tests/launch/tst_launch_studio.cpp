@@ -6,7 +6,7 @@
 #include "TaskProcess.h"
 #include "cluster/ClusterScene.h"
 #include "cluster/TaskItem.h"
-#include "launch/HostRunController.h"
+#include "window/HostRunController.h"
 #include "launch/LaunchSettingsDialog.h"
 #include "launch/RemoteRun.h"
 #include "project/Project.h"
@@ -29,32 +29,32 @@ class LaunchStudioTest : public QObject {
 
  private slots:
   void projectKeepsItsLaunchSettings() {
-    Project project = Project::DigitsMlp();
+    Project project = Project::digitsMlp();
     // Written before the launch section existed: saved again, still without it.
-    QVERIFY(!project.ToJson().contains("launch"));
+    QVERIFY(!project.toJson().contains("launch"));
     project.launch.method = "ssh";
     project.launch.hosts["127.0.0.1"].user = "ana";
     project.launch.hosts["127.0.0.1"].ssh_port = 2200;
     project.launch.slurm.port_base = 9100;
     QTemporaryDir dir;
     QString error;
-    QVERIFY2(project.Save(dir.filePath("p.clab"), &error), qPrintable(error));
+    QVERIFY2(project.save(dir.filePath("p.clab"), &error), qPrintable(error));
     Project loaded;
-    QVERIFY2(Project::Load(dir.filePath("p.clab"), &loaded, &error), qPrintable(error));
+    QVERIFY2(Project::load(dir.filePath("p.clab"), &loaded, &error), qPrintable(error));
     QVERIFY(loaded.launch == project.launch);
-    QCOMPARE(loaded.ToJson(), project.ToJson());
+    QCOMPARE(loaded.toJson(), project.toJson());
 
-    QJsonObject json = project.ToJson();
+    QJsonObject json = project.toJson();
     QJsonObject launch = json.value("launch").toObject();
     launch.insert("method", "mpi");
     json.insert("launch", launch);
-    QVERIFY(!Project::FromJson(json, &loaded, &error));
+    QVERIFY(!Project::fromJson(json, &loaded, &error));
     QVERIFY2(error.startsWith("launch.method: 'mpi' is not one of"), qPrintable(error));
   }
 
   void editingTheSettingsIsOneUndoableStep() {
     MainWindow window(ClabProcess::programPath("clab"));
-    window.setProject(Project::Seed());
+    window.setProject(Project::seed());
     clab::launch::LaunchSettings settings;
     settings.method = "slurm";
     settings.slurm.partition = "gpu";
@@ -71,7 +71,7 @@ class LaunchStudioTest : public QObject {
   }
 
   void theDialogChecksWhatItIsGiven() {
-    Project project = Project::SeedTwoWorkers();
+    Project project = Project::seedTwoWorkers();
     LaunchSettingsDialog dialog(project.launch, project.hosts());
     QTableWidget* table = dialog.hostTable();
     QCOMPARE(table->rowCount(), 2);  // 127.0.0.1 and "*"
@@ -96,7 +96,7 @@ class LaunchStudioTest : public QObject {
   // ssh to a port where nothing listens: refused at once, on any machine with an ssh client.
   void anUnreachableHostIsNamedOnItsCard() {
     const int closed = clab::testing::FreePorts(1).front();
-    Project project = Project::Seed();
+    Project project = Project::seed();
     project.launch.method = "ssh";
     project.launch.hosts["127.0.0.1"].ssh_port = closed;
     MainWindow window(ClabProcess::programPath("clab"));

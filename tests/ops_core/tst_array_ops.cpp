@@ -61,12 +61,14 @@ class ArrayOpsTest : public QObject {
   }
 
   void placeholderMustBeFed_data() {
+    // clang-format off
     QTest::addColumn<PartialShape>("shape");
     QTest::addColumn<QString>("message");
     QTest::newRow("partial shape") << PartialShape{-1, 3}
                                    << "You must feed a value for placeholder tensor 'x' with dtype float and shape [?,3]";
     QTest::newRow("scalar") << ScalarShape() << "You must feed a value for placeholder tensor 'x' with dtype float and shape []";
     QTest::newRow("unknown rank") << PartialShape() << "You must feed a value for placeholder tensor 'x' with dtype float\n";
+    // clang-format on
   }
   void placeholderMustBeFed() {
     QFETCH(PartialShape, shape);
@@ -122,6 +124,7 @@ class ArrayOpsTest : public QObject {
   }
 
   void reshape_data() {
+    // clang-format off
     QTest::addColumn<Tensor>("input");
     QTest::addColumn<Tensor>("sizes");
     QTest::addColumn<PartialShape>("expected");  // empty message: the output shape
@@ -142,6 +145,7 @@ class ArrayOpsTest : public QObject {
                               << "Size 0 must be non-negative, not -2";
     QTest::newRow("sizes not 1-D") << six << Tensor::Matrix<int32_t>({{2}, {3}}) << PartialShape()
                                    << "sizes input must be 1-D, not [2,1]";
+    // clang-format on
   }
   void reshape() {
     QFETCH(Tensor, input);
@@ -161,6 +165,7 @@ class ArrayOpsTest : public QObject {
   }
 
   void reshapeShapeFunction_data() {
+    // clang-format off
     QTest::addColumn<PartialShape>("input");
     QTest::addColumn<PartialShape>("sizesShape");
     QTest::addColumn<QVector<int>>("sizes");  // empty: not a constant
@@ -176,6 +181,7 @@ class ArrayOpsTest : public QObject {
                                  "'Reshape') with input shapes: [2,3], [1]";
     QTest::newRow("two unknowns") << PartialShape{2, 3} << PartialShape{2} << QVector<int>{-1, -1} << PartialShape()
                                   << "Cannot infer multiple unknown dimensions in shape [-1,-1]";
+    // clang-format on
   }
   void reshapeShapeFunction() {
     QFETCH(PartialShape, input);
@@ -196,6 +202,7 @@ class ArrayOpsTest : public QObject {
   }
 
   void transpose_data() {
+    // clang-format off
     QTest::addColumn<Tensor>("input");
     QTest::addColumn<Tensor>("perm");
     QTest::addColumn<Tensor>("expected");
@@ -217,6 +224,7 @@ class ArrayOpsTest : public QObject {
         for (int j = 0; j < 3; ++j) out.push_back(100 * i + 10 * j + k);
     QTest::newRow("rank 3") << Tensor::FromVector<int32_t>(in, TensorShape{2, 3, 2}) << Tensor::Vector<int32_t>({2, 0, 1})
                             << Tensor::FromVector<int32_t>(out, TensorShape{2, 2, 3});
+    // clang-format on
   }
   void transpose() {
     QFETCH(Tensor, input);
@@ -230,6 +238,7 @@ class ArrayOpsTest : public QObject {
   }
 
   void transposeErrors_data() {
+    // clang-format off
     QTest::addColumn<Tensor>("perm");
     QTest::addColumn<QString>("error");
     QTest::newRow("wrong size") << Tensor::Vector<int32_t>({0, 1, 2})
@@ -237,6 +246,7 @@ class ArrayOpsTest : public QObject {
     QTest::newRow("out of range") << Tensor::Vector<int32_t>({0, 5}) << "perm[1] = 5 is out of range for a tensor of rank 2";
     QTest::newRow("repeated") << Tensor::Vector<int32_t>({1, 1}) << "1 is repeated in perm [1,1]";
     QTest::newRow("not a vector") << Tensor::Matrix<int32_t>({{1, 0}}) << "perm must be a vector, not [1,2]";
+    // clang-format on
   }
   void transposeErrors() {
     QFETCH(Tensor, perm);
@@ -260,6 +270,7 @@ class ArrayOpsTest : public QObject {
   }
 
   void cast_data() {
+    // clang-format off
     QTest::addColumn<Tensor>("input");
     QTest::addColumn<DataType>("dstT");
     QTest::addColumn<Tensor>("expected");
@@ -274,6 +285,7 @@ class ArrayOpsTest : public QObject {
     QTest::newRow("int64 to double") << Tensor::Matrix<int64_t>({{1}, {-3}}) << DT_DOUBLE
                                      << Tensor::Matrix<double>({{1}, {-3}});
     QTest::newRow("same type") << Tensor::Vector<float>({0.5f}) << DT_FLOAT << Tensor::Vector<float>({0.5f});
+    // clang-format on
   }
   void cast() {
     QFETCH(Tensor, input);
@@ -292,6 +304,7 @@ class ArrayOpsTest : public QObject {
   }
 
   void fill_data() {
+    // clang-format off
     QTest::addColumn<Tensor>("dims");
     QTest::addColumn<Tensor>("value");
     QTest::addColumn<Tensor>("expected");
@@ -310,6 +323,7 @@ class ArrayOpsTest : public QObject {
                                         << "value must be a scalar, got shape [2]";
     QTest::newRow("negative dim") << Tensor::Vector<int32_t>({2, -3}) << Tensor::Scalar<float>(1) << Tensor()
                                   << "Fill dimensions are invalid";
+    // clang-format on
   }
   void fill() {
     QFETCH(Tensor, dims);
@@ -342,6 +356,7 @@ class ArrayOpsTest : public QObject {
   }
 
   void zerosAndOnesLike_data() {
+    // clang-format off
     QTest::addColumn<QString>("op");
     QTest::addColumn<Tensor>("input");
     QTest::addColumn<Tensor>("expected");
@@ -351,6 +366,7 @@ class ArrayOpsTest : public QObject {
     QTest::newRow("ones int64") << "OnesLike" << Tensor::Vector<int64_t>({7, 8, 9}) << Tensor::Vector<int64_t>({1, 1, 1});
     QTest::newRow("ones double") << "OnesLike" << Tensor::Scalar<double>(3) << Tensor::Scalar<double>(1);
     QTest::newRow("ones uint8") << "OnesLike" << Tensor::Vector<uint8_t>({0, 4}) << Tensor::Vector<uint8_t>({1, 1});
+    // clang-format on
   }
   void zerosAndOnesLike() {
     QFETCH(QString, op);

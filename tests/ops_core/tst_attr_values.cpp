@@ -89,11 +89,13 @@ class AttrValuesTest : public QObject {
   }
 
   void wrongTypeNamesBoth_data() {
+    // clang-format off
     QTest::addColumn<AttrValue>("value");
     QTest::addColumn<QString>("message");
     QTest::newRow("int as float") << AttrOf(3) << "Attr 'a' of node 'n' has type int, expected float";
     QTest::newRow("string as float") << AttrOf("x") << "Attr 'a' of node 'n' has type string, expected float";
     QTest::newRow("list as float") << AttrOf(std::vector<int64_t>{1}) << "Attr 'a' of node 'n' has type list, expected float";
+    // clang-format on
   }
   void wrongTypeNamesBoth() {
     QFETCH(AttrValue, value);
@@ -118,6 +120,7 @@ class AttrValuesTest : public QObject {
   }
 
   void summaries_data() {
+    // clang-format off
     QTest::addColumn<AttrValue>("value");
     QTest::addColumn<QString>("summary");
     QTest::newRow("type") << AttrOf(DT_FLOAT) << "float";
@@ -134,6 +137,7 @@ class AttrValuesTest : public QObject {
     QTest::newRow("empty list") << AttrOf(std::vector<int64_t>{}) << "[]";
     QTest::newRow("tensor") << AttrOf(Tensor::Scalar<int32_t>(20))
                             << "Tensor<type: int32 shape: [] values: 20>";
+    // clang-format on
   }
   void summaries() {
     QFETCH(AttrValue, value);

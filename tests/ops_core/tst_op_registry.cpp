@@ -76,6 +76,7 @@ class OpRegistryTest : public QObject {
 
  private slots:
   void parseArgSpec_data() {
+    // clang-format off
     QTest::addColumn<QString>("spec");
     QTest::addColumn<QString>("name");
     QTest::addColumn<DataType>("fixedType");
@@ -89,6 +90,7 @@ class OpRegistryTest : public QObject {
     QTest::newRow("fixed list") << "sizes: N * int32" << "sizes" << DT_INT32 << "" << "N" << false;
     QTest::newRow("ref of attr") << "ref: Ref(dtype)" << "ref" << DT_INVALID << "dtype" << "" << true;
     QTest::newRow("no spaces") << "idx:int64" << "idx" << DT_INT64 << "" << "" << false;
+    // clang-format on
   }
   void parseArgSpec() {
     QFETCH(QString, spec);
@@ -102,6 +104,7 @@ class OpRegistryTest : public QObject {
   }
 
   void malformedArgSpec_data() {
+    // clang-format off
     QTest::addColumn<QString>("spec");
     QTest::addColumn<QString>("complaint");
     QTest::newRow("no colon") << "a T" << "expected 'name: type'";
@@ -110,6 +113,7 @@ class OpRegistryTest : public QObject {
     QTest::newRow("open ref") << "a: Ref(T" << "'Ref(' without ')'";
     QTest::newRow("count not attr") << "a: 3 * T" << "'3' is not the name of an int attr";
     QTest::newRow("junk type") << "a: T-1" << "neither a data type nor an attr name";
+    // clang-format on
   }
   void malformedArgSpec() {
     QFETCH(QString, spec);
@@ -122,6 +126,7 @@ class OpRegistryTest : public QObject {
   }
 
   void parseAttrSpec_data() {
+    // clang-format off
     QTest::addColumn<QString>("spec");
     QTest::addColumn<QString>("name");
     QTest::addColumn<QString>("type");
@@ -149,6 +154,7 @@ class OpRegistryTest : public QObject {
     QTest::newRow("restricted list")
         << "Ts: list({int32, int64}) >= 1" << "Ts" << "list(type)" << "-" << "int32,int64" << 1;
     QTest::newRow("int default with min") << "k: int >= 0 = 3" << "k" << "int" << "3" << "" << 0;
+    // clang-format on
   }
   void parseAttrSpec() {
     QFETCH(QString, spec);
@@ -169,6 +175,7 @@ class OpRegistryTest : public QObject {
   }
 
   void malformedAttrSpec_data() {
+    // clang-format off
     QTest::addColumn<QString>("spec");
     QTest::addColumn<QString>("complaint");
     QTest::newRow("unknown type") << "N: integer" << "unknown attr type 'integer'";
@@ -182,6 +189,7 @@ class OpRegistryTest : public QObject {
     QTest::newRow("empty set") << "T: {}" << "the set of allowed values is empty";
     QTest::newRow("trailing junk") << "x: int extra" << "unexpected 'extra'";
     QTest::newRow("list default") << "x: list(int) = 3" << "must be written [a, b, ...]";
+    // clang-format on
   }
   void malformedAttrSpec() {
     QFETCH(QString, spec);
@@ -205,9 +213,11 @@ class OpRegistryTest : public QObject {
   }
 
   void validateOpDefNamesTheBadReference_data() {
+    // clang-format off
     QTest::addColumn<QString>("complaint");
     QTest::newRow("undeclared") << "input 'x' refers to attr 'T', which the op does not declare";
     QTest::newRow("wrong kind") << "input 'x' needs attr 'N' to be of type int, not bool";
+    // clang-format on
   }
   void validateOpDefNamesTheBadReference() {
     QFETCH(QString, complaint);
@@ -221,12 +231,14 @@ class OpRegistryTest : public QObject {
   }
 
   void registrationMistakesAbort_data() {
+    // clang-format off
     QTest::addColumn<int>("mistake");
     QTest::newRow("duplicate op") << 0;
     QTest::newRow("malformed input") << 1;
     QTest::newRow("default not allowed") << 2;
     QTest::newRow("duplicate attr") << 3;
     QTest::newRow("lower-case op name") << 4;
+    // clang-format on
   }
   void registrationMistakesAbort() {
     QFETCH(int, mistake);
@@ -251,6 +263,7 @@ class OpRegistryTest : public QObject {
   }
 
   void globalRegistryHasArrayAndStateOps_data() {
+    // clang-format off
     QTest::addColumn<QString>("op");
     QTest::addColumn<QString>("group");
     QTest::addColumn<bool>("stateful");
@@ -260,6 +273,7 @@ class OpRegistryTest : public QObject {
     QTest::newRow("Cast") << "Cast" << "math" << false;
     QTest::newRow("NoOp") << "NoOp" << "control" << false;
     for (const char* op : {"VariableV2", "Assign", "AssignAdd", "AssignSub"}) QTest::newRow(op) << op << "state" << true;
+    // clang-format on
   }
   void globalRegistryHasArrayAndStateOps() {
     QFETCH(QString, op);
@@ -303,6 +317,7 @@ class OpRegistryTest : public QObject {
   }
 
   void addDefaultsAndValidate_data() {
+    // clang-format off
     QTest::addColumn<QString>("node");
     QTest::addColumn<QString>("error");  // empty: valid
     const QString base = "name: 'n' op: 'TestOp' input: 'x' input: 'y' ";
@@ -337,6 +352,7 @@ class OpRegistryTest : public QObject {
     QTest::newRow("type list too short") << "name: 'l' op: 'TestList' attr { key: 'Tlist' value { list { } } }"
                                          << "Attr 'Tlist' of node 'l' (op 'TestList') has 0 element(s), fewer than the "
                                             "minimum 1";
+    // clang-format on
   }
   void addDefaultsAndValidate() {
     QFETCH(QString, node);
@@ -369,6 +385,7 @@ class OpRegistryTest : public QObject {
   }
 
   void inOutTypesForNode_data() {
+    // clang-format off
     QTest::addColumn<QString>("node");
     QTest::addColumn<QString>("inputs");
     QTest::addColumn<QString>("outputs");
@@ -385,6 +402,7 @@ class OpRegistryTest : public QObject {
     QTest::newRow("cast") << "name: 'c' op: 'Cast' attr { key: 'SrcT' value { type: DT_BOOL } } "
                              "attr { key: 'DstT' value { type: DT_FLOAT } }"
                           << "bool" << "float";
+    // clang-format on
   }
   void inOutTypesForNode() {
     QFETCH(QString, node);

@@ -108,6 +108,7 @@ class StateOpsTest : public QObject {
   }
 
   void assignValidatesShapes_data() {
+    // clang-format off
     QTest::addColumn<PartialShape>("declared");
     QTest::addColumn<Tensor>("initial");  // uninitialised: none
     QTest::addColumn<Tensor>("value");
@@ -121,6 +122,7 @@ class StateOpsTest : public QObject {
                                       << "lhs shape= [2] rhs shape= [3] (variable 'w')";
     QTest::newRow("partial declared fits") << PartialShape{-1, 2} << Tensor() << m32 << "";
     QTest::newRow("same shape") << PartialShape{2, 3} << m23 << m23 << "";
+    // clang-format on
   }
   void assignValidatesShapes() {
     QFETCH(PartialShape, declared);
@@ -188,6 +190,7 @@ class StateOpsTest : public QObject {
   }
 
   void assignAddAndSub_data() {
+    // clang-format off
     QTest::addColumn<QString>("op");
     QTest::addColumn<Tensor>("initial");
     QTest::addColumn<Tensor>("delta");
@@ -202,6 +205,7 @@ class StateOpsTest : public QObject {
                                << Tensor::Vector<int32_t>({-2});
     QTest::newRow("add int32 wraps") << "AssignAdd" << Tensor::Scalar<int32_t>(2147483647) << Tensor::Scalar<int32_t>(1)
                                      << Tensor::Scalar<int32_t>(-2147483647 - 1);
+    // clang-format on
   }
   void assignAddAndSub() {
     QFETCH(QString, op);
@@ -217,9 +221,11 @@ class StateOpsTest : public QObject {
   }
 
   void updatesNeedAnInitialisedVariable_data() {
+    // clang-format off
     QTest::addColumn<QString>("op");
     QTest::newRow("AssignAdd") << "AssignAdd";
     QTest::newRow("AssignSub") << "AssignSub";
+    // clang-format on
   }
   void updatesNeedAnInitialisedVariable() {
     QFETCH(QString, op);
@@ -241,6 +247,7 @@ class StateOpsTest : public QObject {
   }
 
   void shapeFunctions_data() {
+    // clang-format off
     QTest::addColumn<QString>("op");
     QTest::addColumn<bool>("validateShape");
     QTest::addColumn<PartialShape>("ref");
@@ -256,6 +263,7 @@ class StateOpsTest : public QObject {
     QTest::newRow("add unknown ref") << "AssignAdd" << true << PartialShape() << PartialShape{4} << PartialShape{4} << "";
     QTest::newRow("sub mismatch") << "AssignSub" << true << PartialShape{2, 2} << PartialShape{2} << PartialShape()
                                   << "for 'a' (op: 'AssignSub') with input shapes: [2,2], [2].";
+    // clang-format on
   }
   void shapeFunctions() {
     QFETCH(QString, op);

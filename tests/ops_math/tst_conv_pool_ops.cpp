@@ -108,6 +108,7 @@ class ConvPoolOpsTest : public QObject {
   }
 
   void conv2DMatchesDirectLoops_data() {
+    // clang-format off
     QTest::addColumn<TensorShape>("input");
     QTest::addColumn<TensorShape>("filter");
     QTest::addColumn<int>("stride");
@@ -120,6 +121,7 @@ class ConvPoolOpsTest : public QObject {
     QTest::newRow("1x1") << TensorShape({2, 3, 3, 4}) << TensorShape({1, 1, 4, 3}) << 1 << false;
     // Large enough to be split across the pool and into several image groups.
     QTest::newRow("large batch") << TensorShape({300, 12, 12, 3}) << TensorShape({3, 3, 3, 8}) << 1 << true;
+    // clang-format on
   }
   void conv2DMatchesDirectLoops() {
     QFETCH(TensorShape, input);
@@ -186,6 +188,7 @@ class ConvPoolOpsTest : public QObject {
   }
 
   void conv2DRejectsWhatItDoesNotSupport_data() {
+    // clang-format off
     QTest::addColumn<QString>("attr");
     QTest::addColumn<tensorflow::AttrValue>("value");
     QTest::addColumn<QString>("message");
@@ -199,6 +202,7 @@ class ConvPoolOpsTest : public QObject {
                                    << "strides must specify 4 dimensions (N, H, W, C), got [1, 1, 1]";
     QTest::newRow("explicit without EXPLICIT") << "explicit_paddings" << AttrOf(std::vector<int64_t>{0, 0, 1, 1, 1, 1, 0, 0})
                                                << "explicit_paddings must be empty unless padding is EXPLICIT, got [0, 0, 1, 1, 1, 1, 0, 0]";
+    // clang-format on
   }
   void conv2DRejectsWhatItDoesNotSupport() {
     QFETCH(QString, attr);
@@ -212,6 +216,7 @@ class ConvPoolOpsTest : public QObject {
   }
 
   void conv2DShapes_data() {
+    // clang-format off
     QTest::addColumn<PartialShape>("input");
     QTest::addColumn<PartialShape>("filter");
     QTest::addColumn<int>("stride");
@@ -222,6 +227,7 @@ class ConvPoolOpsTest : public QObject {
     QTest::newRow("SAME stride 2") << PartialShape{2, 7, 7, 3} << PartialShape{3, 3, 3, 4} << 2 << "SAME" << PartialShape{2, 4, 4, 4};
     QTest::newRow("unknown width") << PartialShape{2, 7, -1, 3} << PartialShape{3, 3, 3, 4} << 1 << "VALID" << PartialShape{2, 5, -1, 4};
     QTest::newRow("unknown filter") << PartialShape{2, 7, 7, 3} << PartialShape() << 1 << "SAME" << PartialShape{2, -1, -1, -1};
+    // clang-format on
   }
   void conv2DShapes() {
     QFETCH(PartialShape, input);

@@ -22,6 +22,7 @@ class Float32VsFloat64Test : public QObject {
 
  private slots:
   void compare_data() {
+    // clang-format off
     QTest::addColumn<QString>("op");
     QTest::addColumn<std::vector<InputSpec>>("inputs");
     QTest::addColumn<double>("rtol");
@@ -59,6 +60,7 @@ class Float32VsFloat64Test : public QObject {
                                   << 0.0 << 1e-6;
     QTest::newRow("Sum") << "Sum" << std::vector<InputSpec>{{TensorShape{200, 50, 30}, -1, 1}} << 1e-6 << 1e-5;
     QTest::newRow("Mean") << "Mean" << std::vector<InputSpec>{{TensorShape{200, 50, 30}, -1, 1}} << 1e-6 << 1e-7;
+    // clang-format on
   }
   void compare() {
     QFETCH(QString, op);

@@ -106,6 +106,7 @@ class MathOpsTest : public QObject {
 
   // Big enough to be split across threads, by rows (m >= n) and by columns (m < n).
   void matMulLargeMatchesReference_data() {
+    // clang-format off
     QTest::addColumn<int>("m");
     QTest::addColumn<int>("k");
     QTest::addColumn<int>("n");
@@ -115,6 +116,7 @@ class MathOpsTest : public QObject {
     QTest::newRow("columns split") << 70 << 150 << 260 << false << true;
     QTest::newRow("both transposed") << 129 << 65 << 257 << true << true;
     QTest::newRow("just above naive") << 9 << 8 << 8 << true << false;
+    // clang-format on
   }
   void matMulLargeMatchesReference() {
     QFETCH(int, m);
@@ -209,6 +211,7 @@ class MathOpsTest : public QObject {
   }
 
   void broadcasting_data() {
+    // clang-format off
     QTest::addColumn<TensorShape>("x");
     QTest::addColumn<TensorShape>("y");
     QTest::addColumn<TensorShape>("out");
@@ -232,6 +235,7 @@ class MathOpsTest : public QObject {
     QTest::newRow("large bias add") << TensorShape{512, 300} << TensorShape{300} << TensorShape{512, 300};
     QTest::newRow("large column") << TensorShape{300, 512} << TensorShape{300, 1} << TensorShape{300, 512};
     QTest::newRow("large middle") << TensorShape{64, 1, 3000} << TensorShape{7, 1} << TensorShape{64, 7, 3000};
+    // clang-format on
   }
   void broadcasting() {
     QFETCH(TensorShape, x);
@@ -254,12 +258,14 @@ class MathOpsTest : public QObject {
   }
 
   void broadcastingRejectsIncompatibleShapes_data() {
+    // clang-format off
     QTest::addColumn<TensorShape>("x");
     QTest::addColumn<TensorShape>("y");
     QTest::addColumn<QString>("message");
     QTest::newRow("trailing") << TensorShape{2, 3} << TensorShape{2} << "Incompatible shapes: [2,3] vs. [2]";
     QTest::newRow("leading") << TensorShape{4, 3} << TensorShape{2, 2, 3} << "Incompatible shapes: [4,3] vs. [2,2,3]";
     QTest::newRow("zero vs two") << TensorShape{0} << TensorShape{2} << "Incompatible shapes: [0] vs. [2]";
+    // clang-format on
   }
   void broadcastingRejectsIncompatibleShapes() {
     QFETCH(TensorShape, x);
@@ -271,6 +277,7 @@ class MathOpsTest : public QObject {
   }
 
   void unaryHandComputed_data() {
+    // clang-format off
     QTest::addColumn<QString>("op");
     QTest::addColumn<DataType>("type");
     QTest::addColumn<Tensor>("x");
@@ -288,6 +295,7 @@ class MathOpsTest : public QObject {
                                 << Tensor::Vector<double>({1, M_E, 1 / M_E});
     QTest::newRow("Log double") << "Log" << DT_DOUBLE << Tensor::Vector<double>({1, M_E, 0.5})
                                 << Tensor::Vector<double>({0, 1, -M_LN2});
+    // clang-format on
   }
   void unaryHandComputed() {
     QFETCH(QString, op);

@@ -28,6 +28,7 @@ class MathShapeFnsTest : public QObject {
 
  private slots:
   void matMul_data() {
+    // clang-format off
     QTest::addColumn<PartialShape>("a");
     QTest::addColumn<PartialShape>("b");
     QTest::addColumn<bool>("ta");
@@ -40,6 +41,7 @@ class MathShapeFnsTest : public QObject {
                                    << PartialShape{-1, 10};
     QTest::newRow("unknown inner") << PartialShape{2, -1} << PartialShape{4, 3} << false << false << PartialShape{2, 3};
     QTest::newRow("unknown rank") << PartialShape() << PartialShape{4, 3} << false << false << PartialShape{-1, 3};
+    // clang-format on
   }
   void matMul() {
     QFETCH(PartialShape, a);
@@ -51,6 +53,7 @@ class MathShapeFnsTest : public QObject {
   }
 
   void matMulErrors_data() {
+    // clang-format off
     QTest::addColumn<PartialShape>("a");
     QTest::addColumn<PartialShape>("b");
     QTest::addColumn<bool>("tb");
@@ -64,6 +67,7 @@ class MathShapeFnsTest : public QObject {
     QTest::newRow("rank 3") << PartialShape{2, 3, 4} << PartialShape{4, 1} << false
                             << "Shape must be rank 2 but is rank 3 for 'MatMul' (op: 'MatMul') with input shapes: "
                                "[2,3,4], [4,1].";
+    // clang-format on
   }
   void matMulErrors() {
     QFETCH(PartialShape, a);
@@ -76,6 +80,7 @@ class MathShapeFnsTest : public QObject {
   }
 
   void broadcast_data() {
+    // clang-format off
     QTest::addColumn<PartialShape>("x");
     QTest::addColumn<PartialShape>("y");
     QTest::addColumn<PartialShape>("out");
@@ -87,6 +92,7 @@ class MathShapeFnsTest : public QObject {
     QTest::newRow("unknown vs one") << PartialShape{-1, 3} << PartialShape{1, 3} << PartialShape{-1, 3};
     QTest::newRow("unknown vs unknown") << PartialShape{-1} << PartialShape{-1} << PartialShape{-1};
     QTest::newRow("unknown rank") << PartialShape() << PartialShape{3} << PartialShape();
+    // clang-format on
   }
   void broadcast() {
     QFETCH(PartialShape, x);
@@ -112,6 +118,7 @@ class MathShapeFnsTest : public QObject {
   }
 
   void reduction_data() {
+    // clang-format off
     QTest::addColumn<PartialShape>("input");
     QTest::addColumn<Tensor>("axes");  // an uninitialised Tensor: not a constant
     QTest::addColumn<PartialShape>("axes_shape");
@@ -129,6 +136,7 @@ class MathShapeFnsTest : public QObject {
     QTest::newRow("empty axes") << PartialShape{2, -1} << Tensor() << PartialShape{0} << false << PartialShape{2, -1};
     QTest::newRow("unknown rank") << PartialShape() << Tensor::Vector<int32_t>({0}) << PartialShape{1} << false
                                   << PartialShape();
+    // clang-format on
   }
   void reduction() {
     QFETCH(PartialShape, input);

@@ -12,6 +12,7 @@ class NnOpsTest : public QObject {
 
  private slots:
   void activations_data() {
+    // clang-format off
     QTest::addColumn<QString>("op");
     QTest::addColumn<Tensor>("x");
     QTest::addColumn<Tensor>("want");
@@ -24,6 +25,7 @@ class NnOpsTest : public QObject {
     QTest::newRow("Tanh double") << "Tanh" << Tensor::Vector<double>({0, std::log(2.0), -std::log(2.0)})
                                  << Tensor::Vector<double>({0, 0.6, -0.6});
     QTest::newRow("Tanh saturates") << "Tanh" << Tensor::Vector<float>({-50, 50}) << Tensor::Vector<float>({-1, 1});
+    // clang-format on
   }
   void activations() {
     QFETCH(QString, op);

@@ -146,6 +146,7 @@ class ReductionOpsTest : public QObject {
   }
 
   void errors_data() {
+    // clang-format off
     QTest::addColumn<TensorShape>("shape");
     QTest::addColumn<Tensor>("axes");
     QTest::addColumn<QString>("message");
@@ -159,6 +160,7 @@ class ReductionOpsTest : public QObject {
                               << "Invalid reduction arguments: axes contain dimension 1 twice";
     QTest::newRow("matrix of axes") << TensorShape{2, 3} << Tensor::Matrix<int32_t>({{0}})
                                     << "reduction_indices must be a scalar or vector, got shape [1,1]";
+    // clang-format on
   }
   void errors() {
     QFETCH(TensorShape, shape);

@@ -87,6 +87,7 @@ class DebPackageTest : public QObject {
   }
 
   void containsFile_data() {
+    // clang-format off
     QTest::addColumn<QString>("path");
     QTest::addColumn<bool>("expected");
     const QString bin = Env("CLAB_INSTALL_BINDIR"), lib = Env("CLAB_INSTALL_LIBDIR"), data = Env("CLAB_INSTALL_DATADIR");
@@ -97,6 +98,7 @@ class DebPackageTest : public QObject {
     QTest::newRow("icon") << PackagePath(data + "/icons/hicolor/scalable/apps/clusterlab.svg") << true;
     QTest::newRow("GPU plugin") << PackagePath(lib + "/clusterlab/libclab_cuda.so")
                                 << (Env("CLAB_EXPECT_CUDA_PLUGIN") == "1");
+    // clang-format on
   }
   void containsFile() {
     QFETCH(QString, path);

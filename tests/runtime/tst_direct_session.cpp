@@ -206,6 +206,7 @@ void TestDirectSession::matmulShapeMismatchNamesNodeAndShapes() {
 }
 
 void TestDirectSession::unknownNamesAreNotFound_data() {
+  // clang-format off
   QTest::addColumn<QString>("feed");
   QTest::addColumn<QString>("fetch");
   QTest::addColumn<QString>("target");
@@ -215,6 +216,7 @@ void TestDirectSession::unknownNamesAreNotFound_data() {
   QTest::newRow("fetch output out of range") << "" << "x:5" << "" << "x:5";
   QTest::newRow("feed") << "missing:0" << "MatMul" << "" << "missing";
   QTest::newRow("target") << "" << "" << "no_such_op" << "no_such_op";
+  // clang-format on
 }
 
 void TestDirectSession::unknownNamesAreNotFound() {
@@ -345,6 +347,17 @@ void TestDirectSession::signatureIsCompiledOnce() {
   QVERIFY(session->Run({{"p", Tensor::Scalar<float>(1)}, {"q", Tensor::Scalar<float>(1)}}, {"counted", "diff"}, {}, &out)
               .ok());
   QCOMPARE(g_kernel_constructions.load(), 2);
+  // The same fetches in another order are the same signature; outputs come in the order asked.
+  QVERIFY(session->Run({{"p", Tensor::Scalar<float>(5)}, {"q", Tensor::Scalar<float>(2)}}, {"counted", "p"}, {}, &out)
+              .ok());
+  QCOMPARE(g_kernel_constructions.load(), 3);
+  QCOMPARE(out[0].scalar<float>(), 3.0f);
+  QCOMPARE(out[1].scalar<float>(), 5.0f);
+  QVERIFY(session->Run({{"p", Tensor::Scalar<float>(5)}, {"q", Tensor::Scalar<float>(2)}}, {"p", "counted"}, {}, &out)
+              .ok());
+  QCOMPARE(g_kernel_constructions.load(), 3);
+  QCOMPARE(out[0].scalar<float>(), 5.0f);
+  QCOMPARE(out[1].scalar<float>(), 3.0f);
 }
 
 void TestDirectSession::concurrentRunsShareVariables() {

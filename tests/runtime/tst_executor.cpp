@@ -1,4 +1,4 @@
-// The executor on its own: independent ops overlap, a failing op stops the step and its
+// The executor on its own: independent ops run at the same time, a failing op stops the step and its
 // rendezvous, feeds stand in for nodes, variables are read safely, _Send/_Recv meet.
 #include "clab/graph/AttrValues.h"
 #include "clab/graph/OpRegistry.h"
@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <future>
 #include <map>
 #include <mutex>
@@ -25,41 +26,41 @@ const std::string kCpu0 = kTask + "/device:CPU:0";
 
 std::atomic<int> g_count_runs{0};
 
-struct Interval {
-  std::chrono::steady_clock::time_point start, end;
-};
-std::mutex g_sleep_mu;
-std::vector<Interval> g_sleeps;
+// Each TestMeet op waits until `parties` of them are running at once: if the executor ran
+// independent ops one after another, the first would wait in vain (bounded) and fail.
+std::mutex g_meet_mu;
+std::condition_variable g_meet_cv;
+int g_meet_arrived = 0;
 
-class SleepKernel : public OpKernel {
+class MeetKernel : public OpKernel {
  public:
-  explicit SleepKernel(int64_t millis) : millis_(millis) {}
+  explicit MeetKernel(int64_t parties) : parties_(parties) {}
+  bool IsExpensive() const override { return true; }
   void Compute(OpKernelContext* ctx) override {
-    Interval interval;
-    interval.start = std::chrono::steady_clock::now();
-    std::this_thread::sleep_for(std::chrono::milliseconds(millis_));
-    interval.end = std::chrono::steady_clock::now();
-    {
-      std::lock_guard<std::mutex> lock(g_sleep_mu);
-      g_sleeps.push_back(interval);
+    std::unique_lock<std::mutex> lock(g_meet_mu);
+    ++g_meet_arrived;
+    g_meet_cv.notify_all();
+    if (!g_meet_cv.wait_for(lock, std::chrono::seconds(60), [this] { return g_meet_arrived >= parties_; })) {
+      ctx->SetStatus(errors::DeadlineExceeded("only ", g_meet_arrived, " of ", parties_, " ops ran at once"));
+      return;
     }
-    ctx->set_output(0, Tensor::Scalar<float>(static_cast<float>(millis_)));
+    ctx->set_output(0, Tensor::Scalar<float>(static_cast<float>(parties_)));
   }
 
  private:
-  int64_t millis_;
+  int64_t parties_;
 };
 
 void RegisterTestOps() {
   OpRegistry& registry = OpRegistry::Global();
-  registry.Register("TestSleep")
+  registry.Register("TestMeet")
       .Output("out: float")
-      .Attr("millis: int")
+      .Attr("parties: int")
       .Stateful()
       .Kernel("CPU", [](OpKernelConstruction& c) -> StatusOr<std::unique_ptr<OpKernel>> {
-        int64_t millis = 0;
-        CLAB_RETURN_IF_ERROR(c.GetAttr("millis", &millis));
-        return std::unique_ptr<OpKernel>(std::make_unique<SleepKernel>(millis));
+        int64_t parties = 0;
+        CLAB_RETURN_IF_ERROR(c.GetAttr("parties", &parties));
+        return std::unique_ptr<OpKernel>(std::make_unique<MeetKernel>(parties));
       });
   registry.Register("TestFail")
       .Output("out: float")
@@ -151,30 +152,23 @@ void TestExecutor::runsChainAndFetches() {
 void TestExecutor::independentOpsOverlap() {
   ThreadPool pool(4);
   {
-    std::lock_guard<std::mutex> lock(g_sleep_mu);
-    g_sleeps.clear();
+    std::lock_guard<std::mutex> lock(g_meet_mu);
+    g_meet_arrived = 0;
   }
+  const auto meet = [](const std::string& name) {
+    return NodeDefOf(name, "TestMeet", {}, {{"parties", AttrOf(int64_t{3})}});
+  };
   Executor::Params params;
-  params.graph = GraphOf({NodeDefOf("s1", "TestSleep", {}, {{"millis", AttrOf(int64_t{200})}}),
-                          NodeDefOf("s2", "TestSleep", {}, {{"millis", AttrOf(int64_t{200})}}),
-                          NodeDefOf("s3", "TestSleep", {}, {{"millis", AttrOf(int64_t{200})}})});
+  params.graph = GraphOf({meet("m1"), meet("m2"), meet("m3")});
   params.device = cpu_;
-  params.fetches = {"s1", "s2", "s3"};
+  params.fetches = {"m1", "m2", "m3"};
   params.thread_pool = &pool;
   auto executor = Executor::Create(params);
   QVERIFY2(executor.ok(), FormatStatus(executor.status()).c_str());
-  const auto start = std::chrono::steady_clock::now();
   auto result = (*executor)->Run({});
-  const auto elapsed = std::chrono::steady_clock::now() - start;
-  QVERIFY(result.status.ok());
-  // Serial would be 600 ms.
-  QVERIFY2(elapsed < std::chrono::milliseconds(450),
-           qPrintable(QString("took %1 ms").arg(std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count())));
-  std::lock_guard<std::mutex> lock(g_sleep_mu);
-  QCOMPARE(g_sleeps.size(), size_t{3});
-  const auto& a = g_sleeps[0];
-  const auto& b = g_sleeps[1];
-  QVERIFY(a.start < b.end && b.start < a.end);
+  QVERIFY2(result.status.ok(), FormatStatus(result.status).c_str());
+  std::lock_guard<std::mutex> lock(g_meet_mu);
+  QCOMPARE(g_meet_arrived, 3);
 }
 
 void TestExecutor::errorAbortsStepAndRendezvous() {

@@ -46,11 +46,13 @@ void TestRendezvous::keyToString() {
 }
 
 void TestRendezvous::keyRoundTrip_data() {
+  // clang-format off
   QTest::addColumn<quint64>("incarnation");
   QTest::addColumn<QString>("tensor");
   QTest::newRow("typical") << quint64(0x5a1d7e0c3b2f9e11ULL) << "edge_3_x:0";
   QTest::newRow("zero") << quint64(0) << "edge_0_y:1";
   QTest::newRow("all bits") << quint64(~0ULL) << "^control";
+  // clang-format on
 }
 
 void TestRendezvous::keyRoundTrip() {
@@ -66,6 +68,7 @@ void TestRendezvous::keyRoundTrip() {
 }
 
 void TestRendezvous::keyRejectsMalformed_data() {
+  // clang-format off
   QTest::addColumn<QString>("key");
   const QString ps = kPs, worker = kWorker;
   QTest::newRow("empty") << "";
@@ -77,6 +80,7 @@ void TestRendezvous::keyRejectsMalformed_data() {
   QTest::newRow("incarnation too long") << ps + ";12345678901234567;" + worker + ";t;0:0";
   QTest::newRow("empty tensor name") << ps + ";1;" + worker + ";;0:0";
   QTest::newRow("bad frame") << ps + ";1;" + worker + ";t;0";
+  // clang-format on
 }
 
 void TestRendezvous::keyRejectsMalformed() {
@@ -114,13 +118,15 @@ void TestRendezvous::recvBeforeSend() {
 
 void TestRendezvous::recvFromAnotherThread() {
   LocalRendezvous rendezvous;
-  std::thread sender([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    (void)rendezvous.Send(Key("c"), Tensor::Scalar<int64_t>(42));
-  });
   Tensor received;
-  const Status status = rendezvous.Recv(Key("c"), &received);
-  sender.join();
+  Status status = errors::Unknown("nothing was received");
+  std::thread receiver([&] { status = rendezvous.Recv(Key("c"), &received); });
+  // The receiver waits in the rendezvous before anything is sent.
+  const bool waiting = QTest::qWaitFor([&] { return !rendezvous.Idle(); }, 30000);
+  const Status sent = rendezvous.Send(Key("c"), Tensor::Scalar<int64_t>(42));
+  receiver.join();
+  QVERIFY(waiting);
+  QVERIFY(sent.ok());
   QVERIFY(status.ok());
   QCOMPARE(received.scalar<int64_t>(), int64_t{42});
 }

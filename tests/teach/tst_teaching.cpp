@@ -5,7 +5,7 @@
 // its Chrome trace export; the digits MLP's step with packed transfers and fed zeros; bad
 // fetches named in the error.
 #include "graph/GraphDocument.h"
-#include "graph/GraphEditor.h"
+#include "window/GraphEditor.h"
 #include "graph/GraphScene.h"
 #include "graph/NodeItem.h"
 #include "graph/ProgramGraphs.h"
@@ -19,7 +19,7 @@
 #include "teach/TeachingText.h"
 #include "teach/TimelineView.h"
 #include "window/MainWindow.h"
-#include "window/StudioLanguage.h"
+#include "translations/StudioLanguage.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -110,7 +110,7 @@ class TeachingTest : public QObject {
   void panelPlaysOneStepThroughEveryPhase() {
     GraphEditor editor;
     editor.resize(1500, 800);
-    editor.setProject(Project::Seed());
+    editor.setProject(Project::seed());
     editor.setTeaching(true);
     editor.show();
     QVERIFY(QTest::qWaitForWindowExposed(&editor));
@@ -171,7 +171,7 @@ class TeachingTest : public QObject {
 
   void placementPreviewDrawsSendRecvPairs() {
     GraphEditor editor;
-    editor.setProject(Project::Seed());
+    editor.setProject(Project::seed());
     QVERIFY(editor.plannedTransfers() == nullptr);
     QString error;
     QVERIFY2(editor.previewPlacement(&error), qPrintable(error));
@@ -196,7 +196,7 @@ class TeachingTest : public QObject {
 
   void switchesToChineseAndBack() {
     GraphEditor editor;
-    editor.setProject(Project::Seed());
+    editor.setProject(Project::seed());
     editor.setTeaching(true);
     TeachingPanel* panel = editor.teaching();
     auto* prepare = panel->findChild<QPushButton*>("teach-prepare");

@@ -68,6 +68,7 @@ class GradientsTest : public QObject {
 
  private slots:
   void matchesFiniteDifferences_data() {
+    // clang-format off
     QTest::addColumn<GradCase>("c");
     auto unary = [](auto op) {
       return [op](GraphBuilder& g, const std::vector<Output>& in) { return op(g, in[0], ""); };
@@ -154,6 +155,7 @@ class GradientsTest : public QObject {
     QTest::newRow("chain: conv, relu, max-pool, reshape, matmul") << GradCase{{{2, 6, 6, 1}, {3, 3, 1, 4}, {4}, {36, 3}}, cnn};
     // Every placeholder's first dimension unknown: the gradients read shapes when the step runs.
     QTest::newRow("chain: conv to matmul, shapes known only at run time") << GradCase{{{2, 6, 6, 1}, {3, 3, 1, 4}, {4}, {36, 3}}, cnn, false, true};
+    // clang-format on
   }
 
   void matchesFiniteDifferences() {
@@ -245,9 +247,11 @@ class GradientsTest : public QObject {
   // Three steps of each optimizer on loss = sum(w^2) (gradient 2w), against the same rule
   // written out here in double precision.
   void optimizersFollowTheirUpdateRules_data() {
+    // clang-format off
     QTest::addColumn<QString>("optimizer");
     for (const char* name : {"GradientDescent", "Momentum", "Nesterov", "Adagrad", "RMSProp", "Adam"})
       QTest::newRow(name) << QString(name);
+    // clang-format on
   }
   void optimizersFollowTheirUpdateRules() {
     QFETCH(QString, optimizer);
@@ -342,9 +346,11 @@ class GradientsTest : public QObject {
   }
 
   void sparseGradientsUpdateOnlyTheGatheredRows_data() {
+    // clang-format off
     QTest::addColumn<QString>("optimizer");
     QTest::newRow("GradientDescent (ScatterSub)") << QString("sgd");
     QTest::newRow("Momentum (summed into a dense gradient on the ps)") << QString("momentum");
+    // clang-format on
   }
   void sparseGradientsUpdateOnlyTheGatheredRows() {
     QFETCH(QString, optimizer);

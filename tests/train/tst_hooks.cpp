@@ -78,6 +78,7 @@ class HooksTest : public QObject {
 
  private slots:
   void stopAtStep_data() {
+    // clang-format off
     QTest::addColumn<bool>("useNumSteps");
     QTest::addColumn<int>("value");
     QTest::addColumn<int>("expectedRuns");
@@ -86,6 +87,7 @@ class HooksTest : public QObject {
     QTest::newRow("last_step 1") << false << 1 << 1 << 1;
     QTest::newRow("num_steps 7") << true << 7 << 7 << 7;
     QTest::newRow("num_steps 1") << true << 1 << 1 << 1;
+    // clang-format on
   }
   void stopAtStep() {
     QFETCH(bool, useNumSteps);
@@ -143,11 +145,13 @@ class HooksTest : public QObject {
   }
 
   void requestStop_data() {
+    // clang-format off
     QTest::addColumn<int>("stopInBefore");
     QTest::addColumn<int>("stopInAfter");
     QTest::addColumn<int>("expectedRuns");
     QTest::newRow("before_run of run 0") << 0 << -1 << 1;
     QTest::newRow("after_run of run 2") << -1 << 2 << 3;
+    // clang-format on
   }
   void requestStop() {
     QFETCH(int, stopInBefore);
@@ -169,12 +173,14 @@ class HooksTest : public QObject {
   }
 
   void checkpointCadence_data() {
+    // clang-format off
     QTest::addColumn<int>("everySteps");
     QTest::addColumn<int>("lastStep");
     QTest::addColumn<QStringList>("expectedFiles");
     // Saved at creation (0), every N steps, and at the end.
     QTest::newRow("every 5 to 12") << 5 << 12 << QStringList{"model.ckpt-0", "model.ckpt-5", "model.ckpt-10", "model.ckpt-12"};
     QTest::newRow("every 4 to 8") << 4 << 8 << QStringList{"model.ckpt-0", "model.ckpt-4", "model.ckpt-8"};
+    // clang-format on
   }
   void checkpointCadence() {
     QFETCH(int, everySteps);
@@ -189,7 +195,10 @@ class HooksTest : public QObject {
     auto s = MonitoredTrainingSession(m.g, o);
     QVERIFY2(s.ok(), s.status().ToString().c_str());
     std::vector<Tensor> out;
-    while (!(*s)->should_stop()) QVERIFY((*s)->Run({m.train.name()}, {}, &out).ok());
+    for (int run = 0; !(*s)->should_stop(); ++run) {
+      QVERIFY2(run < 10000, "the session never said stop");
+      QVERIFY((*s)->Run({m.train.name()}, {}, &out).ok());
+    }
     QVERIFY((*s)->Close().ok());
     QStringList found;
     for (const auto& e : std::filesystem::directory_iterator(dir.path().toStdString())) {
@@ -218,7 +227,10 @@ class HooksTest : public QObject {
     auto s = MonitoredTrainingSession(m.g, o);
     QVERIFY(s.ok());
     std::vector<Tensor> out;
-    while (!(*s)->should_stop()) QVERIFY((*s)->Run({m.train.name()}, {}, &out).ok());
+    for (int run = 0; !(*s)->should_stop(); ++run) {
+      QVERIFY2(run < 10000, "the session never said stop");
+      QVERIFY((*s)->Run({m.train.name()}, {}, &out).ok());
+    }
     QVERIFY((*s)->Close().ok());
     auto state = ReadCheckpointState(dir.path().toStdString());
     QVERIFY(state.ok());
@@ -227,11 +239,13 @@ class HooksTest : public QObject {
   }
 
   void loggingTensorHookFormat_data() {
+    // clang-format off
     QTest::addColumn<int>("which");
     QTest::addColumn<QString>("expected");
     QTest::newRow("sorted tags, no elapsed") << 0 << "loss = 0.5, step = 3";
     QTest::newRow("with elapsed") << 1 << "loss = 0.5, step = 3 (0.532 sec)";
     QTest::newRow("matrix value") << 2 << "w = [[1 2]\n [3 4]]";
+    // clang-format on
   }
   void loggingTensorHookFormat() {
     QFETCH(int, which);

@@ -9,6 +9,7 @@
 #include "clab/distributed/ReplicaDeviceSetter.h"
 #include "clab/distributed/Server.h"
 #include "clab/ops/Ops.h"
+#include "exampledata/ExampleDataPath.h"
 #include "models/Classifier.h"
 #include "models/ClusterTraining.h"
 #include "models/LinearRegression.h"
@@ -33,10 +34,10 @@ struct LocalRun {
 };
 
 StatusOr<LocalRun> TrainLocally(const ClassificationData& data, const std::vector<int>& hidden, double rate,
-                                int64_t steps, int batch, uint64_t seed, const ConvLayer& conv = {}) {
+                                int64_t steps, int batch, uint64_t seed, const tools::ConvLayer& conv = {}) {
   GraphBuilder g;
-  CLAB_ASSIGN_OR_RETURN(ClassifierGraph model,
-                        BuildClassifier(g, data.num_features, hidden, data.num_classes, rate, seed, conv));
+  CLAB_ASSIGN_OR_RETURN(tools::ClassifierGraph model,
+                        tools::BuildClassifier(g, data.num_features, hidden, data.num_classes, rate, seed, conv));
   const Output init = ops::GlobalVariablesInitializer(g);
   CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Session> session, NewSession(SessionOptions()));
   CLAB_RETURN_IF_ERROR(session->Create(g.graph_def()));
@@ -77,7 +78,7 @@ class ModelsTest : public QObject {
   }
 
   void softmaxRegressionOnIris() {
-    auto data = LoadClassificationCsv(DataPath("iris.csv"));
+    auto data = LoadClassificationCsv(tools::ExampleDataPath("iris.csv"));
     QVERIFY2(data.ok(), StatusText(data.status()));
     QCOMPARE(data->train.size() + data->held_out.size(), int64_t(150));
     QCOMPARE(data->num_classes, 3);
@@ -88,7 +89,7 @@ class ModelsTest : public QObject {
   }
 
   void mlpOnDigitsIsAccurateAndDeterministic() {
-    auto data = LoadClassificationCsv(DataPath("digits.csv.gz"));
+    auto data = LoadClassificationCsv(tools::ExampleDataPath("digits.csv.gz"));
     QVERIFY2(data.ok(), StatusText(data.status()));
     QCOMPARE(data->num_features, 64);
     QCOMPARE(data->num_classes, 10);
@@ -106,12 +107,12 @@ class ModelsTest : public QObject {
   // The in-graph input pipeline serves exactly the rows LoadClassificationCsv gives each
   // shard, scaled the same way, bit for bit.
   void datasetOpServesEachShardsRows() {
-    auto data = LoadClassificationCsv(DataPath("digits.csv.gz"));
+    auto data = LoadClassificationCsv(tools::ExampleDataPath("digits.csv.gz"));
     QVERIFY2(data.ok(), StatusText(data.status()));
     for (int shard = 0; shard < 2; ++shard) {
       const Examples expected = Shard(data->train, shard, 2);
       GraphBuilder g;
-      ops::MinibatchDatasetOptions options = TrainingDataset(DataPath("digits.csv.gz"), data->num_features,
+      ops::MinibatchDatasetOptions options = TrainingDataset(tools::ExampleDataPath("digits.csv.gz"), data->num_features,
                                                              static_cast<int>(expected.size()), shard, 2, 1);
       options.shuffle = false;  // file order, as Shard keeps it
       const ops::Minibatch inputs = ClassifierInputs(g, options);
@@ -128,6 +129,7 @@ class ModelsTest : public QObject {
   }
 
   void mlpTrainedByTwoWorkersAgainstOnePs_data() {
+    // clang-format off
     QTest::addColumn<bool>("dataset_op");
     QTest::addColumn<bool>("sync");
     QTest::addColumn<int>("steps");
@@ -135,6 +137,7 @@ class ModelsTest : public QObject {
     QTest::newRow("asynchronous, minibatches from a MinibatchDataset op") << true << false << 1600;
     // Each synchronous global step is the mean of both workers' minibatches.
     QTest::newRow("synchronous replicas") << false << true << 800;
+    // clang-format on
   }
   void mlpTrainedByTwoWorkersAgainstOnePs() {
     QFETCH(bool, dataset_op);
@@ -144,14 +147,14 @@ class ModelsTest : public QObject {
     options.hidden = {32};
     options.total_steps = steps;
     options.sync = sync;
-    if (dataset_op) options.data_path = DataPath("digits.csv.gz");
+    if (dataset_op) options.data_path = tools::ExampleDataPath("digits.csv.gz");
     TrainOnOnePsAndTwoWorkers(options, "MLP");
   }
 
   void cnnOnDigits() {
-    auto data = LoadClassificationCsv(DataPath("digits.csv.gz"));
+    auto data = LoadClassificationCsv(tools::ExampleDataPath("digits.csv.gz"));
     QVERIFY2(data.ok(), StatusText(data.status()));
-    auto run = TrainLocally(*data, {}, 0.1, 800, 32, 7, DigitsConvLayer());
+    auto run = TrainLocally(*data, {}, 0.1, 800, 32, 7, tools::DigitsConvLayer());
     QVERIFY2(run.ok(), StatusText(run.status()));
     qInfo("digits CNN (3x3 conv to 16, max-pool, dense): loss %.4f, held-out accuracy %.3f, %.0f steps/s", run->loss,
           run->accuracy, run->steps_per_second);
@@ -161,7 +164,7 @@ class ModelsTest : public QObject {
   void cnnTrainedByTwoWorkersAgainstOnePs() {
     ClusterTrainingOptions options;
     options.hidden = {};
-    options.conv = DigitsConvLayer();
+    options.conv = tools::DigitsConvLayer();
     options.total_steps = 1000;
     TrainOnOnePsAndTwoWorkers(options, "CNN");
   }
@@ -169,7 +172,7 @@ class ModelsTest : public QObject {
  private:
   // Between-graph replication on servers in this process: `options` with the cluster filled in.
   void TrainOnOnePsAndTwoWorkers(ClusterTrainingOptions options, const char* what) {
-    auto data = LoadClassificationCsv(DataPath("digits.csv.gz"));
+    auto data = LoadClassificationCsv(tools::ExampleDataPath("digits.csv.gz"));
     QVERIFY(data.ok());
     QTcpServer p0, p1, p2;
     QVERIFY(p0.listen(QHostAddress::LocalHost) && p1.listen(QHostAddress::LocalHost) && p2.listen(QHostAddress::LocalHost));

@@ -39,11 +39,12 @@ MonitoredTrainingSessionOptions Options(const std::string& dir, int64_t last_ste
   return o;
 }
 
+// The runs until the session says stop; -1 on an error or when it never does.
 int64_t TrainToEnd(MonitoredSession& s, const std::string& train) {
   std::vector<Tensor> out;
   int64_t runs = 0;
   while (!s.should_stop()) {
-    if (!s.Run({train}, {}, &out).ok()) return -1;
+    if (runs == 100000 || !s.Run({train}, {}, &out).ok()) return -1;
     ++runs;
   }
   return runs;

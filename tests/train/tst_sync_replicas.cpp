@@ -207,6 +207,7 @@ class SyncReplicasTest : public QObject {
     std::vector<Tensor> out;
     int runs = 0;
     while (!(*session)->should_stop()) {
+      QVERIFY2(runs < 10000, "the session never said stop");
       Status s = (*session)->Run({train->node()}, {}, &out);
       QVERIFY2(s.ok(), StatusText(s));
       ++runs;
@@ -272,6 +273,7 @@ class SyncReplicasTest : public QObject {
       if (!session.ok()) return void(errors[index] = std::string(StatusText(session.status())));
       std::vector<Tensor> out;
       while (!(*session)->should_stop()) {
+        if (runs[index] == 100000) return void(errors[index] = "the session never said stop");
         Status s = (*session)->Run({train}, {}, &out);
         if (absl::IsOutOfRange(s)) break;  // the chief closed the token queue: training is over
         if (!s.ok()) return void(errors[index] = std::string(StatusText(s)));

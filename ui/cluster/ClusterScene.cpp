@@ -67,7 +67,7 @@ void ClusterScene::setProject(const Project& project) {
       auto* label = addSimpleText("");
       label->setBrush(QColor(70, 90, 140));
       label->setPos((from + to) / 2 + QPointF(-30, -18));
-      links_.insert(LinkKey(ps.name(), worker.name()), Link{line, label});
+      links_.insert(linkKey(ps.name(), worker.name()), Link{line, label});
     }
   }
   setSceneRect(itemsBoundingRect().adjusted(-40, -30, 40, 30));
@@ -78,7 +78,7 @@ void ClusterScene::setTaskStatus(const QString& task, const QColor& light, const
 }
 
 void ClusterScene::setLinkRate(const QString& a, const QString& b, double bytes_per_second) {
-  auto it = links_.find(LinkKey(a, b));
+  auto it = links_.find(linkKey(a, b));
   if (it == links_.end()) return;
   QString text;
   if (bytes_per_second >= 1e6) text = QStringLiteral("%1 MB/s").arg(bytes_per_second / 1e6, 0, 'f', 1);
@@ -94,7 +94,7 @@ void ClusterScene::setLinkRate(const QString& a, const QString& b, double bytes_
 }
 
 QString ClusterScene::linkLabel(const QString& a, const QString& b) const {
-  auto it = links_.find(LinkKey(a, b));
+  auto it = links_.find(linkKey(a, b));
   return it == links_.end() ? QString() : it->label->text();
 }
 

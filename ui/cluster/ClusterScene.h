@@ -45,7 +45,7 @@ class ClusterScene : public QGraphicsScene {
     QGraphicsLineItem* line = nullptr;
     QGraphicsSimpleTextItem* label = nullptr;
   };
-  static QString LinkKey(const QString& a, const QString& b) { return a < b ? a + "|" + b : b + "|" + a; }
+  static QString linkKey(const QString& a, const QString& b) { return a < b ? a + "|" + b : b + "|" + a; }
   QHash<QString, Link> links_;
 };
 

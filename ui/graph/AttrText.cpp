@@ -1,6 +1,6 @@
 #include "graph/AttrText.h"
 
-#include "cli/JsonTensorParser.h"
+#include "formats/JsonTensorParser.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -98,7 +98,7 @@ QString AttrText::tensorText(const Tensor& tensor) {
 
 StatusOr<Tensor> AttrText::parseTensor(const QString& text, DataType dtype) {
   const std::string bytes = text.toStdString();
-  return cli::JsonTensorParser::Parse(absl::string_view(bytes.data(), bytes.size()), dtype);
+  return tools::JsonTensorParser::Parse(absl::string_view(bytes.data(), bytes.size()), dtype);
 }
 
 QString AttrText::listText(const tensorflow::AttrValue& value, const QString& list_type) {

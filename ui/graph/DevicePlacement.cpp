@@ -1,14 +1,14 @@
 #include "graph/DevicePlacement.h"
 
+#include "clab/compile/Placer.h"
 #include "clab/core/DeviceName.h"
 #include "clab/distributed/ReplicaDeviceSetter.h"
 #include "clab/graph/AttrValues.h"
 #include "clab/graph/Graph.h"
-#include "clab/runtime/Placer.h"
 
 namespace clab::ui {
 
-StatusOr<tensorflow::GraphDef> DevicePlacement::ApplyReplicaDeviceSetter(const tensorflow::GraphDef& graph,
+StatusOr<tensorflow::GraphDef> DevicePlacement::applyReplicaDeviceSetter(const tensorflow::GraphDef& graph,
                                                                          const Cluster& cluster,
                                                                          const SetterChoice& choice) {
   ReplicaDeviceSetterOptions options;
@@ -53,7 +53,7 @@ StatusOr<tensorflow::GraphDef> DevicePlacement::ApplyReplicaDeviceSetter(const t
   return placed;
 }
 
-StatusOr<QHash<QString, QString>> DevicePlacement::Place(const tensorflow::GraphDef& graph, const QStringList& tasks,
+StatusOr<QHash<QString, QString>> DevicePlacement::place(const tensorflow::GraphDef& graph, const QStringList& tasks,
                                                          const QString& default_device, QStringList* log) {
   CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Graph> built, Graph::FromGraphDef(graph));
   std::vector<AvailableDevice> devices;

@@ -34,13 +34,13 @@ class DevicePlacement {
   // the order they were built). The job and task a node asked for before are dropped (its
   // device type is kept); nodes colocated with another ("loc:@x") take x's device, as
   // tf.colocate_with does.
-  static StatusOr<tensorflow::GraphDef> ApplyReplicaDeviceSetter(const tensorflow::GraphDef& graph, const Cluster& cluster,
+  static StatusOr<tensorflow::GraphDef> applyReplicaDeviceSetter(const tensorflow::GraphDef& graph, const Cluster& cluster,
                                                                  const SetterChoice& choice = {});
 
   // The engine's placement of the graph on one CPU per task of `tasks` (full task names
   // "/job:ps/replica:0/task:0"): node -> assigned device. Soft placement is on; unplaced
   // nodes go to `default_device`. `log` receives the Placer's lines.
-  static StatusOr<QHash<QString, QString>> Place(const tensorflow::GraphDef& graph, const QStringList& tasks,
+  static StatusOr<QHash<QString, QString>> place(const tensorflow::GraphDef& graph, const QStringList& tasks,
                                                  const QString& default_device = "/job:worker/task:0",
                                                  QStringList* log = nullptr);
 };

@@ -3,6 +3,7 @@
 #include "clab/graph/Graph.h"
 #include "clab/graph/GraphBuilder.h"
 #include "clab/graph/GraphImport.h"
+#include "clab/graph/GraphKeys.h"
 #include "clab/ops/Ops.h"
 #include "clab/train/AdagradOptimizer.h"
 #include "clab/train/AdamOptimizer.h"
@@ -38,7 +39,7 @@ StatusOr<BuildResult> Build(const tensorflow::GraphDef& graph,
     if (node.name() == "init" && node.op() == "NoOp") init = &node;
   if (init) {
     std::set<std::string> inputs(init->input().begin(), init->input().end());
-    for (const std::string& variable : g.Collection("variables")) {
+    for (const std::string& variable : g.Collection(GraphKeys::kGlobalVariables)) {
       const std::string control = "^" + variable + "/Assign";
       if (g.FindNode(variable + "/Assign") && !inputs.count(control)) init->add_input(control);
     }

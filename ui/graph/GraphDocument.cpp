@@ -96,7 +96,7 @@ void GraphDocument::load(const tensorflow::GraphDef& graph) {
   graph_ = graph;
   index_.clear();
   for (int i = 0; i < graph_.node_size(); ++i) index_.insert(Q(graph_.node(i).name()), i);
-  check_ = GraphValidator::Check(graph_);
+  check_ = GraphValidator::check(graph_);
 }
 
 bool GraphDocument::push(const QString& text, const tensorflow::GraphDef& after) {

@@ -1,6 +1,6 @@
 #include "graph/GraphFiles.h"
 
-#include "cli/GraphFileReader.h"
+#include "formats/GraphFileReader.h"
 
 #include <google/protobuf/text_format.h>
 
@@ -9,7 +9,7 @@
 namespace clab::ui {
 
 StatusOr<tensorflow::GraphDef> GraphFiles::read(const QString& path) {
-  return cli::GraphFileReader::Read(path.toStdString());
+  return tools::GraphFileReader::Read(path.toStdString());
 }
 
 bool GraphFiles::isTextPath(const QString& path) {

@@ -6,7 +6,7 @@
 
 namespace clab::ui {
 
-std::vector<QPointF> GraphLayout::Layered(const std::vector<QSizeF>& sizes,
+std::vector<QPointF> GraphLayout::layered(const std::vector<QSizeF>& sizes,
                                           const std::vector<std::pair<int, int>>& edges, const Options& options) {
   const int n = static_cast<int>(sizes.size());
   std::vector<QPointF> positions(static_cast<size_t>(n));

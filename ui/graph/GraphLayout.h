@@ -23,10 +23,10 @@ class GraphLayout {
   };
 
   // The top-left corner of each node; `edges` are (source, destination) indices.
-  static std::vector<QPointF> Layered(const std::vector<QSizeF>& sizes, const std::vector<std::pair<int, int>>& edges,
+  static std::vector<QPointF> layered(const std::vector<QSizeF>& sizes, const std::vector<std::pair<int, int>>& edges,
                                       const Options& options);
-  static std::vector<QPointF> Layered(const std::vector<QSizeF>& sizes, const std::vector<std::pair<int, int>>& edges) {
-    return Layered(sizes, edges, Options());
+  static std::vector<QPointF> layered(const std::vector<QSizeF>& sizes, const std::vector<std::pair<int, int>>& edges) {
+    return layered(sizes, edges, Options());
   }
 };
 

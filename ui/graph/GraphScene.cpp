@@ -200,7 +200,7 @@ void GraphScene::rebuild() {
     for (const NodeLook& look : looks) sizes.push_back(NodeItem::sizeFor(look));
     std::vector<std::pair<int, int>> edges;
     for (const Link& link : links) edges.emplace_back(look_index.value(link.src), look_index.value(link.dst));
-    const std::vector<QPointF> placed = GraphLayout::Layered(sizes, edges);
+    const std::vector<QPointF> placed = GraphLayout::layered(sizes, edges);
     for (int i = 0; i < looks.size(); ++i) positions_.insert(looks[i].name, placed[static_cast<size_t>(i)]);
   } else if (missing > 0) {
     QRectF known;

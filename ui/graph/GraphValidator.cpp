@@ -75,7 +75,7 @@ QStringList GraphCheck::messages(const tensorflow::GraphDef& graph) const {
   return lines;
 }
 
-GraphCheck GraphValidator::Check(const tensorflow::GraphDef& graph) {
+GraphCheck GraphValidator::check(const tensorflow::GraphDef& graph) {
   const OpRegistry& registry = OpRegistry::Global();
   GraphCheck check;
   const int n = graph.node_size();

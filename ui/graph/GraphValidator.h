@@ -38,7 +38,7 @@ struct GraphCheck {
 
 class GraphValidator {
  public:
-  static GraphCheck Check(const tensorflow::GraphDef& graph);
+  static GraphCheck check(const tensorflow::GraphDef& graph);
 };
 
 }  // namespace clab::ui

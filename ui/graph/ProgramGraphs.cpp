@@ -2,8 +2,8 @@
 
 #include "clab/distributed/ReplicaDeviceSetter.h"
 #include "clab/graph/GraphBuilder.h"
-#include "models/Classifier.h"
-#include "seed/SeedGraph.h"
+#include "examplegraphs/ClassifierGraph.h"
+#include "examplegraphs/SeedGraph.h"
 
 namespace clab::ui {
 
@@ -16,12 +16,12 @@ StatusOr<tensorflow::GraphDef> ProgramGraphs::build(const QString& program, cons
   {
     auto scope = g.WithDevice(device_function);
     if (program == "seed") {
-      examples::BuildSeedGraph(g);
+      tools::BuildSeedGraph(g);
     } else if (program == "digits-mlp" || program == "iris-softmax") {
       // The shapes of the example data sets: 8x8 digit images in 10 classes, 4 iris
       // measurements in 3 species; the models of examples/models/TrainProgram.
       const bool digits = program == "digits-mlp";
-      CLAB_RETURN_IF_ERROR(examples::BuildClassifier(g, digits ? 64 : 4, digits ? std::vector<int>{128} : std::vector<int>{},
+      CLAB_RETURN_IF_ERROR(tools::BuildClassifier(g, digits ? 64 : 4, digits ? std::vector<int>{128} : std::vector<int>{},
                                                      digits ? 10 : 3, 0.1, 7)
                                .status());
     } else {

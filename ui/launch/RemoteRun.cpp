@@ -35,7 +35,7 @@ bool RemoteRun::start(const Project& project, const QString& path, QString* erro
   if (file.isEmpty()) {
     copy_dir_ = std::make_unique<QTemporaryDir>();
     file = copy_dir_->filePath("project.clab");
-    if (!copy_dir_->isValid() || !project.Save(file, error)) {
+    if (!copy_dir_->isValid() || !project.save(file, error)) {
       if (error->isEmpty()) *error = tr("cannot write a copy of the project");
       return false;
     }

@@ -4,7 +4,7 @@
 
 namespace clab::ui {
 
-DeviceInfo DeviceInfo::FromProto(const tensorflow::DeviceAttributes& attributes) {
+DeviceInfo DeviceInfo::fromProto(const tensorflow::DeviceAttributes& attributes) {
   return {QString::fromStdString(attributes.name()), QString::fromStdString(attributes.device_type()),
           attributes.memory_limit(), QString::fromStdString(attributes.physical_device_desc())};
 }

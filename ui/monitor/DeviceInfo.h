@@ -17,7 +17,7 @@ struct DeviceInfo {
   qint64 memory_bytes = 0;
   QString description;  // the physical device, when the task says
 
-  static DeviceInfo FromProto(const tensorflow::DeviceAttributes& attributes);
+  static DeviceInfo fromProto(const tensorflow::DeviceAttributes& attributes);
 };
 
 // "/job:ps/replica:0/task:0/device:CPU:0 (CPU, 256 MiB)" and, when known, the description.

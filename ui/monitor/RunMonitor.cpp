@@ -2,6 +2,8 @@
 
 #include "monitor/TaskWatcher.h"
 
+#include <QDateTime>
+
 namespace clab::ui {
 namespace {
 
@@ -15,14 +17,14 @@ RunMonitor::RunMonitor(QObject* parent) : QObject(parent) {
   qRegisterMetaType<ConsoleLine>();
   qRegisterMetaType<PlacementRow>();
   timer_.setInterval(kDrainIntervalMs);
-  connect(&timer_, &QTimer::timeout, this, &RunMonitor::Drain);
+  connect(&timer_, &QTimer::timeout, this, [this] { drain(); });
   clock_.start();
 }
 
 RunMonitor::~RunMonitor() = default;
 
-void RunMonitor::Watch(const QHash<QString, QString>& addresses) {
-  Clear();
+void RunMonitor::watch(const QHash<QString, QString>& addresses) {
+  clear();
   for (auto it = addresses.begin(); it != addresses.end(); ++it) {
     watchers_.insert(it.key(), std::make_shared<TaskWatcher>(it.key(), it.value().toStdString()));
     statuses_.insert(it.key(), TaskStatus{});
@@ -30,7 +32,7 @@ void RunMonitor::Watch(const QHash<QString, QString>& addresses) {
   timer_.start();
 }
 
-void RunMonitor::Clear() {
+void RunMonitor::clear() {
   timer_.stop();
   watchers_.clear();  // each watcher cancels its stream and joins its thread
   statuses_.clear();
@@ -40,9 +42,21 @@ void RunMonitor::Clear() {
   failed_tasks_.clear();
 }
 
-void RunMonitor::StopWatching() {
-  Drain();
+void RunMonitor::finishWatching() {
+  // The tasks have exited, so their streams end as soon as what is in flight has arrived.
+  constexpr auto kCloseWait = std::chrono::milliseconds(3000);
+  const auto deadline = std::chrono::steady_clock::now() + kCloseWait;
+  for (const auto& watcher : std::as_const(watchers_)) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0 || !watcher->waitUntilClosed(left)) break;
+  }
+  stopWatching();
+}
+
+void RunMonitor::stopWatching() {
   timer_.stop();
+  while (drain()) {
+  }
   watchers_.clear();
 }
 
@@ -58,20 +72,36 @@ double RunMonitor::totalStepsPerSecond() const {
   return total;
 }
 
-void RunMonitor::Drain() {
+bool RunMonitor::drain() {
   QList<ConsoleLine> lines;
   bool placed = false;
   bool stepped = false;
+  // Each task gets an equal share of the drain's budget, so one chatty task cannot starve the
+  // others; a task that had more left makes the next drain come at once.
+  const size_t share = std::max<size_t>(1, kMaxEventsPerDrain / std::max<qsizetype>(1, watchers_.size()));
+  bool behind = false;
   for (auto it = watchers_.begin(); it != watchers_.end(); ++it) {
     TaskStatus& status = statuses_[it.key()];
     const bool connected = it.value()->connected();
     bool changed = connected != status.connected;
     status.connected = connected;
     const TaskState::Phase before = status.phase;
-    for (const TaskEvent& event : it.value()->Take()) Apply(it.key(), event, &lines, &placed, &stepped);
-    if (TaskInfoResponse info; it.value()->TakeInfo(&info)) {
+    const qsizetype lines_before = lines.size();
+    if (const qint64 missed = it.value()->takeMissed(); missed > 0) {
+      status.missed_events += missed;
+      lines.append({it.key(), QDateTime::currentMSecsSinceEpoch() / 1000.0, 30, "monitor",
+                    tr("%n event(s) of this task were lost: it sent them faster than they could be shown, and its "
+                       "server keeps only its latest events for a watcher that falls behind.",
+                       nullptr, static_cast<int>(missed))});
+    }
+    // The notice of a gap takes one line of the task's share.
+    const size_t budget = lines.size() > lines_before ? std::max<size_t>(1, share - 1) : share;
+    const std::vector<TaskEvent> events = it.value()->take(budget);
+    behind |= events.size() == budget;
+    for (const TaskEvent& event : events) apply(it.key(), event, &lines, &placed, &stepped);
+    if (TaskInfoResponse info; it.value()->takeInfo(&info)) {
       status.devices.clear();
-      for (const tensorflow::DeviceAttributes& device : info.devices()) status.devices << DeviceInfo::FromProto(device);
+      for (const tensorflow::DeviceAttributes& device : info.devices()) status.devices << DeviceInfo::fromProto(device);
       emit devicesChanged(it.key());
     }
     changed |= status.phase != before;
@@ -80,9 +110,12 @@ void RunMonitor::Drain() {
   if (!lines.isEmpty()) emit consoleLines(lines);
   if (placed) emit placementsChanged(placements_);
   if (stepped) emit progress();
+  // Behind: drain again as soon as the event loop has looked at its input.
+  if (behind && timer_.isActive()) QTimer::singleShot(0, this, [this] { drain(); });
+  return behind;
 }
 
-void RunMonitor::Apply(const QString& task, const TaskEvent& event, QList<ConsoleLine>* lines, bool* placed,
+void RunMonitor::apply(const QString& task, const TaskEvent& event, QList<ConsoleLine>* lines, bool* placed,
                        bool* stepped) {
   TaskStatus& status = statuses_[task];
   switch (event.kind_case()) {
@@ -99,6 +132,8 @@ void RunMonitor::Apply(const QString& task, const TaskEvent& event, QList<Consol
     case TaskEvent::kStep: {
       status.global_step = event.step().global_step();
       status.local_step = event.step().local_step();
+      // A session's first run is always reported (the reporter's first report is immediate).
+      if (status.local_step == 1) status.first_step = status.global_step;
       const qint64 now = clock_.elapsed();
       auto base = rate_base_.find(task);
       if (base == rate_base_.end() || status.local_step < base->first) {
@@ -149,6 +184,11 @@ void RunMonitor::Apply(const QString& task, const TaskEvent& event, QList<Consol
       break;
     }
     case TaskEvent::kCheckpoint:
+      if (event.checkpoint().restored()) {
+        status.restored_from = QString::fromStdString(event.checkpoint().path());
+        status.restored_step = event.checkpoint().global_step();
+        status.first_step = -1;  // a new session: its first run is still to come
+      }
       emit checkpointSaved(task, QString::fromStdString(event.checkpoint().path()), event.checkpoint().global_step());
       lines->append({task, event.wall_time(), 20, "checkpoint",
                      QStringLiteral("%1 %2 at step %3")

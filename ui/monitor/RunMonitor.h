@@ -27,6 +27,13 @@ struct TaskStatus {
   bool connected = false;
   qint64 global_step = -1;
   qint64 local_step = 0;
+  // The global step that the task's current session read in its first run (-1 before it
+  // ran one): after a restore, the step it resumed from.
+  qint64 first_step = -1;
+  // The checkpoint its current session restored from (empty when it initialised afresh).
+  QString restored_from;
+  qint64 restored_step = -1;
+  qint64 missed_events = 0;  // events the task sent faster than they could be watched, lost
   double steps_per_second = 0;
   QList<DeviceInfo> devices;  // as the task last said (kept after it stops)
 };
@@ -50,14 +57,22 @@ class RunMonitor : public QObject {
   Q_OBJECT
 
  public:
+  // The most events one drain applies, over all tasks: what the GUI thread does between two
+  // looks at its input is bounded however fast the tasks talk (the rest waits for the next
+  // drain, 100 ms later or at once when behind).
+  static constexpr size_t kMaxEventsPerDrain = 1000;
+
   explicit RunMonitor(QObject* parent = nullptr);
   ~RunMonitor() override;
 
   // Task name ("/job:ps/replica:0/task:0") -> "host:port". Replaces any earlier watch.
-  void Watch(const QHash<QString, QString>& addresses);
-  void Clear();
+  void watch(const QHash<QString, QString>& addresses);
+  void clear();
   // Takes what the watchers still hold, then ends the watches; the statuses stay.
-  void StopWatching();
+  void stopWatching();
+  // For a run whose tasks have all ended: waits (briefly) until each task's stream has
+  // closed, so that the last events a task sent before it exited are shown, then stops.
+  void finishWatching();
 
   const QHash<QString, TaskStatus>& statuses() const { return statuses_; }
   qint64 globalStep() const;            // the highest any task reported
@@ -81,8 +96,9 @@ class RunMonitor : public QObject {
   void trafficChanged(const QString& task, const QString& peer, double bytes_per_second);
 
  private:
-  void Drain();
-  void Apply(const QString& task, const TaskEvent& event, QList<ConsoleLine>* lines, bool* placed, bool* stepped);
+  // Applies what the watchers hold, up to the budget; true when some was left for later.
+  bool drain();
+  void apply(const QString& task, const TaskEvent& event, QList<ConsoleLine>* lines, bool* placed, bool* stepped);
 
   QHash<QString, std::shared_ptr<TaskWatcher>> watchers_;
   QHash<QString, TaskStatus> statuses_;

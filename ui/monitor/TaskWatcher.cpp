@@ -5,6 +5,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include <chrono>
+#include <utility>
 
 namespace clab::ui {
 namespace {
@@ -15,7 +16,7 @@ constexpr auto kInfoDeadline = std::chrono::seconds(5);
 }  // namespace
 
 TaskWatcher::TaskWatcher(QString task, std::string address) : task_(std::move(task)), address_(std::move(address)) {
-  thread_ = std::thread([this] { Loop(); });
+  thread_ = std::thread([this] { loop(); });
 }
 
 TaskWatcher::~TaskWatcher() {
@@ -28,14 +29,25 @@ TaskWatcher::~TaskWatcher() {
   thread_.join();
 }
 
-std::vector<TaskEvent> TaskWatcher::Take() {
+std::vector<TaskEvent> TaskWatcher::take(size_t max_events) {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<TaskEvent> taken;
-  taken.swap(pending_);
+  if (pending_.size() <= max_events) {
+    taken.swap(pending_);
+    return taken;
+  }
+  const auto end = pending_.begin() + static_cast<std::ptrdiff_t>(max_events);
+  taken.assign(std::make_move_iterator(pending_.begin()), std::make_move_iterator(end));
+  pending_.erase(pending_.begin(), end);
   return taken;
 }
 
-bool TaskWatcher::TakeInfo(TaskInfoResponse* info) {
+int64_t TaskWatcher::takeMissed() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return std::exchange(missed_, 0);
+}
+
+bool TaskWatcher::takeInfo(TaskInfoResponse* info) {
   std::lock_guard<std::mutex> lock(mu_);
   if (!has_info_) return false;
   *info = info_;
@@ -43,7 +55,12 @@ bool TaskWatcher::TakeInfo(TaskInfoResponse* info) {
   return true;
 }
 
-void TaskWatcher::Loop() {
+bool TaskWatcher::waitUntilClosed(std::chrono::milliseconds timeout) {
+  std::unique_lock<std::mutex> lock(mu_);
+  return closed_.wait_for(lock, timeout, [this] { return !connected_; });
+}
+
+void TaskWatcher::loop() {
   grpc::ChannelArguments args;
   args.SetInt(GRPC_ARG_ENABLE_HTTP_PROXY, 0);
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
@@ -82,21 +99,27 @@ void TaskWatcher::Loop() {
     TaskEvent event;
     bool opened = false;
     while (reader->Read(&event)) {
-      connected_ = true;
+      if (!connected_) {
+        std::lock_guard<std::mutex> lock(mu_);
+        connected_ = true;
+      }
       if (!opened) {
         opened = true;
         fetch_info();
       }
+      const int64_t gap = event.seq() - seen - 1;  // events numbered in between that never came
       seen = event.seq();
       std::lock_guard<std::mutex> lock(mu_);
+      if (gap > 0) missed_ += gap;
       pending_.push_back(std::move(event));
     }
     reader->Finish();
-    connected_ = false;
     {
       std::lock_guard<std::mutex> lock(mu_);
+      connected_ = false;
       context_.reset();
     }
+    closed_.notify_all();
     // A task that restarted numbers its events from 1 again: start over.
     seen = 0;
     if (!stopping_) std::this_thread::sleep_for(kRetryDelay);

@@ -38,14 +38,14 @@ bool ParseAddress(const QString& text, ProjectTask* task, QString* error) {
 
 }  // namespace
 
-Project Project::Seed() {
+Project Project::seed() {
   Project project;
   project.name = "Seed: x . w on a ps and a worker";
   project.tasks = {{"ps", 0, "127.0.0.1", 2223}, {"worker", 0, "127.0.0.1", 2222}};
   return project;
 }
 
-Project Project::SeedTwoWorkers() {
+Project Project::seedTwoWorkers() {
   Project project;
   project.name = "Seed on two workers, 20,000 steps";
   project.tasks = {{"ps", 0, "127.0.0.1", 2223}, {"worker", 0, "127.0.0.1", 2222}, {"worker", 1, "127.0.0.1", 2224}};
@@ -53,7 +53,7 @@ Project Project::SeedTwoWorkers() {
   return project;
 }
 
-QStringList Project::Programs() {
+QStringList Project::programs() {
   QStringList programs;
   for (const std::string& program : launch::ProjectFile::Programs()) programs << QString::fromStdString(program);
   return programs;
@@ -66,7 +66,7 @@ QStringList Project::hosts() const {
   return names;
 }
 
-Project Project::DigitsMlp() {
+Project Project::digitsMlp() {
   Project project;
   project.name = "Digits MLP on a ps and two workers";
   project.program = "digits-mlp";
@@ -156,7 +156,7 @@ Project Project::withTaskRemoved(const QString& task) const {
   return after;
 }
 
-QJsonObject Project::ToJson() const {
+QJsonObject Project::toJson() const {
   QJsonObject cluster;
   for (const QString& job : jobs()) {
     QJsonArray addresses;
@@ -177,15 +177,15 @@ QJsonObject Project::ToJson() const {
   return json;
 }
 
-StatusOr<launch::ProjectFile> Project::ToProjectFile(const QString& path) const {
-  const QByteArray json = QJsonDocument(ToJson()).toJson(QJsonDocument::Compact);
+StatusOr<launch::ProjectFile> Project::toProjectFile(const QString& path) const {
+  const QByteArray json = QJsonDocument(toJson()).toJson(QJsonDocument::Compact);
   auto file = launch::ProjectFile::FromJson(nlohmann::json::parse(json.toStdString(), nullptr, false),
                                             path.isEmpty() ? name.toStdString() : path.toStdString());
   if (file.ok()) file->path = path.toStdString();
   return file;
 }
 
-bool Project::FromJson(const QJsonObject& json, Project* project, QString* error) {
+bool Project::fromJson(const QJsonObject& json, Project* project, QString* error) {
   if (json.value("format").toString() != "clusterlab-project") {
     *error = "format: not a ClusterLab project (expected \"format\": \"clusterlab-project\")";
     return false;
@@ -199,8 +199,8 @@ bool Project::FromJson(const QJsonObject& json, Project* project, QString* error
   Project loaded;
   loaded.name = json.value("name").toString("Untitled");
   loaded.program = json.value("program").toString("seed");
-  if (!Programs().contains(loaded.program)) {
-    *error = QStringLiteral("program: '%1' is unknown (known: %2)").arg(loaded.program, Programs().join(", "));
+  if (!programs().contains(loaded.program)) {
+    *error = QStringLiteral("program: '%1' is unknown (known: %2)").arg(loaded.program, programs().join(", "));
     return false;
   }
   const QJsonValue cluster = json.value("cluster");
@@ -274,7 +274,7 @@ bool Project::FromJson(const QJsonObject& json, Project* project, QString* error
   return true;
 }
 
-bool Project::Load(const QString& path, Project* project, QString* error) {
+bool Project::load(const QString& path, Project* project, QString* error) {
   QFile file(path);
   if (!file.open(QIODevice::ReadOnly)) {
     *error = QStringLiteral("%1: %2").arg(path, file.errorString());
@@ -287,20 +287,20 @@ bool Project::Load(const QString& path, Project* project, QString* error) {
     return false;
   }
   QString problem;
-  if (!FromJson(document.object(), project, &problem)) {
+  if (!fromJson(document.object(), project, &problem)) {
     *error = QStringLiteral("%1: %2").arg(path, problem);
     return false;
   }
   return true;
 }
 
-bool Project::Save(const QString& path, QString* error) const {
+bool Project::save(const QString& path, QString* error) const {
   QSaveFile file(path);
   if (!file.open(QIODevice::WriteOnly)) {
     *error = QStringLiteral("%1: %2").arg(path, file.errorString());
     return false;
   }
-  file.write(QJsonDocument(ToJson()).toJson(QJsonDocument::Indented));
+  file.write(QJsonDocument(toJson()).toJson(QJsonDocument::Indented));
   if (!file.commit()) {
     *error = QStringLiteral("%1: %2").arg(path, file.errorString());
     return false;

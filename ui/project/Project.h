@@ -46,24 +46,24 @@ struct RunSettings {
 class Project {
  public:
   // The seed tutorial's cluster: one ps, one worker, on loopback.
-  static Project Seed();
+  static Project seed();
   // The seed program on one ps and two workers sharing w, for 20,000 steps: long enough to
   // watch the step rate, the two workers and a fault.
-  static Project SeedTwoWorkers();
+  static Project seedTwoWorkers();
   // The digits MLP (examples/models) trained by two workers: a loss that falls.
-  static Project DigitsMlp();
+  static Project digitsMlp();
   // What a project's workers can run: "seed" and the example training programs.
-  static QStringList Programs();
+  static QStringList programs();
   // The hosts the cluster's tasks run on, in the order of the tasks.
   QStringList hosts() const;
 
   // False with `error` ("file.clab: cluster.ps[0]: port 99999 is out of range").
-  static bool Load(const QString& path, Project* project, QString* error);
-  bool Save(const QString& path, QString* error) const;
-  QJsonObject ToJson() const;
+  static bool load(const QString& path, Project* project, QString* error);
+  bool save(const QString& path, QString* error) const;
+  QJsonObject toJson() const;
   // The project as the launchers and the command line read it (`path`: its file, if any).
-  StatusOr<launch::ProjectFile> ToProjectFile(const QString& path = {}) const;
-  static bool FromJson(const QJsonObject& json, Project* project, QString* error);
+  StatusOr<launch::ProjectFile> toProjectFile(const QString& path = {}) const;
+  static bool fromJson(const QJsonObject& json, Project* project, QString* error);
 
   QString name = "Untitled";
   QString program = "seed";

@@ -1,9 +1,10 @@
 #include "run/LocalCluster.h"
 
 #include "launch/task/TaskCommand.h"
+#include "network/LoopbackPorts.h"
 
+#include <QPointer>
 #include <QSaveFile>
-#include <QTcpServer>
 #include <QTimer>
 
 #include <csignal>
@@ -13,19 +14,6 @@ namespace {
 
 constexpr int kStopGraceMs = 3000;
 constexpr int kRecentLines = 20;
-
-// Free ports on 127.0.0.1, all held at once so they differ, then released for the tasks.
-QList<int> FreePorts(int count) {
-  std::vector<std::unique_ptr<QTcpServer>> servers;
-  QList<int> ports;
-  for (int i = 0; i < count; ++i) {
-    auto server = std::make_unique<QTcpServer>();
-    if (!server->listen(QHostAddress::LocalHost, 0)) return {};
-    ports << server->serverPort();
-    servers.push_back(std::move(server));
-  }
-  return ports;
-}
 
 }  // namespace
 
@@ -55,7 +43,7 @@ QList<qint64> LocalCluster::pids() const {
   return pids;
 }
 
-bool LocalCluster::Start(const Project& project, QString* error) {
+bool LocalCluster::start(const Project& project, QString* error) {
   if (running()) {
     *error = "a run is already going: stop it first";
     return false;
@@ -65,16 +53,16 @@ bool LocalCluster::Start(const Project& project, QString* error) {
     *error = "the cluster has problems: " + problems.join("; ");
     return false;
   }
-  const QList<int> ports = FreePorts(static_cast<int>(project.tasks.size()));
-  if (ports.size() != project.tasks.size()) {
-    *error = "cannot find free ports on 127.0.0.1";
+  const StatusOr<std::vector<int>> ports = tools::PickFreeLoopbackPorts(static_cast<int>(project.tasks.size()));
+  if (!ports.ok()) {
+    *error = QString::fromStdString(std::string(ports.status().message()));
     return false;
   }
   // The same cluster, moved to this machine's loopback.
   Project local = project;
   for (int i = 0; i < local.tasks.size(); ++i) {
     local.tasks[i].host = "127.0.0.1";
-    local.tasks[i].port = ports[i];
+    local.tasks[i].port = (*ports)[static_cast<size_t>(i)];
   }
   const QString spec = local.clusterSpec();
   QString graph_path;
@@ -90,10 +78,11 @@ bool LocalCluster::Start(const Project& project, QString* error) {
     }
   }
   tasks_.clear();
+  ++run_number_;
   addresses_.clear();
   commands_.clear();
   workers_failed_ = false;
-  auto file = local.ToProjectFile();
+  auto file = local.toProjectFile();
   if (!file.ok()) {
     *error = QString::fromStdString(std::string(file.status().message()));
     return false;
@@ -117,29 +106,29 @@ bool LocalCluster::Start(const Project& project, QString* error) {
     addresses_.insert(task->name, task_def.address());
     commands_.insert(task->name, QStringList{clab_program_} + args);
     task->args = args;
-    StartProcess(task.get());
+    startProcess(task.get());
     tasks_.push_back(std::move(task));
   }
   for (const auto& task : tasks_) {
     if (!task->process->waitForStarted(5000)) {
       *error = QStringLiteral("cannot start %1: %2").arg(clab_program_, task->process->errorString());
-      Stop();
+      stop();
       return false;
     }
   }
   return true;
 }
 
-void LocalCluster::StartProcess(Task* task) {
+void LocalCluster::startProcess(Task* task) {
   if (task->process) task->process->disconnect(this);
   task->process = std::make_unique<QProcess>();
   task->process->setProcessChannelMode(QProcess::MergedChannels);
   task->finished = false;
   task->stop_requested = false;
   task->partial.clear();
-  connect(task->process.get(), &QProcess::readyRead, this, [this, task] { OnOutput(task); });
+  connect(task->process.get(), &QProcess::readyRead, this, [this, task] { onOutput(task); });
   connect(task->process.get(), &QProcess::finished, this,
-          [this, task](int code, QProcess::ExitStatus status) { OnFinished(task, code, status); });
+          [this, task](int code, QProcess::ExitStatus status) { onFinished(task, code, status); });
   task->process->start(clab_program_, task->args);
 }
 
@@ -169,23 +158,29 @@ bool LocalCluster::restartTask(const QString& name) {
     task->process->kill();
     task->process->waitForFinished(3000);
   }
-  StartProcess(task);
+  startProcess(task);
   return task->process->waitForStarted(5000);
 }
 
-void LocalCluster::Stop() {
+void LocalCluster::stop() {
   for (auto& task : tasks_) {
     if (task->finished || !task->process) continue;
     task->stop_requested = true;
     if (task->process->state() != QProcess::NotRunning) ::kill(static_cast<pid_t>(task->process->processId()), SIGTERM);
   }
-  QTimer::singleShot(kStopGraceMs, this, [this] {
-    for (auto& task : tasks_)
-      if (!task->finished && task->process && task->process->state() != QProcess::NotRunning) task->process->kill();
+  // Tasks that ignore SIGTERM are killed after a grace period: only the processes asked to
+  // stop here, and only if they are still this run's (a new run may have started meanwhile).
+  std::vector<QPointer<QProcess>> stopping;
+  for (auto& task : tasks_)
+    if (task->stop_requested && !task->finished && task->process) stopping.emplace_back(task->process.get());
+  QTimer::singleShot(kStopGraceMs, this, [this, stopping, run = run_number_] {
+    if (run != run_number_) return;
+    for (const QPointer<QProcess>& process : stopping)
+      if (process && process->state() != QProcess::NotRunning) process->kill();
   });
 }
 
-void LocalCluster::OnOutput(Task* task) {
+void LocalCluster::onOutput(Task* task) {
   task->partial += QString::fromUtf8(task->process->readAll());
   const int last_newline = task->partial.lastIndexOf('\n');
   if (last_newline < 0) return;
@@ -196,8 +191,8 @@ void LocalCluster::OnOutput(Task* task) {
   emit taskOutput(task->name, lines);
 }
 
-void LocalCluster::OnFinished(Task* task, int exit_code, QProcess::ExitStatus status) {
-  OnOutput(task);
+void LocalCluster::onFinished(Task* task, int exit_code, QProcess::ExitStatus status) {
+  onOutput(task);
   task->finished = true;
   const bool crashed = status == QProcess::CrashExit && !task->stop_requested;
   if (task->is_worker && (crashed || exit_code != 0) && !task->stop_requested) workers_failed_ = true;
@@ -210,7 +205,7 @@ void LocalCluster::OnFinished(Task* task, int exit_code, QProcess::ExitStatus st
     (t->is_worker ? workers_running : others_running) = true;
   }
   if (!workers_running && others_running) {
-    Stop();  // the program is done: the servers that only served it can go
+    stop();  // the program is done: the servers that only served it can go
   } else if (!workers_running && !others_running) {
     emit runFinished(!workers_failed_);
   }

@@ -1,7 +1,7 @@
 // Runs a project's cluster on this machine: every task its own process on 127.0.0.1 with a
 // free port (`clab server` for ps and other jobs; for workers, each its own client, the
 // project's program: `clab example seed`, `clab example train`, or, for a project with a
-// graph of its own (edited in the Graph tab), `clab example graph` on that graph). Stop() ends exactly these
+// graph of its own (edited in the Graph tab), `clab example graph` on that graph). stop() ends exactly these
 // processes (SIGTERM, then SIGKILL after a grace period); a process that dies on its own is
 // reported with its exit code and last lines of output. When every worker has finished,
 // the remaining tasks are stopped: the run is over.
@@ -27,8 +27,8 @@ class LocalCluster : public QObject {
   ~LocalCluster() override;
 
   // False with `error` when a port cannot be found or a process cannot start.
-  bool Start(const Project& project, QString* error);
-  void Stop();
+  bool start(const Project& project, QString* error);
+  void stop();
   bool running() const;
   // Fault injection: SIGKILL one task (it is reported as crashed), or start it again with
   // the same command line (killing it first if it still runs). False when the task is
@@ -60,16 +60,19 @@ class LocalCluster : public QObject {
     bool stop_requested = false;
   };
 
-  void StartProcess(Task* task);
+  void startProcess(Task* task);
   Task* find(const QString& name) const;
-  void OnOutput(Task* task);
-  void OnFinished(Task* task, int exit_code, QProcess::ExitStatus status);
+  void onOutput(Task* task);
+  void onFinished(Task* task, int exit_code, QProcess::ExitStatus status);
 
   const QString clab_program_;
   std::vector<std::unique_ptr<Task>> tasks_;
   QHash<QString, QString> addresses_;
   QHash<QString, QStringList> commands_;
   bool workers_failed_ = false;
+  // Counts the runs started, so that a grace timer of a run that was stopped never kills the
+  // processes of a run started after it.
+  quint64 run_number_ = 0;
   // The project's own graph, written for the workers of the current run.
   std::unique_ptr<QTemporaryDir> graph_dir_;
 };

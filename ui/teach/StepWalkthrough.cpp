@@ -1,14 +1,11 @@
 #include "teach/StepWalkthrough.h"
 
-#include "cli/LoopbackPorts.h"
+#include "clab/compile/CompileStep.h"
 #include "clab/distributed/Server.h"
 #include "clab/graph/Graph.h"
 #include "clab/graph/GraphImport.h"
-#include "clab/graph/Prune.h"
-#include "clab/runtime/PackTransfers.h"
-#include "clab/runtime/Partition.h"
-#include "clab/runtime/Placer.h"
 #include "clab/runtime/Session.h"
+#include "network/LoopbackPorts.h"
 
 #include <QSet>
 
@@ -26,36 +23,6 @@ std::vector<std::string> Std(const QStringList& list) {
 }
 
 QString NodeOf(const QString& input) { return Q(InputNodeName(input.toStdString())); }
-
-std::string AttrString(const tensorflow::NodeDef& node, const char* name) {
-  const auto it = node.attr().find(name);
-  return it == node.attr().end() ? std::string() : it->second.s();
-}
-
-// Bytes of one output from the inferred shapes; -1 when not fully known.
-qint64 OutputBytes(const Graph& graph, const std::map<std::string, std::vector<PartialShape>>& shapes,
-                   const std::string& tensor) {
-  StatusOr<TensorId> id = TensorId::Parse(tensor);
-  if (!id.ok()) return -1;
-  const Node* node = graph.FindNode(id->node);
-  if (!node || id->index < 0 || id->index >= node->num_outputs()) return -1;
-  if (node->type_string() == "_PackTensors") {
-    qint64 total = 0;
-    for (const std::string& input : node->def().input()) {
-      const qint64 bytes = OutputBytes(graph, shapes, input);
-      if (bytes < 0) return -1;
-      total += bytes;
-    }
-    return total;
-  }
-  const auto it = shapes.find(id->node);
-  if (it == shapes.end() || static_cast<size_t>(id->index) >= it->second.size()) return -1;
-  const PartialShape& shape = it->second[static_cast<size_t>(id->index)];
-  if (!shape.IsFullyDefined()) return -1;
-  const DataType dtype = BaseType(node->output_types()[static_cast<size_t>(id->index)]);
-  if (dtype == DT_STRING) return -1;
-  return static_cast<qint64>(shape.num_elements()) * static_cast<qint64>(DataTypeSize(dtype));
-}
 
 // A zero tensor for a placeholder, its unknown dimensions taken as 1.
 StatusOr<Tensor> ZeroFeed(const tensorflow::NodeDef& node, QString* described) {
@@ -127,83 +94,67 @@ StatusOr<StepWalkthrough> StepWalkthrough::plan(const tensorflow::GraphDef& grap
   walk.targets = targets;
   walk.total_nodes = graph.node_size();
 
-  // Prune, as the master does for this (fetches, targets) signature.
-  tensorflow::GraphDef pruned;
-  CLAB_RETURN_IF_ERROR(PruneGraph(graph, {}, Std(fetches), Std(targets), &pruned));
-  QSet<QString> kept;
-  for (const auto& node : pruned.node()) kept.insert(Q(node.name()));
-  for (const auto& node : graph.node()) (kept.contains(Q(node.name())) ? walk.kept : walk.pruned) << Q(node.name());
-
-  // Place on one CPU per task; unconstrained nodes go to the session's own task.
-  std::vector<AvailableDevice> devices;
-  QString session_task;
+  // The master's pipeline on one CPU per task; unconstrained nodes go to the session's own
+  // task (worker 0).
+  CompileOptions options;
   for (auto it = tasks.begin(); it != tasks.end(); ++it)
     for (int i = 0; i < it.value().size(); ++i) {
       const QString task = QStringLiteral("/job:%1/replica:0/task:%2").arg(it.key()).arg(i);
       walk.task_names << task;
-      devices.push_back({(task + "/device:CPU:0").toStdString(), "CPU"});
+      options.devices.push_back({(task + "/device:CPU:0").toStdString(), "CPU"});
     }
-  session_task = tasks.contains("worker") ? QStringLiteral("/job:worker/replica:0/task:0") : walk.task_names.first();
-  CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Graph> placed, Graph::FromGraphDef(pruned));
-  PlacerOptions placer;
-  placer.allow_soft_placement = true;
-  placer.default_device = session_task.toStdString();
-  placer.log = [](const std::string&) {};
-  CLAB_RETURN_IF_ERROR(PlaceGraph(placed.get(), devices, placer));
-  for (const Node* node : placed->nodes()) walk.assigned.insert(Q(node->name()), Q(node->assigned_device()));
-
-  // Partition (after packing what one device sends to another task, as the master does).
-  const auto task_of = [](const std::string& device) { return taskOf(Q(device)).toStdString(); };
-  CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Graph> packed, PackCrossTaskTransfers(*placed, task_of));
-  const Graph& cut = packed ? *packed : *placed;
-  std::map<std::string, std::vector<PartialShape>> shapes;
-  // Shapes of the graph as placed (the pack nodes carry bytes, not shapes); bytes stay
-  // unknown past a node whose shapes cannot be inferred.
-  InferGraphShapes(*placed, &shapes).IgnoreError();
-  PartitionOptions options;
-  options.partition_of = task_of;
+  walk.session_task =
+      tasks.contains("worker") ? QStringLiteral("/job:worker/replica:0/task:0") : walk.task_names.first();
+  options.placer.allow_soft_placement = true;
+  options.placer.default_device = walk.session_task.toStdString();
+  options.placer.log = [](const std::string&) {};
+  options.partition_by = PartitionBy::kTask;
   options.incarnation_of = [](const std::string&) { return uint64_t{1}; };
-  std::map<std::string, tensorflow::GraphDef> partitions;
-  CLAB_RETURN_IF_ERROR(PartitionGraph(cut, options, &partitions));
-  std::map<std::string, std::pair<QString, const tensorflow::NodeDef*>> recvs;  // tensor_name -> (task, node)
+  options.describe_transfers = true;
+  const StepSignature signature{{}, Std(fetches), Std(targets)};
+  CLAB_ASSIGN_OR_RETURN(std::unique_ptr<CompiledStep> step, CompileStep(graph, *whole, signature, options));
+
+  // Prune and place: what the step keeps, and where each kept node runs.
+  QSet<QString> kept;
+  for (const Node* node : step->placed->nodes()) {
+    kept.insert(Q(node->name()));
+    walk.assigned.insert(Q(node->name()), Q(node->assigned_device()));
+  }
+  for (const auto& node : graph.node()) (kept.contains(Q(node.name())) ? walk.kept : walk.pruned) << Q(node.name());
+
+  // Partition, in the project's task order: each task's nodes, then what crosses tasks.
   for (const QString& task : walk.task_names) {
-    const auto it = partitions.find(task.toStdString());
-    if (it == partitions.end()) continue;
+    const int index = step->PartitionIndex(task.toStdString());
+    if (index < 0) continue;
     WalkPartition partition;
     partition.task = task;
-    for (const auto& node : it->second.node()) {
-      partition.nodes << Q(node.name());
-      if (node.op() == "_Recv") recvs[AttrString(node, "tensor_name")] = {task, &node};
-    }
+    for (const auto& node : step->partitions[static_cast<size_t>(index)].graph.node()) partition.nodes << Q(node.name());
     walk.partitions << partition;
   }
   for (const QString& task : walk.task_names) {
-    const auto it = partitions.find(task.toStdString());
-    if (it == partitions.end()) continue;
-    for (const auto& node : it->second.node()) {
-      if (node.op() != "_Send" || node.input_size() == 0) continue;
+    const int index = step->PartitionIndex(task.toStdString());
+    for (const CompiledStep::Transfer& sent : step->transfers) {
+      if (index < 0 || sent.from != index) continue;
       WalkTransfer transfer;
-      transfer.tensor = Q(node.input(0));
+      transfer.tensor = Q(sent.tensor);
       transfer.producer = NodeOf(transfer.tensor);
-      transfer.send_node = Q(node.name());
+      transfer.send_node = Q(sent.send_node);
       transfer.from_task = task;
-      transfer.bytes = OutputBytes(cut, shapes, node.input(0));
-      if (const Node* producer = cut.FindNode(transfer.producer.toStdString());
-          producer && producer->type_string() == "_PackTensors")
-        for (const std::string& input : producer->def().input()) transfer.packed << Q(input);
+      transfer.bytes = sent.bytes;
+      for (const std::string& tensor : sent.packed) transfer.packed << Q(tensor);
       for (const QString& tensor : transfer.packed.isEmpty() ? QStringList{transfer.tensor} : transfer.packed) {
         StatusOr<TensorId> id = TensorId::Parse(tensor.toStdString());
-        const Node* src = id.ok() ? placed->FindNode(id->node) : nullptr;
+        const Node* src = id.ok() ? step->placed->FindNode(id->node) : nullptr;
         if (!src) continue;
         for (const Edge* edge : src->out_edges())
-          if (edge->src_output == id->index && Q(task_of(edge->dst->assigned_device())) != task)
+          if (edge->src_output == id->index && taskOf(Q(edge->dst->assigned_device())) != task)
             transfer.edges.append({Q(src->name()), Q(edge->dst->name())});
       }
-      const auto recv = recvs.find(AttrString(node, "tensor_name"));
-      if (recv != recvs.end()) {
-        transfer.to_task = recv->second.first;
-        transfer.recv_node = Q(recv->second.second->name());
-        for (const auto& consumer : partitions.at(transfer.to_task.toStdString()).node())
+      if (sent.to >= 0) {
+        const CompiledStep::Partition& receiver = step->partitions[static_cast<size_t>(sent.to)];
+        transfer.to_task = Q(receiver.name);
+        transfer.recv_node = Q(sent.recv_node);
+        for (const auto& consumer : receiver.graph.node())
           for (const std::string& input : consumer.input())
             if (NodeOf(Q(input)) == transfer.recv_node) {
               transfer.consumers << Q(consumer.name());
@@ -213,8 +164,6 @@ StatusOr<StepWalkthrough> StepWalkthrough::plan(const tensorflow::GraphDef& grap
       walk.transfers << transfer;
     }
   }
-
-  walk.session_task = session_task;
   return walk;
 }
 
@@ -231,7 +180,7 @@ Status StepWalkthrough::run(const tensorflow::GraphDef& graph, const QMap<QStrin
   StepWalkthrough& walk = *this;
   const QStringList& init = walk.init;
   // Run: a private cluster, one in-process server per task, the session on the step's task.
-  CLAB_ASSIGN_OR_RETURN(const std::vector<int> ports, cli::PickFreeLoopbackPorts(static_cast<int>(task_names.size())));
+  CLAB_ASSIGN_OR_RETURN(const std::vector<int> ports, tools::PickFreeLoopbackPorts(static_cast<int>(task_names.size())));
   std::map<std::string, std::vector<std::string>> jobs;
   size_t next_port = 0;
   for (auto it = tasks.begin(); it != tasks.end(); ++it)

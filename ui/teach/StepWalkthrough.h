@@ -1,9 +1,10 @@
 // One distributed step of a graph, taken apart the way the master does it, for the teaching
-// mode: prune to what the step needs, place every node on a task's device, cut the graph
-// into one partition per task (edges that cross tasks become _Send/_Recv pairs), register
-// the partitions, then run the step for real on a private cluster of in-process servers
-// (one per task of the project, on free 127.0.0.1 ports) with full tracing, so the run
-// phase replays what each device actually did and when.
+// mode: the engine's compile pipeline (clab/compile/CompileStep.h), which the master uses
+// too, prunes to what the step needs, places every node on a task's device and cuts the
+// graph into one partition per task (edges that cross tasks become _Send/_Recv pairs); then
+// the step runs for real on a private cluster of in-process servers (one per task of the
+// project, on free 127.0.0.1 ports) with full tracing, so the run phase replays what each
+// device actually did and when.
 //
 //   auto walk = StepWalkthrough::build(graph, project_tasks, {"MatMul"}, {}, {"init"});
 //   walk->pruned;       // nodes the step does not run

@@ -4,7 +4,7 @@
 #include "graph/GraphScene.h"
 #include "teach/TeachingStage.h"
 #include "teach/TimelineView.h"
-#include "window/StudioLanguage.h"
+#include "translations/StudioLanguage.h"
 
 #include <QComboBox>
 #include <QEvent>

@@ -215,6 +215,15 @@
     </message>
 </context>
 <context>
+    <name>clab::ui::RunMonitor</name>
+    <message numerus="yes">
+        <source>%n event(s) of this task were lost: it sent them faster than they could be shown, and its server keeps only its latest events for a watcher that falls behind.</source>
+        <translation>
+            <numerusform>此任务的 %n 个事件丢失了：它发送事件的速度超过了显示的速度，而它的服务器只为落后的观察者保留最新的事件。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>clab::ui::TeachingPanel</name>
     <message>
         <source>Running one traced step on a private cluster…</source>

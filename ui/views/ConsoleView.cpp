@@ -27,7 +27,7 @@ ConsoleView::ConsoleView(QWidget* parent) : QWidget(parent) {
   layout->addWidget(tabs_);
 }
 
-QString ConsoleView::ShortName(const QString& task) {
+QString ConsoleView::shortName(const QString& task) {
   static const QRegularExpression pattern("^/job:([^/]+)/replica:\\d+/task:(\\d+)$");
   const QRegularExpressionMatch match = pattern.match(task);
   return match.hasMatch() ? match.captured(1) + ":" + match.captured(2) : task;
@@ -44,7 +44,7 @@ ConsolePane* ConsoleView::paneFor(const QString& task) {
     if (job_a != job_b) return job_a < job_b;
     return a.section("/task:", 1).toInt() < b.section("/task:", 1).toInt();
   });
-  tabs_->insertTab(1 + static_cast<int>(names.indexOf(task)), pane, ShortName(task));
+  tabs_->insertTab(1 + static_cast<int>(names.indexOf(task)), pane, shortName(task));
   tabs_->setTabToolTip(tabs_->indexOf(pane), task);
   return pane;
 }

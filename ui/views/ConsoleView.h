@@ -36,7 +36,7 @@ class ConsoleView : public QWidget {
   // The "All" tab, or `task`'s (nullptr when it has none).
   ConsolePane* pane(const QString& task = {}) const;
   // "ps:0" for "/job:ps/replica:0/task:0".
-  static QString ShortName(const QString& task);
+  static QString shortName(const QString& task);
 
  private:
   ConsolePane* paneFor(const QString& task);

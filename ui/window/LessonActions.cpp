@@ -1,6 +1,6 @@
 #include "window/LessonActions.h"
 
-#include "graph/GraphEditor.h"
+#include "window/GraphEditor.h"
 #include "teach/TeachingPanel.h"
 #include "window/MainWindow.h"
 

@@ -4,9 +4,9 @@
 #include "cluster/ClusterScene.h"
 #include "cluster/TaskItem.h"
 #include "monitor/RunMonitor.h"
-#include "edit/ProjectEditCommand.h"
-#include "graph/GraphEditor.h"
-#include "launch/HostRunController.h"
+#include "project/ProjectEditCommand.h"
+#include "window/GraphEditor.h"
+#include "window/HostRunController.h"
 #include "project/ClusterFormats.h"
 #include "run/LocalCluster.h"
 #include "views/RunSettingsView.h"
@@ -98,7 +98,7 @@ MainWindow::MainWindow(QString clab_program, QWidget* parent)
   InitUiResources();
   setWindowIcon(QIcon(":/clusterlab.svg"));
   resize(1280, 860);
-  setProject(Project::Seed());
+  setProject(Project::seed());
 }
 
 MainWindow::~MainWindow() {
@@ -164,9 +164,9 @@ void MainWindow::buildLayout() {
 
 bool MainWindow::openExample(const QString& example) {
   if (!maybeSave()) return false;
-  setProject(example == "digits-mlp"         ? Project::DigitsMlp()
-             : example == "seed-two-workers" ? Project::SeedTwoWorkers()
-                                             : Project::Seed());
+  setProject(example == "digits-mlp"         ? Project::digitsMlp()
+             : example == "seed-two-workers" ? Project::seedTwoWorkers()
+                                             : Project::seed());
   return true;
 }
 
@@ -174,7 +174,7 @@ void MainWindow::buildActions() {
   QMenu* file = menuBar()->addMenu("&File");
   file->addAction("&New", this, [this] {
     if (!maybeSave()) return;
-    Project project = Project::Seed();
+    Project project = Project::seed();
     project.name = "Untitled";
     setProject(project);
   })->setShortcut(QKeySequence::New);
@@ -313,20 +313,20 @@ void MainWindow::showDevices(const QString& task) {
 
 void MainWindow::editAddress(const QString& task, const QString& host, int port) {
   const Project after = project_.withAddress(task, host, port);
-  if (after.ToJson() != project_.ToJson())
+  if (after.toJson() != project_.toJson())
     edit(QStringLiteral("Set the address of %1 to %2:%3").arg(task, host).arg(port), after);
 }
 
 void MainWindow::editRunSettings(const RunSettings& settings) {
   Project after = project_;
   after.run = settings;
-  if (after.ToJson() != project_.ToJson()) edit("Change the run settings", after);
+  if (after.toJson() != project_.toJson()) edit("Change the run settings", after);
 }
 
 void MainWindow::editLaunchSettings(const launch::LaunchSettings& settings) {
   Project after = project_;
   after.launch = settings;
-  if (after.ToJson() != project_.ToJson()) edit(tr("Change the launch settings"), after);
+  if (after.toJson() != project_.toJson()) edit(tr("Change the launch settings"), after);
 }
 
 void MainWindow::addTask(const QString& job) {
@@ -365,7 +365,7 @@ bool MainWindow::maybeSave() {
 
 bool MainWindow::openProject(const QString& path, QString* error) {
   Project project;
-  if (!Project::Load(path, &project, error)) return false;
+  if (!Project::load(path, &project, error)) return false;
   setProject(project, path);
   recent_->remember(path);
   return true;
@@ -388,14 +388,14 @@ bool MainWindow::runProject(QString* error) {
   placement_->setRows({});
   process_notes_.clear();
   scene_->resetStatuses();
-  if (!cluster_->Start(project_, &problem)) {
+  if (!cluster_->start(project_, &problem)) {
     statusBar()->showMessage("Cannot run: " + problem);
     if (error) *error = problem;
     return false;
   }
   dashboard_->startRun();
   if (tabs_->currentWidget() == welcome_) tabs_->setCurrentWidget(dashboard_);
-  monitor_->Watch(cluster_->addresses());
+  monitor_->watch(cluster_->addresses());
   // Local runs use free ports: the cards show where each task really listens.
   for (auto it = cluster_->addresses().begin(); it != cluster_->addresses().end(); ++it)
     if (TaskItem* item = scene_->item(it.key())) item->setAddress(it.value() + "  (this run)");
@@ -413,7 +413,7 @@ void MainWindow::attach() {
   process_notes_.clear();
   scene_->resetStatuses();
   dashboard_->startRun();
-  monitor_->Watch(addresses);
+  monitor_->watch(addresses);
   attached_ = true;
   statusBar()->showMessage(QStringLiteral("Attached: watching %1 tasks at their addresses").arg(addresses.size()));
   updateActions();
@@ -421,14 +421,14 @@ void MainWindow::attach() {
 
 void MainWindow::detach() {
   if (!attached_) return;
-  monitor_->StopWatching();
+  monitor_->stopWatching();
   attached_ = false;
   statusBar()->showMessage("Detached: the tasks go on without being watched");
   updateActions();
 }
 
 void MainWindow::stopRun() {
-  cluster_->Stop();
+  cluster_->stop();
   statusBar()->showMessage("Stopping the run...");
 }
 
@@ -490,7 +490,7 @@ void MainWindow::onTaskFinished(const QString& task, int exit_code, bool crashed
 }
 
 void MainWindow::onRunFinished(bool ok) {
-  monitor_->StopWatching();
+  monitor_->finishWatching();
   for (const ProjectTask& task : project_.tasks) onStatusChanged(task.name());
   onProgress();
   statusBar()->showMessage(ok ? QStringLiteral("Run finished at global step %1").arg(monitor_->globalStep())
@@ -520,7 +520,7 @@ void MainWindow::open() {
 void MainWindow::save() {
   if (path_.isEmpty()) return saveAs();
   QString error;
-  if (!project_.Save(path_, &error)) {
+  if (!project_.save(path_, &error)) {
     QMessageBox::warning(this, "Cannot save the project", error);
     return;
   }
@@ -579,7 +579,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     return;
   }
   if (isRunning()) {
-    cluster_->Stop();
+    cluster_->stop();
     // LocalCluster's destructor kills whatever is left when the window goes.
   }
   event->accept();

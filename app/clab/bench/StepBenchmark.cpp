@@ -2,14 +2,14 @@
 
 #include "launch/process/ChildProcess.h"
 #include "cli/CpuPinning.h"
-#include "cli/LoopbackPorts.h"
+#include "network/LoopbackPorts.h"
 #include "clab/distributed/LinkProbe.h"
 #include "clab/distributed/ReplicaDeviceSetter.h"
 #include "clab/distributed/Server.h"
 #include "clab/graph/GraphBuilder.h"
 #include "clab/ops/Ops.h"
 #include "clab/runtime/Session.h"
-#include "seed/SeedGraph.h"
+#include "examplegraphs/SeedGraph.h"
 
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_format.h>
@@ -69,7 +69,7 @@ StatusOr<BenchGraph> BuildBenchGraph(const std::map<std::string, std::vector<std
   BenchGraph built;
   {
     auto scope = g.WithDevice(setter);
-    const examples::SeedGraph seed = examples::BuildSeedGraph(g);
+    const tools::SeedGraph seed = tools::BuildSeedGraph(g);
     built.seed_product = seed.product.name();
     for (int64_t size : sizes) {
       const std::string name = absl::StrCat("params_", size);
@@ -115,7 +115,7 @@ StatusOr<std::vector<BenchmarkRow>> RunStepBenchmark(const StepBenchmarkOptions&
   for (const std::string& mode : options.modes)
     if (mode != "one-core" && mode != "two-cores" && mode != "unpinned")
       return errors::InvalidArgument("unknown mode '", mode, "' (modes: one-core, two-cores, unpinned)");
-  CLAB_ASSIGN_OR_RETURN(const std::vector<int> ports, PickFreeLoopbackPorts(2));
+  CLAB_ASSIGN_OR_RETURN(const std::vector<int> ports, tools::PickFreeLoopbackPorts(2));
   const std::string ps_address = absl::StrCat("127.0.0.1:", ports[0]);
   const std::map<std::string, std::vector<std::string>> jobs = {
       {"ps", {ps_address}}, {"worker", {absl::StrCat("127.0.0.1:", ports[1])}}};

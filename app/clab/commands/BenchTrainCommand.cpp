@@ -3,7 +3,8 @@
 #include "launch/process/ChildProcess.h"
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
-#include "cli/LoopbackPorts.h"
+#include "exampledata/ExampleDataPath.h"
+#include "network/LoopbackPorts.h"
 #include "clab/distributed/Server.h"
 #include "clab/ops/Ops.h"
 #include "clab/runtime/Session.h"
@@ -53,7 +54,7 @@ Status BenchTrainCommand::Run(std::ostream& out) {
   }
   if (counts.empty()) counts = {1, 2, 4};
   CLAB_ASSIGN_OR_RETURN(const examples::ClassificationData data,
-                        examples::LoadClassificationCsv(examples::DataPath("digits.csv.gz")));
+                        examples::LoadClassificationCsv(tools::ExampleDataPath("digits.csv.gz")));
   out << "Digits MLP 64-" << hidden_ << "-10, batch 32, SGD 0.1, " << steps_
       << " global steps, asynchronous; 1 ps process, workers in this process." << std::endl;
   std::string table = absl::StrFormat("\n%-8s %9s %10s %12s %10s %9s %14s %8s\n", "workers", "seconds", "steps/s",
@@ -62,8 +63,8 @@ Status BenchTrainCommand::Run(std::ostream& out) {
   // The floor: the same model and steps in one process, no RPC at all.
   {
     GraphBuilder g;
-    CLAB_ASSIGN_OR_RETURN(const examples::ClassifierGraph model,
-                          examples::BuildClassifier(g, data.num_features, {static_cast<int>(hidden_)}, data.num_classes,
+    CLAB_ASSIGN_OR_RETURN(const tools::ClassifierGraph model,
+                          tools::BuildClassifier(g, data.num_features, {static_cast<int>(hidden_)}, data.num_classes,
                                                     0.1, 7));
     const Output init = ops::GlobalVariablesInitializer(g);
     CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Session> session, NewSession(SessionOptions()));
@@ -81,7 +82,7 @@ Status BenchTrainCommand::Run(std::ostream& out) {
     local_seconds = seconds;
   }
   for (int workers : counts) {
-    CLAB_ASSIGN_OR_RETURN(const std::vector<int> ports, PickFreeLoopbackPorts(workers + 1));
+    CLAB_ASSIGN_OR_RETURN(const std::vector<int> ports, tools::PickFreeLoopbackPorts(workers + 1));
     std::map<std::string, std::vector<std::string>> jobs;
     jobs["ps"] = {absl::StrCat("127.0.0.1:", ports[0])};
     for (int i = 0; i < workers; ++i) jobs["worker"].push_back(absl::StrCat("127.0.0.1:", ports[static_cast<size_t>(i) + 1]));

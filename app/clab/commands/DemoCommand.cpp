@@ -3,10 +3,10 @@
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
 #include "cli/LocalTasks.h"
-#include "cli/LoopbackPorts.h"
+#include "network/LoopbackPorts.h"
 #include "clab/graph/GraphBuilder.h"
 #include "clab/runtime/Session.h"
-#include "seed/SeedGraph.h"
+#include "examplegraphs/SeedGraph.h"
 
 #include <absl/strings/str_cat.h>
 
@@ -44,7 +44,7 @@ void DemoCommand::DeclareFlags(FlagParser& flags) {
 Status DemoCommand::Run(std::ostream& out) { return local_ ? RunLocal(out) : RunDistributed(out); }
 
 Status DemoCommand::RunDistributed(std::ostream& out) {
-  CLAB_ASSIGN_OR_RETURN(const std::vector<int> ports, PickFreeLoopbackPorts(2));
+  CLAB_ASSIGN_OR_RETURN(const std::vector<int> ports, tools::PickFreeLoopbackPorts(2));
   const std::string cluster = absl::StrCat("ps=127.0.0.1:", ports[0], ";worker=127.0.0.1:", ports[1]);
   out << "The seed program on a cluster of two processes on this machine:\n"
       << "  cluster " << cluster << "\n"
@@ -80,7 +80,7 @@ Status DemoCommand::RunDistributed(std::ostream& out) {
 
 Status DemoCommand::RunLocal(std::ostream& out) {
   GraphBuilder g;
-  const examples::SeedGraph seed = examples::BuildSeedGraph(g);
+  const tools::SeedGraph seed = tools::BuildSeedGraph(g);
   if (!g.status().ok()) return WithPrefix(g.status(), "building the seed graph failed: ");
 
   out << "The seed program: x = [[1, 2, 3, 4]], w = [[2], [2], [2], [2]], mat = matmul(x, w),\n"

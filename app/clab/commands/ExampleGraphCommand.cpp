@@ -2,7 +2,7 @@
 
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
-#include "cli/GraphFileReader.h"
+#include "formats/GraphFileReader.h"
 #include "graph/GraphProgram.h"
 #include "seed/SeedProgram.h"
 
@@ -42,7 +42,7 @@ Status ExampleGraphCommand::Run(std::ostream& out) {
   examples::GraphProgramOptions options;
   static_cast<examples::TaskProgramOptions&>(options) = task;
   // The ps reads the graph too: a bad file is reported by every task, not only the workers.
-  CLAB_ASSIGN_OR_RETURN(options.graph, GraphFileReader::ReadSupported(graph_path_));
+  CLAB_ASSIGN_OR_RETURN(options.graph, tools::GraphFileReader::ReadSupported(graph_path_));
   options.fetches = fetches_;
   options.print_every = print_every_;
   return RunGraphProgram(options, out);

@@ -2,7 +2,7 @@
 
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
-#include "cli/GraphFileReader.h"
+#include "formats/GraphFileReader.h"
 #include "cli/TextTable.h"
 #include "clab/graph/Graph.h"
 
@@ -87,7 +87,7 @@ void GraphShowCommand::DeclareFlags(FlagParser& flags) {
 }
 
 Status GraphShowCommand::Run(std::ostream& out) {
-  CLAB_ASSIGN_OR_RETURN(const tensorflow::GraphDef graph_def, GraphFileReader::ReadSupported(path_));
+  CLAB_ASSIGN_OR_RETURN(const tensorflow::GraphDef graph_def, tools::GraphFileReader::ReadSupported(path_));
   auto graph_or = Graph::FromGraphDef(graph_def);
   if (!graph_or.ok()) return WithPrefix(graph_or.status(), absl::StrCat(path_, ": "));
   const Graph& graph = **graph_or;

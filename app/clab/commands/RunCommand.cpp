@@ -2,8 +2,8 @@
 
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
-#include "cli/GraphFileReader.h"
-#include "cli/JsonTensorParser.h"
+#include "formats/GraphFileReader.h"
+#include "formats/JsonTensorParser.h"
 #include "clab/graph/Graph.h"
 
 #include <absl/strings/str_cat.h>
@@ -53,7 +53,7 @@ Status RunCommand::Run(std::ostream& out) {
   if (fetches_.empty() && targets_.empty())
     return UsageError("'clab run' needs --fetch NAME or --target NODE (see 'clab help run')");
 
-  CLAB_ASSIGN_OR_RETURN(const tensorflow::GraphDef graph_def, GraphFileReader::ReadSupported(graph_path_));
+  CLAB_ASSIGN_OR_RETURN(const tensorflow::GraphDef graph_def, tools::GraphFileReader::ReadSupported(graph_path_));
   auto graph_or = Graph::FromGraphDef(graph_def);
   if (!graph_or.ok()) return WithPrefix(graph_or.status(), absl::StrCat(graph_path_, ": "));
   const Graph& graph = **graph_or;
@@ -121,7 +121,7 @@ StatusOr<FeedList> RunCommand::ParseFeeds(const Graph& graph) const {
       return errors::NotFound("--feed '", name, "': node '", node->name(), "' has no output ", id->index);
     // The JSON is converted to the fed output's type, so "[[1, 1]]" feeds a float tensor too.
     const DataType dtype = BaseType(node->output_types()[static_cast<size_t>(id->index)]);
-    auto tensor = JsonTensorParser::Parse(absl::string_view(spec).substr(equals + 1), dtype);
+    auto tensor = tools::JsonTensorParser::Parse(absl::string_view(spec).substr(equals + 1), dtype);
     if (!tensor.ok()) return UsageError(absl::StrCat("--feed '", name, "': ", tensor.status().message()));
     feeds.emplace_back(name, std::move(tensor).value());
   }

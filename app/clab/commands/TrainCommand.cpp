@@ -3,7 +3,7 @@
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
 #include "cli/LocalTasks.h"
-#include "cli/LoopbackPorts.h"
+#include "network/LoopbackPorts.h"
 #include "models/TrainProgram.h"
 
 #include <absl/strings/str_cat.h>
@@ -106,7 +106,7 @@ Status TrainCommand::Run(std::ostream& out) {
   if (run.ps < 1 || run.workers < 1)
     return errors::InvalidArgument(project_, ": the cluster needs at least one ps and one worker");
 
-  CLAB_ASSIGN_OR_RETURN(const std::vector<int> ports, PickFreeLoopbackPorts(run.ps + run.workers));
+  CLAB_ASSIGN_OR_RETURN(const std::vector<int> ports, tools::PickFreeLoopbackPorts(run.ps + run.workers));
   std::vector<std::string> ps_addresses, worker_addresses;
   for (int i = 0; i < run.ps; ++i) ps_addresses.push_back(absl::StrCat("127.0.0.1:", ports[static_cast<size_t>(i)]));
   for (int i = 0; i < run.workers; ++i)

@@ -50,6 +50,9 @@ struct DeviceName {
 
   // "/job:J/replica:0/task:T"
   static std::string TaskPrefix(std::string_view job, int task, int replica = 0);
+  // The task part of a device name: "/job:ps/replica:0/task:0" for
+  // "/job:ps/replica:0/task:0/device:CPU:0"; "" when it names no job and task.
+  static std::string TaskOf(std::string_view device);
   // "/job:J/replica:R/task:T/device:TYPE:ID"
   static std::string Full(std::string_view job, int replica, int task, std::string_view type, int id);
 

@@ -43,6 +43,10 @@ tensorflow::AttrValue AttrOf(const std::vector<int64_t>& v);
 tensorflow::AttrValue AttrOf(const std::vector<std::string>& v);
 tensorflow::AttrValue AttrOf(const std::vector<DataType>& v);
 
+// The attr type name TensorFlow's op specs use for what `value` holds ("int", "list",
+// "no value"), so that messages read like the spec.
+std::string_view AttrCaseName(const tensorflow::AttrValue& value);
+
 // A short human-readable form: "float", "[2,3]", "true", "\"s\"", "[1, 2]".
 std::string AttrValueSummary(const tensorflow::AttrValue& value);
 

@@ -93,8 +93,9 @@ class GraphBuilder {
   std::string UniqueName(std::string_view base);
   std::string CurrentNameScope() const;
 
-  // Collections, as in TensorFlow: "variables" (global), "trainable_variables",
-  // "global_step", "train_op", ... hold node names in insertion order.
+  // Collections, as in TensorFlow (their names are in clab/graph/GraphKeys.h): "variables"
+  // (global), "trainable_variables", "global_step", "train_op", ... hold node names in
+  // insertion order.
   void AddToCollection(const std::string& collection, const std::string& node);
   const std::vector<std::string>& Collection(const std::string& collection) const;
 

@@ -1,7 +1,7 @@
 // The op registry: each op declares, in one place, its inputs, outputs and attrs (with
 // TensorFlow's spec syntax), its shape function, its kernels per device type and its
-// gradient. Registration happens in engine/ops/*.cpp through Register*Ops functions that
-// OpRegistry::Global() calls once, so nothing depends on static initialisation order.
+// gradient. Each op family (engine/ops/*.cpp, and _Send/_Recv in engine/runtime) joins the
+// built-in ops through an OpFamily object in its own file; the registry names none of them.
 #pragma once
 
 #include "clab/core/DataType.h"
@@ -88,7 +88,8 @@ class OpDefBuilder {
 
 class OpRegistry {
  public:
-  // The registry with every built-in op. A loaded device plugin adds kernels to it.
+  // The registry with every built-in op: the first call runs every OpFamily's function,
+  // in family name order, and checks each spec. A loaded device plugin adds kernels to it.
   static OpRegistry& Global();
 
   // Aborts the process on a malformed spec or a duplicate name: both are programming errors
@@ -103,6 +104,17 @@ class OpRegistry {
 
  private:
   std::map<std::string, std::unique_ptr<OpDef>, std::less<>> ops_;
+};
+
+// How a family of ops joins OpRegistry::Global(), from the file that defines them:
+//   const OpFamily kArrayOpFamily("array", RegisterArrayOps);
+// Families are collected while the engine loads and registered when Global() is first
+// used, so neither the order in which files load nor the registry's code names a family.
+// One that comes after Global() was built (a test's own ops) is registered at once.
+class OpFamily {
+ public:
+  using RegisterFn = void (*)(OpRegistry& registry);
+  OpFamily(std::string_view name, RegisterFn register_ops);
 };
 
 // The spec parsers behind OpDefBuilder, exposed so malformed specs can be tested without

@@ -1,5 +1,6 @@
 // C++ wrappers that add one op each to a GraphBuilder, named and defaulted like TensorFlow's
-// Python API. `name` empty means the op name.
+// Python API. `name` empty means the op name. They are defined in engine/ops/cc/ (the client
+// API), apart from the ops' definitions and kernels in engine/ops/.
 #pragma once
 
 #include "clab/core/Tensor.h"

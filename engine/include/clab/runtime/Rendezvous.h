@@ -4,6 +4,7 @@
 // fetches from a remote task with RecvTensor.
 #pragma once
 
+#include "clab/core/Mutex.h"
 #include "clab/core/Status.h"
 #include "clab/core/Tensor.h"
 
@@ -11,7 +12,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 
 namespace clab {
@@ -50,12 +50,15 @@ class LocalRendezvous : public Rendezvous {
   void StartAbort(const Status& status) override;
   // No value waits to be received and no Recv waits for a value.
   bool Idle();
+  // The first abort's status (OK while none): the step's root cause, where later failures
+  // of other partitions are its echoes.
+  Status abort_status() const;
 
  private:
-  std::mutex mu_;
-  Status abort_status_;
-  std::map<std::string, Tensor> ready_;
-  std::multimap<std::string, DoneCallback> waiting_;
+  mutable Mutex mu_;
+  Status abort_status_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, Tensor> ready_ ABSL_GUARDED_BY(mu_);
+  std::multimap<std::string, DoneCallback> waiting_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace clab

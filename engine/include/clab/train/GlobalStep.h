@@ -10,8 +10,6 @@
 
 namespace clab {
 
-inline constexpr const char* kGlobalStepCollection = "global_step";
-
 // Returns the existing global step or creates it (zero-initialised, collections "variables"
 // and "global_step"; not trainable).
 Output GetOrCreateGlobalStep(GraphBuilder& graph);

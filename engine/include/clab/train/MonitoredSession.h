@@ -98,6 +98,7 @@ class MonitoredSession {
   std::shared_ptr<TrainingLog> log_;
   std::shared_ptr<Saver> saver_;
   std::string init_op_;
+  std::string global_step_tensor_;  // empty when the graph has no global step
   std::vector<std::string> variables_;
   std::vector<std::string> is_initialized_tensors_;
   std::unique_ptr<Session> session_;

@@ -1,0 +1,18 @@
+// Status to and from grpc::Status, for the services and the clients of the distributed
+// runtime. The canonical codes are gRPC's, number for number, so only messages need care.
+#pragma once
+
+#include "clab/core/Status.h"
+
+#include <grpcpp/support/status.h>
+
+#include <string_view>
+
+namespace clab {
+
+grpc::Status ToGrpcStatus(const Status& status);
+// With `call` (e.g. "RunGraph to /job:ps/replica:0/task:0 at 127.0.0.1:2222"), the message
+// ends in " (<call>)".
+Status FromGrpcStatus(const grpc::Status& status, std::string_view call = {});
+
+}  // namespace clab
