@@ -165,7 +165,8 @@ int main(int argc, char** argv) {
   Check(cublasSetStream(handle, stream), "cublasSetStream");
 
   std::printf("MatMul float32 on %s\n  (%s)\n", gpu->name().c_str(), gpu->description().c_str());
-  std::printf("%8s %16s %16s %8s %12s %12s\n", "n", "ClusterLab GF/s", "cuBLAS GF/s", "ratio", "ms/matmul", "max|diff|");
+  std::printf("%8s %16s %16s %8s %12s %12s\n", "n", "ClusterLab GF/s", "cuBLAS GF/s", "ratio", "ms/matmul",
+              "max|diff|");
 
   std::vector<Row> rows;
   for (int n : options.sizes) {

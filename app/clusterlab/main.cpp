@@ -11,10 +11,10 @@
 // pictures in docs/ are made, under xvfb-run).
 #include "teach/LessonPanel.h"
 #include "teach/TeachingPanel.h"
+#include "translations/StudioLanguage.h"
 #include "window/GraphEditor.h"
 #include "window/HostRunController.h"
 #include "window/MainWindow.h"
-#include "translations/StudioLanguage.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -35,10 +35,12 @@ int main(int argc, char** argv) {
   parser.addHelpOption();
   parser.addPositionalArgument("project", "a .clab project to open (default: the seed example)");
   QCommandLineOption run({"r", "run"}, "start the cluster at once");
-  QCommandLineOption run_on_hosts("run-on-hosts", "start the cluster at once on its hosts (ssh or SLURM, as the project says)");
+  QCommandLineOption run_on_hosts("run-on-hosts",
+                                  "start the cluster at once on its hosts (ssh or SLURM, as the project says)");
   QCommandLineOption screenshot("screenshot", "save a picture of the window to FILE and quit", "FILE");
   QCommandLineOption after("after", "seconds to wait before the screenshot", "SECONDS", "3");
-  QCommandLineOption tab("tab", "the tab to show: Dashboard, Console, Placement, Checkpoints or Graph", "NAME", "Dashboard");
+  QCommandLineOption tab("tab", "the tab to show: Dashboard, Console, Placement, Checkpoints or Graph", "NAME",
+                         "Dashboard");
   QCommandLineOption teach("teach", "open the teaching mode on the project's graph and go STEPS steps into one step",
                            "STEPS");
   QCommandLineOption lesson("lesson", "open the Lessons panel at a lesson: seed, chief, ps-failure or sync", "ID");
@@ -52,7 +54,8 @@ int main(int argc, char** argv) {
   bool steps_ok = true;
   const int teach_steps = parser.isSet(teach) ? parser.value(teach).toInt(&steps_ok) : 0;
   if (!steps_ok || teach_steps < 0) {
-    std::fprintf(stderr, "clusterlab: --teach %s: want a number of steps, 0 or more\n", qPrintable(parser.value(teach)));
+    std::fprintf(stderr, "clusterlab: --teach %s: want a number of steps, 0 or more\n",
+                 qPrintable(parser.value(teach)));
     return 2;
   }
 
@@ -79,7 +82,8 @@ int main(int argc, char** argv) {
     for (int i = 0; i < lessons.size(); ++i)
       if (lessons[i].id == parser.value(lesson)) index = i;
     if (index < 0) {
-      std::fprintf(stderr, "clusterlab: --lesson %s: want seed, chief, ps-failure or sync\n", qPrintable(parser.value(lesson)));
+      std::fprintf(stderr, "clusterlab: --lesson %s: want seed, chief, ps-failure or sync\n",
+                   qPrintable(parser.value(lesson)));
       return 2;
     }
     window.lessons()->setLesson(index);

@@ -136,8 +136,7 @@ StatusOr<std::unique_ptr<CompiledStep>> CompileStep(const tensorflow::GraphDef& 
   std::vector<std::string> target_nodes;
   for (const std::string& target : step->signature.targets) target_nodes.push_back(NodeOfTarget(target));
   tensorflow::GraphDef pruned;
-  CLAB_RETURN_IF_ERROR(
-      PruneGraph(graph_def, step->signature.feeds, step->signature.fetches, target_nodes, &pruned));
+  CLAB_RETURN_IF_ERROR(PruneGraph(graph_def, step->signature.feeds, step->signature.fetches, target_nodes, &pruned));
 
   // Place, keeping stateful nodes where earlier steps of the session put them.
   if (options.stateful_placement != nullptr) {
@@ -158,7 +157,8 @@ StatusOr<std::unique_ptr<CompiledStep>> CompileStep(const tensorflow::GraphDef& 
   std::unique_ptr<Graph> packed;
   if (options.partition_by == PartitionBy::kTask) {
     auto task_of_device = std::make_shared<std::unordered_map<std::string, std::string>>();
-    for (const AvailableDevice& device : options.devices) (*task_of_device)[device.name] = DeviceName::TaskOf(device.name);
+    for (const AvailableDevice& device : options.devices)
+      (*task_of_device)[device.name] = DeviceName::TaskOf(device.name);
     partition_options.partition_of = [task_of_device](const std::string& device) {
       auto it = task_of_device->find(device);
       return it != task_of_device->end() ? it->second : DeviceName::TaskOf(device);
@@ -173,8 +173,7 @@ StatusOr<std::unique_ptr<CompiledStep>> CompileStep(const tensorflow::GraphDef& 
   };
   std::map<std::string, tensorflow::GraphDef> partition_graphs;
   CLAB_RETURN_IF_ERROR(PartitionGraph(packed ? *packed : *step->placed, partition_options, &partition_graphs));
-  for (auto& [name, partition_graph] : partition_graphs)
-    step->partitions.push_back({name, std::move(partition_graph)});
+  for (auto& [name, partition_graph] : partition_graphs) step->partitions.push_back({name, std::move(partition_graph)});
 
   std::vector<const tensorflow::GraphDef*> graphs;
   for (const CompiledStep::Partition& partition : step->partitions) graphs.push_back(&partition.graph);

@@ -17,7 +17,7 @@ struct Consumer {
 struct Group {
   std::vector<std::pair<std::string, int>> tensors;  // (node, output), in first-seen order
   std::vector<DataType> types;
-  std::vector<std::vector<Consumer>> consumers;      // per tensor
+  std::vector<std::vector<Consumer>> consumers;  // per tensor
 };
 
 }  // namespace

@@ -9,9 +9,7 @@
 namespace clab {
 namespace {
 
-std::string InputString(const std::string& node, int slot) {
-  return slot == 0 ? node : absl::StrCat(node, ":", slot);
-}
+std::string InputString(const std::string& node, int slot) { return slot == 0 ? node : absl::StrCat(node, ":", slot); }
 
 class Partitioner {
  public:
@@ -22,8 +20,8 @@ class Partitioner {
   Status Run() {
     for (const Node* node : graph_.nodes()) {
       if (node->assigned_device().empty())
-        return errors::InvalidArgument("Cannot partition the graph: node '", node->name(), "' (",
-                                       node->type_string(), ") has no assigned device");
+        return errors::InvalidArgument("Cannot partition the graph: node '", node->name(), "' (", node->type_string(),
+                                       ") has no assigned device");
       partition_of_node_[node] = PartitionOf(node->assigned_device());
     }
     for (const Node* node : graph_.nodes()) AddNode(node);
@@ -51,8 +49,8 @@ class Partitioner {
     for (const Edge* edge : node->in_edges()) {
       const std::string& src_partition = partition_of_node_.at(edge->src);
       if (edge->IsControl()) {
-        const std::string src = src_partition == partition ? edge->src->name()
-                                                           : ControlRecv(edge->src, node, partition);
+        const std::string src =
+            src_partition == partition ? edge->src->name() : ControlRecv(edge->src, node, partition);
         def->add_input("^" + src);
       } else if (src_partition == partition) {
         def->add_input(InputString(edge->src->name(), edge->src_output));
@@ -68,8 +66,8 @@ class Partitioner {
     auto [it, inserted] = recv_of_.try_emplace(TransferKey{src->id(), slot, dst_partition});
     if (!inserted) return it->second;
     const DataType dtype = BaseType(src->output_types()[static_cast<size_t>(slot)]);
-    it->second = AddSendRecvPair(src, InputString(src->name(), slot), dtype,
-                                 absl::StrCat(src->name(), ":", slot), first_consumer, dst_partition);
+    it->second = AddSendRecvPair(src, InputString(src->name(), slot), dtype, absl::StrCat(src->name(), ":", slot),
+                                 first_consumer, dst_partition);
     return it->second;
   }
 
@@ -85,14 +83,13 @@ class Partitioner {
     dummy->add_input("^" + src->name());
     (*dummy->mutable_attr())["dtype"] = AttrOf(DT_FLOAT);
     (*dummy->mutable_attr())["value"] = AttrOf(Tensor(DT_FLOAT, TensorShape{0}));
-    it->second = AddSendRecvPair(src, dummy->name(), DT_FLOAT, absl::StrCat("^", src->name()),
-                                 first_consumer, dst_partition);
+    it->second =
+        AddSendRecvPair(src, dummy->name(), DT_FLOAT, absl::StrCat("^", src->name()), first_consumer, dst_partition);
     return it->second;
   }
 
-  std::string AddSendRecvPair(const Node* src, const std::string& send_input, DataType dtype,
-                              const std::string& what, const Node* first_consumer,
-                              const std::string& dst_partition) {
+  std::string AddSendRecvPair(const Node* src, const std::string& send_input, DataType dtype, const std::string& what,
+                              const Node* first_consumer, const std::string& dst_partition) {
     const int edge_id = next_edge_id_++;
     const std::string& send_device = src->assigned_device();
     const std::string& recv_device = first_consumer->assigned_device();

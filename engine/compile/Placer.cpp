@@ -23,9 +23,7 @@ struct ParsedDevice {
 // Union-find over node ids: nodes that must share a device end up with one root.
 class ColocationSets {
  public:
-  explicit ColocationSets(int n) : parent_(static_cast<size_t>(n)) {
-    std::iota(parent_.begin(), parent_.end(), 0);
-  }
+  explicit ColocationSets(int n) : parent_(static_cast<size_t>(n)) { std::iota(parent_.begin(), parent_.end(), 0); }
   int Find(int x) {
     while (parent_[static_cast<size_t>(x)] != x) {
       parent_[static_cast<size_t>(x)] = parent_[static_cast<size_t>(parent_[static_cast<size_t>(x)])];
@@ -102,10 +100,8 @@ class Placer {
 
  private:
   void Log(const std::string& line) const {
-    if (options_.log)
-      options_.log(line);
-    else
-      std::cout << line << '\n';
+    if (options_.log) options_.log(line);
+    else std::cout << line << '\n';
   }
 
   StatusOr<std::vector<Group>> BuildGroups() {
@@ -144,8 +140,8 @@ class Placer {
           first_member = false;
         } else {
           std::set<std::string> both;
-          std::set_intersection(group.kernel_types.begin(), group.kernel_types.end(), types.begin(),
-                                types.end(), std::inserter(both, both.begin()));
+          std::set_intersection(group.kernel_types.begin(), group.kernel_types.end(), types.begin(), types.end(),
+                                std::inserter(both, both.begin()));
           group.kernel_types = std::move(both);
         }
         const std::string request = RequestOf(*node);
@@ -209,9 +205,8 @@ class Placer {
       SoftPlace(group, spec, "no such device exists");
     if (Matching(spec, nullptr).empty()) {
       if (group.spec.IsEmpty()) return cannot_assign(StrCat("no devices are available: ", AvailableList()));
-      return cannot_assign(StrCat("Operation was explicitly assigned to ", requested,
-                                  " but available devices are ", AvailableList(),
-                                  ". Make sure the device specification refers to a valid device."));
+      return cannot_assign(StrCat("Operation was explicitly assigned to ", requested, " but available devices are ",
+                                  AvailableList(), ". Make sure the device specification refers to a valid device."));
     }
     if (spec.has_type && !group.kernel_types.count(spec.type)) {
       if (!options_.allow_soft_placement) {
@@ -229,8 +224,7 @@ class Placer {
     std::vector<const ParsedDevice*> candidates;
     if (!options_.default_device.empty()) {
       auto fallback = DeviceName::Parse(options_.default_device);
-      if (!fallback.ok())
-        return errors::InvalidArgument("PlacerOptions.default_device: ", fallback.status().message());
+      if (!fallback.ok()) return errors::InvalidArgument("PlacerOptions.default_device: ", fallback.status().message());
       DeviceName filled = *fallback;
       filled.OverrideWith(spec);
       if (filled.has_type && !group.kernel_types.count(filled.type) && !spec.has_type) {
@@ -264,8 +258,8 @@ class Placer {
     spec.has_id = false;
     for (const Node* node : group.members) {
       if (RequestOf(*node).empty() && node != group.first_requester) continue;
-      notes_.push_back(StrCat(node->name(), ": soft placement: ignoring the device type and id of '", before,
-                              "' because ", reason));
+      notes_.push_back(
+          StrCat(node->name(), ": soft placement: ignoring the device type and id of '", before, "' because ", reason));
     }
   }
 

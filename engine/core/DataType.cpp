@@ -46,8 +46,8 @@ StatusOr<DataType> DataTypeFromName(std::string_view name) {
   if (lower == "float64") lower = "double";
   if (lower == "float16") lower = "half";
   tensorflow::DataType dtype;
-  if (!tensorflow::DataType_Parse("DT_" + absl::AsciiStrToUpper(lower), &dtype) ||
-      dtype == tensorflow::DT_INVALID || IsRefType(dtype)) {
+  if (!tensorflow::DataType_Parse("DT_" + absl::AsciiStrToUpper(lower), &dtype) || dtype == tensorflow::DT_INVALID ||
+      IsRefType(dtype)) {
     return errors::InvalidArgument("Unknown data type '", name,
                                    "' (expected float, double, int32, int64, bool, uint8 or string)");
   }

@@ -59,8 +59,7 @@ class SpecParser {
     std::vector<std::string_view> parts = SplitOnSlash(body);
     for (size_t i = 0; i < parts.size(); ++i) {
       if (parts[i].empty())
-        return Error(StrCat("empty component ", i + 1,
-                                  " (two '/' in a row, or a spec that ends in '//')"));
+        return Error(StrCat("empty component ", i + 1, " (two '/' in a row, or a spec that ends in '//')"));
       CLAB_RETURN_IF_ERROR(ParseComponent(parts[i]));
     }
     return result_;
@@ -75,21 +74,19 @@ class SpecParser {
   Status MarkSeen(Field field, std::string_view part, std::string_view field_name) {
     auto& previous = seen_[static_cast<int>(field)];
     if (!previous.empty())
-      return Error(StrCat("duplicate ", field_name, " in '", part,
-                                "' (already given by '", previous, "')"));
+      return Error(StrCat("duplicate ", field_name, " in '", part, "' (already given by '", previous, "')"));
     previous = std::string(part);
     return OkStatus();
   }
 
-  Status ParseNumberField(std::string_view part, std::string_view value, std::string_view field_name,
-                          bool* has, int* out) {
+  Status ParseNumberField(std::string_view part, std::string_view value, std::string_view field_name, bool* has,
+                          int* out) {
     if (value == "*") {
       *has = false;
       return OkStatus();
     }
     if (!ParseNumber(value, out))
-      return Error(StrCat(field_name, " '", value, "' in '", part,
-                                "' is not a non-negative number or '*'"));
+      return Error(StrCat(field_name, " '", value, "' in '", part, "' is not a non-negative number or '*'"));
     *has = true;
     return OkStatus();
   }
@@ -108,15 +105,13 @@ class SpecParser {
     if (type == "*") {
       result_.has_type = false;
     } else if (!IsTypeName(type)) {
-      return Error(StrCat("device type '", type, "' in '", part,
-                                "' must be a name such as CPU or GPU"));
+      return Error(StrCat("device type '", type, "' in '", part, "' must be a name such as CPU or GPU"));
     } else {
       result_.has_type = true;
       result_.type = absl::AsciiStrToUpper(std::string(type));
     }
     if (!has_id_text) {
-      if (id_required)
-        return Error(StrCat("'", part, "' needs a device id, e.g. '", type, ":0'"));
+      if (id_required) return Error(StrCat("'", part, "' needs a device id, e.g. '", type, ":0'"));
       result_.has_id = false;
       return OkStatus();
     }
@@ -126,8 +121,7 @@ class SpecParser {
   Status ParseComponent(std::string_view part) {
     size_t colon = part.find(':');
     if (colon == std::string_view::npos)
-      return Error(StrCat("component '", part,
-                                "' is not of the form key:value (job:, replica:, task:, device:)"));
+      return Error(StrCat("component '", part, "' is not of the form key:value (job:, replica:, task:, device:)"));
     std::string_view key = part.substr(0, colon);
     std::string_view value = part.substr(colon + 1);
 
@@ -137,8 +131,7 @@ class SpecParser {
         result_.has_job = false;
         return OkStatus();
       }
-      if (!IsJobName(value))
-        return Error(StrCat("job name '", value, "' must match [A-Za-z][A-Za-z0-9_]*"));
+      if (!IsJobName(value)) return Error(StrCat("job name '", value, "' must match [A-Za-z][A-Za-z0-9_]*"));
       result_.has_job = true;
       result_.job = std::string(value);
       return OkStatus();
@@ -155,8 +148,7 @@ class SpecParser {
     // The legacy short forms "/cpu:0" and "/GPU:1" from TensorFlow before 1.4.
     std::string upper = absl::AsciiStrToUpper(std::string(key));
     if (upper == "CPU" || upper == "GPU") return ParseTypeAndId(part, part, /*id_required=*/true);
-    return Error(StrCat("unknown field '", key, "' in '", part,
-                              "' (expected job, replica, task, device, cpu or gpu)"));
+    return Error(StrCat("unknown field '", key, "' in '", part, "' (expected job, replica, task, device, cpu or gpu)"));
   }
 
   // "CPU:0" or "GPU:*": a device of this process, written without any slash.
@@ -164,8 +156,7 @@ class SpecParser {
     if (text.starts_with("device:")) text.remove_prefix(7);
     if (text.find('/') != std::string_view::npos)
       return Error("a spec with fields must start with '/' (e.g. '/job:worker/task:0')");
-    if (text.find(':') == std::string_view::npos)
-      return Error("expected '/job:...' or a local device such as 'CPU:0'");
+    if (text.find(':') == std::string_view::npos) return Error("expected '/job:...' or a local device such as 'CPU:0'");
     CLAB_RETURN_IF_ERROR(ParseTypeAndId(text, text, /*id_required=*/true));
     if (!result_.has_type) return Error("a local device name needs a type such as CPU");
     return result_;
@@ -191,8 +182,7 @@ StatusOr<DeviceName> DeviceName::ParseFull(std::string_view text) {
   if (!name.has_type) missing.push_back("device type");
   if (!name.has_id) missing.push_back("device id");
   if (!missing.empty())
-    return errors::InvalidArgument("'", text, "' is not a full device name (missing ",
-                                   absl::StrJoin(missing, ", "),
+    return errors::InvalidArgument("'", text, "' is not a full device name (missing ", absl::StrJoin(missing, ", "),
                                    "); expected /job:J/replica:R/task:T/device:TYPE:ID");
   return name;
 }
@@ -202,15 +192,14 @@ std::string DeviceName::ToString() const {
   if (has_job) out += StrCat("/job:", job);
   if (has_replica) out += StrCat("/replica:", replica);
   if (has_task) out += StrCat("/task:", task);
-  if (has_type || has_id)
-    out += StrCat("/device:", has_type ? type : "*", ":", has_id ? StrCat(id) : "*");
+  if (has_type || has_id) out += StrCat("/device:", has_type ? type : "*", ":", has_id ? StrCat(id) : "*");
   return out;
 }
 
 Status DeviceName::MergeFrom(const DeviceName& other, bool allow_soft_placement) {
   auto incompatible = [&](std::string_view what) {
-    return errors::InvalidArgument("Cannot merge devices with incompatible ", what, ": ", Quote(*this),
-                                   " and ", Quote(other));
+    return errors::InvalidArgument("Cannot merge devices with incompatible ", what, ": ", Quote(*this), " and ",
+                                   Quote(other));
   };
   if (other.has_job) {
     if (has_job && job != other.job) return incompatible("jobs");
@@ -282,9 +271,8 @@ bool DeviceName::Matches(const DeviceName& device) const {
 }
 
 bool DeviceName::InSameTask(const DeviceName& other) const {
-  return has_job == other.has_job && (!has_job || job == other.job) &&
-         has_replica == other.has_replica && (!has_replica || replica == other.replica) &&
-         has_task == other.has_task && (!has_task || task == other.task);
+  return has_job == other.has_job && (!has_job || job == other.job) && has_replica == other.has_replica &&
+         (!has_replica || replica == other.replica) && has_task == other.has_task && (!has_task || task == other.task);
 }
 
 std::string DeviceName::TaskOf(std::string_view device) {
@@ -298,16 +286,14 @@ std::string DeviceName::TaskPrefix(std::string_view job, int task, int replica) 
 }
 
 std::string DeviceName::Full(std::string_view job, int replica, int task, std::string_view type, int id) {
-  return StrCat("/job:", job, "/replica:", replica, "/task:", task, "/device:",
-                      type, ":", id);
+  return StrCat("/job:", job, "/replica:", replica, "/task:", task, "/device:", type, ":", id);
 }
 
 bool DeviceName::operator==(const DeviceName& o) const {
   // Values behind unset flags are meaningless, so compare only what is set.
   return has_job == o.has_job && (!has_job || job == o.job) && has_replica == o.has_replica &&
          (!has_replica || replica == o.replica) && has_task == o.has_task && (!has_task || task == o.task) &&
-         has_type == o.has_type && (!has_type || type == o.type) && has_id == o.has_id &&
-         (!has_id || id == o.id);
+         has_type == o.has_type && (!has_type || type == o.type) && has_id == o.has_id && (!has_id || id == o.id);
 }
 
 }  // namespace clab

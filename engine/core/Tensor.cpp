@@ -44,8 +44,7 @@ Status FillFromRepeated(const Repeated& values, const tensorflow::TensorProto& p
   if (given == 0) return OkStatus();  // all zeros
   if (given > n)
     return errors::InvalidArgument("TensorProto of dtype ", DataTypeName(proto.dtype()), " and shape ",
-                                   t->shape().DebugString(), " has ", given, " values, more than its ", n,
-                                   " elements");
+                                   t->shape().DebugString(), " has ", given, " values, more than its ", n, " elements");
   T* out = t->data<T>();
   int64_t i = 0;
   for (; i < given; ++i) out[i] = static_cast<T>(values.Get(static_cast<int>(i)));
@@ -67,9 +66,9 @@ StatusOr<Tensor> Tensor::FromProto(const tensorflow::TensorProto& proto) {
     if (dtype == DT_STRING) return errors::InvalidArgument("A string TensorProto cannot use tensor_content");
     const size_t expected = static_cast<size_t>(n) * DataTypeSize(dtype);
     if (proto.tensor_content().size() != expected)
-      return errors::InvalidArgument("TensorProto of dtype ", DataTypeName(dtype), " and shape ",
-                                     shape.DebugString(), " needs ", expected,
-                                     " bytes of tensor_content, got ", proto.tensor_content().size());
+      return errors::InvalidArgument("TensorProto of dtype ", DataTypeName(dtype), " and shape ", shape.DebugString(),
+                                     " needs ", expected, " bytes of tensor_content, got ",
+                                     proto.tensor_content().size());
     std::memcpy(t.raw_data(), proto.tensor_content().data(), expected);
     return t;
   }
@@ -87,8 +86,7 @@ StatusOr<Tensor> Tensor::FromProto(const tensorflow::TensorProto& proto) {
         return errors::InvalidArgument("String TensorProto of shape ", shape.DebugString(), " has ", given,
                                        " values, more than its ", n, " elements");
       auto* out = t.data<std::string>();
-      for (int64_t i = 0; i < n && given > 0; ++i)
-        out[i] = proto.string_val(static_cast<int>(std::min(i, given - 1)));
+      for (int64_t i = 0; i < n && given > 0; ++i) out[i] = proto.string_val(static_cast<int>(std::min(i, given - 1)));
       break;
     }
     default: return errors::InvalidArgument("Tensors of dtype ", DataTypeName(dtype), " are not supported");
@@ -184,8 +182,8 @@ std::string FormatValue(T v) {
 }
 
 template <typename T>
-void FormatLevel(const T* values, const std::vector<int64_t>& dims, size_t depth, int64_t* offset,
-                 int64_t* printed, int max_entries, std::string* out) {
+void FormatLevel(const T* values, const std::vector<int64_t>& dims, size_t depth, int64_t* offset, int64_t* printed,
+                 int max_entries, std::string* out) {
   if (depth == dims.size()) {
     if (*printed < max_entries) out->append(FormatValue(values[*offset]));
     ++*offset;
@@ -225,15 +223,14 @@ std::string Tensor::DebugString(int max_entries) const {
     FormatLevel(data<std::string>(), shape_.dims(), 0, &offset, &printed, max_entries, &out);
     return out;
   }
-  CLAB_SWITCH_POD_TYPES(
-      dtype_, T, FormatLevel(data<T>(), shape_.dims(), 0, &offset, &printed, max_entries, &out),
-      return StrCat("<", DataTypeName(dtype_), " ", shape_.DebugString(), ">"));
+  CLAB_SWITCH_POD_TYPES(dtype_, T, FormatLevel(data<T>(), shape_.dims(), 0, &offset, &printed, max_entries, &out),
+                        return StrCat("<", DataTypeName(dtype_), " ", shape_.DebugString(), ">"));
   return out;
 }
 
 std::string Tensor::SummarizeValue(int max_entries) const {
   return StrCat("Tensor<type: ", DataTypeName(dtype_), " shape: ", shape_.DebugString(),
-                      " values: ", DebugString(max_entries), ">");
+                " values: ", DebugString(max_entries), ">");
 }
 
 bool Tensor::Equals(const Tensor& other) const {

@@ -10,8 +10,7 @@ StatusOr<TensorShape> TensorShape::FromDims(std::vector<int64_t> dims) {
   int64_t count = 1;
   for (size_t i = 0; i < dims.size(); ++i) {
     if (dims[i] < 0)
-      return errors::InvalidArgument("Dimension ", i, " of shape [", absl::StrJoin(dims, ","),
-                                     "] is negative");
+      return errors::InvalidArgument("Dimension ", i, " of shape [", absl::StrJoin(dims, ","), "] is negative");
     if (dims[i] != 0 && count > std::numeric_limits<int64_t>::max() / dims[i])
       return errors::InvalidArgument("Shape [", absl::StrJoin(dims, ","), "] has too many elements");
     count *= dims[i];
@@ -88,8 +87,7 @@ StatusOr<PartialShape> PartialShape::MergeWith(const PartialShape& other) const 
   if (!known_rank_) return other;
   if (!other.known_rank_) return *this;
   if (!IsCompatibleWith(other))
-    return errors::InvalidArgument("Shapes ", DebugString(), " and ", other.DebugString(),
-                                   " are not compatible");
+    return errors::InvalidArgument("Shapes ", DebugString(), " and ", other.DebugString(), " are not compatible");
   PartialShape merged = *this;
   for (size_t i = 0; i < dims_.size(); ++i)
     if (merged.dims_[i] < 0) merged.dims_[i] = other.dims_[i];

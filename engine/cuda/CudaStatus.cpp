@@ -5,8 +5,7 @@ namespace clab::gpu {
 Status FromCuda(cudaError_t error, const std::string& what) {
   if (error == cudaSuccess) return OkStatus();
   cudaGetLastError();
-  const std::string message =
-      absl::StrCat(what, ": ", cudaGetErrorString(error), " (", cudaGetErrorName(error), ")");
+  const std::string message = absl::StrCat(what, ": ", cudaGetErrorString(error), " (", cudaGetErrorName(error), ")");
   if (error == cudaErrorMemoryAllocation) return errors::ResourceExhausted(message);
   return errors::Internal(message);
 }

@@ -22,53 +22,88 @@ __device__ inline float DevTanh(float x) { return tanhf(x); }
 __device__ inline double DevTanh(double x) { return tanh(x); }
 
 struct NegFn {
-  template <typename T> __device__ T operator()(T x) const { return -x; }
+  template <typename T>
+  __device__ T operator()(T x) const {
+    return -x;
+  }
 };
 struct SquareFn {
-  template <typename T> __device__ T operator()(T x) const { return x * x; }
+  template <typename T>
+  __device__ T operator()(T x) const {
+    return x * x;
+  }
 };
 struct SqrtFn {
-  template <typename T> __device__ T operator()(T x) const { return DevSqrt(x); }
+  template <typename T>
+  __device__ T operator()(T x) const {
+    return DevSqrt(x);
+  }
 };
 struct ExpFn {
-  template <typename T> __device__ T operator()(T x) const { return DevExp(x); }
+  template <typename T>
+  __device__ T operator()(T x) const {
+    return DevExp(x);
+  }
 };
 struct LogFn {
-  template <typename T> __device__ T operator()(T x) const { return DevLog(x); }
+  template <typename T>
+  __device__ T operator()(T x) const {
+    return DevLog(x);
+  }
 };
 struct ReluFn {
-  template <typename T> __device__ T operator()(T x) const { return x > T(0) ? x : T(0); }
+  template <typename T>
+  __device__ T operator()(T x) const {
+    return x > T(0) ? x : T(0);
+  }
 };
 struct SigmoidFn {
-  template <typename T> __device__ T operator()(T x) const { return T(1) / (T(1) + DevExp(-x)); }
+  template <typename T>
+  __device__ T operator()(T x) const {
+    return T(1) / (T(1) + DevExp(-x));
+  }
 };
 struct TanhFn {
-  template <typename T> __device__ T operator()(T x) const { return DevTanh(x); }
+  template <typename T>
+  __device__ T operator()(T x) const {
+    return DevTanh(x);
+  }
 };
 
 struct AddFn {
-  template <typename T> __device__ T operator()(T a, T b) const { return a + b; }
+  template <typename T>
+  __device__ T operator()(T a, T b) const {
+    return a + b;
+  }
 };
 struct SubFn {
-  template <typename T> __device__ T operator()(T a, T b) const { return a - b; }
+  template <typename T>
+  __device__ T operator()(T a, T b) const {
+    return a - b;
+  }
 };
 struct MulFn {
-  template <typename T> __device__ T operator()(T a, T b) const { return a * b; }
+  template <typename T>
+  __device__ T operator()(T a, T b) const {
+    return a * b;
+  }
 };
 struct DivFn {
-  template <typename T> __device__ T operator()(T a, T b) const { return a / b; }
+  template <typename T>
+  __device__ T operator()(T a, T b) const {
+    return a / b;
+  }
 };
 
 template <typename T, typename Fn>
 __global__ void UnaryKernel(const T* __restrict__ x, T* __restrict__ y, int64_t n, Fn fn) {
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
-  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
-    y[i] = fn(x[i]);
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) y[i] = fn(x[i]);
 }
 
 template <typename T, typename Fn>
-__global__ void BinaryKernel(const T* __restrict__ a, int64_t a_step, const T* __restrict__ b,
-                             int64_t b_step, T* __restrict__ out, int64_t n, Fn fn) {
+__global__ void BinaryKernel(const T* __restrict__ a, int64_t a_step, const T* __restrict__ b, int64_t b_step,
+                             T* __restrict__ out, int64_t n, Fn fn) {
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
     out[i] = fn(a[i * a_step], b[i * b_step]);
@@ -86,8 +121,8 @@ cudaError_t Unary(const T* x, T* y, int64_t n, cudaStream_t stream, Fn fn) {
 }
 
 template <typename T, typename Fn>
-cudaError_t Binary(const T* a, int64_t a_step, const T* b, int64_t b_step, T* out, int64_t n,
-                   cudaStream_t stream, Fn fn) {
+cudaError_t Binary(const T* a, int64_t a_step, const T* b, int64_t b_step, T* out, int64_t n, cudaStream_t stream,
+                   Fn fn) {
   if (n <= 0) return cudaSuccess;
   BinaryKernel<T, Fn><<<BlocksFor(n), kThreadsPerBlock, 0, stream>>>(a, a_step, b, b_step, out, n, fn);
   return cudaGetLastError();
@@ -111,8 +146,8 @@ cudaError_t LaunchUnary(UnaryOp op, const T* x, T* y, int64_t n, cudaStream_t st
 }
 
 template <typename T>
-cudaError_t LaunchBinary(BinaryOp op, const T* a, int64_t a_step, const T* b, int64_t b_step,
-                         T* out, int64_t n, cudaStream_t stream) {
+cudaError_t LaunchBinary(BinaryOp op, const T* a, int64_t a_step, const T* b, int64_t b_step, T* out, int64_t n,
+                         cudaStream_t stream) {
   switch (op) {
     case BinaryOp::kAdd: return Binary(a, a_step, b, b_step, out, n, stream, AddFn{});
     case BinaryOp::kSub: return Binary(a, a_step, b, b_step, out, n, stream, SubFn{});
@@ -124,9 +159,9 @@ cudaError_t LaunchBinary(BinaryOp op, const T* a, int64_t a_step, const T* b, in
 
 template cudaError_t LaunchUnary<float>(UnaryOp, const float*, float*, int64_t, cudaStream_t);
 template cudaError_t LaunchUnary<double>(UnaryOp, const double*, double*, int64_t, cudaStream_t);
-template cudaError_t LaunchBinary<float>(BinaryOp, const float*, int64_t, const float*, int64_t,
-                                         float*, int64_t, cudaStream_t);
-template cudaError_t LaunchBinary<double>(BinaryOp, const double*, int64_t, const double*, int64_t,
-                                          double*, int64_t, cudaStream_t);
+template cudaError_t LaunchBinary<float>(BinaryOp, const float*, int64_t, const float*, int64_t, float*, int64_t,
+                                         cudaStream_t);
+template cudaError_t LaunchBinary<double>(BinaryOp, const double*, int64_t, const double*, int64_t, double*, int64_t,
+                                          cudaStream_t);
 
 }  // namespace clab::gpu

@@ -19,7 +19,7 @@ cudaError_t LaunchUnary(UnaryOp op, const T* x, T* y, int64_t n, cudaStream_t st
 // out[i] = op(a[i * a_step], b[i * b_step]) for i < n. A step of 0 repeats a single value,
 // which is how a scalar operand is broadcast without a copy.
 template <typename T>
-cudaError_t LaunchBinary(BinaryOp op, const T* a, int64_t a_step, const T* b, int64_t b_step,
-                         T* out, int64_t n, cudaStream_t stream);
+cudaError_t LaunchBinary(BinaryOp op, const T* a, int64_t a_step, const T* b, int64_t b_step, T* out, int64_t n,
+                         cudaStream_t stream);
 
 }  // namespace clab::gpu

@@ -44,7 +44,7 @@ class GpuAllocator : public Allocator {
   // size -> blocks of that size, most recently freed last: reusing it first keeps the
   // working set small and hot in the GPU's L2.
   std::map<size_t, std::vector<void*>> free_blocks_;
-  std::unordered_map<void*, size_t> live_;     // block -> size
+  std::unordered_map<void*, size_t> live_;  // block -> size
   size_t bytes_in_use_ = 0;
   size_t bytes_cached_ = 0;
 };

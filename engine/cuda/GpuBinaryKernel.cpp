@@ -62,19 +62,17 @@ Status GpuBinaryKernel::Run(OpKernelContext* ctx) {
     return errors::InvalidArgument("Incompatible shapes: ", sa.DebugString(), " vs. ", sb.DebugString());
   } else {
     return errors::Unimplemented("The GPU kernel of ", op_name_,
-                                 " takes equal shapes or a single value with a tensor, not ",
-                                 sa.DebugString(), " and ", sb.DebugString(),
-                                 "; place it on a CPU (allow_soft_placement picks one)");
+                                 " takes equal shapes or a single value with a tensor, not ", sa.DebugString(), " and ",
+                                 sb.DebugString(), "; place it on a CPU (allow_soft_placement picks one)");
   }
 
   CLAB_ASSIGN_OR_RETURN(Tensor * out, AllocateDeviceOutput(ctx, 0, dtype_, out_shape, device_));
   const int64_t n = out_shape.num_elements();
-  const cudaError_t error =
-      dtype_ == DT_FLOAT
-          ? LaunchBinary<float>(op_, a.data<float>(), a_step, b.data<float>(), b_step, out->data<float>(), n,
-                                device_->stream())
-          : LaunchBinary<double>(op_, a.data<double>(), a_step, b.data<double>(), b_step,
-                                 out->data<double>(), n, device_->stream());
+  const cudaError_t error = dtype_ == DT_FLOAT
+                                ? LaunchBinary<float>(op_, a.data<float>(), a_step, b.data<float>(), b_step,
+                                                      out->data<float>(), n, device_->stream())
+                                : LaunchBinary<double>(op_, a.data<double>(), a_step, b.data<double>(), b_step,
+                                                       out->data<double>(), n, device_->stream());
   return FromCuda(error, absl::StrCat("Launching the GPU kernel of ", op_name_, " on ", device_->name()));
 }
 

@@ -15,8 +15,8 @@ StatusOr<std::unique_ptr<OpKernel>> GpuConstKernel::Create(OpKernelConstruction&
     return errors::InvalidArgument("Const '", construction.name(), "' has a ", DataTypeName(host.dtype()),
                                    " value but dtype ", DataTypeName(dtype));
   if (DataTypeSize(dtype) == 0)
-    return errors::Unimplemented("The GPU kernel of Const does not take ", DataTypeName(dtype),
-                                 " values; place '", construction.name(), "' on a CPU");
+    return errors::Unimplemented("The GPU kernel of Const does not take ", DataTypeName(dtype), " values; place '",
+                                 construction.name(), "' on a CPU");
   Tensor on_device;
   CLAB_RETURN_IF_ERROR(device->CopyHostToDevice(host, &on_device));
   // Wait here so a failed copy is reported while the graph is built, not in a later step.

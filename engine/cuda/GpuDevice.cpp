@@ -49,8 +49,8 @@ StatusOr<PerGpuState*> StateFor(int ordinal) {
     cudaStreamDestroy(state->stream);
     return blas_status;
   }
-  CLAB_RETURN_IF_ERROR(FromCublas(cublasSetStream(state->blas, state->stream),
-                                  absl::StrCat("cublasSetStream on ", where)));
+  CLAB_RETURN_IF_ERROR(
+      FromCublas(cublasSetStream(state->blas, state->stream), absl::StrCat("cublasSetStream on ", where)));
   state->allocator = new GpuAllocator(ordinal);
   state->description = DescribeGpu(ordinal);
   PerGpuState* raw = state.release();
@@ -65,27 +65,22 @@ bool SameShapeAndType(const Tensor& a, const Tensor& b) {
 Status CheckCopyable(const Tensor& t, const std::string& what) {
   if (!t.IsInitialized()) return errors::InvalidArgument(what, ": the tensor has no value");
   if (DataTypeSize(t.dtype()) == 0)
-    return errors::Unimplemented(what, ": tensors of type ", DataTypeName(t.dtype()),
-                                 " cannot live in GPU memory");
+    return errors::Unimplemented(what, ": tensors of type ", DataTypeName(t.dtype()), " cannot live in GPU memory");
   return OkStatus();
 }
 
 }  // namespace
 
-StatusOr<std::unique_ptr<GpuDevice>> GpuDevice::Create(const std::string& task_prefix, int local_id,
-                                                       int cuda_ordinal) {
+StatusOr<std::unique_ptr<GpuDevice>> GpuDevice::Create(const std::string& task_prefix, int local_id, int cuda_ordinal) {
   CLAB_ASSIGN_OR_RETURN(PerGpuState * state, StateFor(cuda_ordinal));
   const std::string name = absl::StrCat(task_prefix, "/device:GPU:", local_id);
-  return std::unique_ptr<GpuDevice>(new GpuDevice(name, state->description, cuda_ordinal,
-                                                  state->stream, state->blas, state->allocator));
+  return std::unique_ptr<GpuDevice>(
+      new GpuDevice(name, state->description, cuda_ordinal, state->stream, state->blas, state->allocator));
 }
 
-GpuDevice::GpuDevice(const std::string& full_name, std::string description, int cuda_ordinal,
-                     cudaStream_t stream, cublasHandle_t blas, GpuAllocator* allocator)
-    : Device(full_name, "GPU", std::move(description)),
-      cuda_ordinal_(cuda_ordinal),
-      stream_(stream),
-      blas_(blas),
+GpuDevice::GpuDevice(const std::string& full_name, std::string description, int cuda_ordinal, cudaStream_t stream,
+                     cublasHandle_t blas, GpuAllocator* allocator)
+    : Device(full_name, "GPU", std::move(description)), cuda_ordinal_(cuda_ordinal), stream_(stream), blas_(blas),
       allocator_(allocator) {}
 
 GpuDevice::~GpuDevice() = default;
@@ -104,8 +99,7 @@ Status GpuDevice::CopyHostToDevice(const Tensor& host, Tensor* device_tensor) {
     try {
       *device_tensor = Tensor(host.dtype(), host.shape(), allocator_);
     } catch (const std::bad_alloc&) {
-      return errors::ResourceExhausted(what, ": out of GPU memory for a tensor of shape ",
-                                       host.shape().DebugString());
+      return errors::ResourceExhausted(what, ": out of GPU memory for a tensor of shape ", host.shape().DebugString());
     }
   }
   const size_t bytes = static_cast<size_t>(host.NumElements()) * DataTypeSize(host.dtype());
@@ -113,8 +107,7 @@ Status GpuDevice::CopyHostToDevice(const Tensor& host, Tensor* device_tensor) {
   CLAB_RETURN_IF_ERROR(Activate());
   // From pageable memory the call returns once the source has been staged, so the caller
   // may free or change `host` right away; the stream orders the copy before later kernels.
-  return FromCuda(cudaMemcpyAsync(device_tensor->raw_data(), host.raw_data(), bytes,
-                                  cudaMemcpyHostToDevice, stream_),
+  return FromCuda(cudaMemcpyAsync(device_tensor->raw_data(), host.raw_data(), bytes, cudaMemcpyHostToDevice, stream_),
                   absl::StrCat(what, " (", bytes, " bytes)"));
 }
 
@@ -127,9 +120,9 @@ Status GpuDevice::CopyDeviceToHost(const Tensor& device_tensor, Tensor* host) {
   const size_t bytes = static_cast<size_t>(device_tensor.NumElements()) * DataTypeSize(device_tensor.dtype());
   if (bytes == 0) return OkStatus();
   CLAB_RETURN_IF_ERROR(Activate());
-  CLAB_RETURN_IF_ERROR(FromCuda(cudaMemcpyAsync(host->raw_data(), device_tensor.raw_data(), bytes,
-                                                cudaMemcpyDeviceToHost, stream_),
-                                absl::StrCat(what, " (", bytes, " bytes)")));
+  CLAB_RETURN_IF_ERROR(
+      FromCuda(cudaMemcpyAsync(host->raw_data(), device_tensor.raw_data(), bytes, cudaMemcpyDeviceToHost, stream_),
+               absl::StrCat(what, " (", bytes, " bytes)")));
   // The host may read the result as soon as this returns; kernel failures queued earlier
   // on the stream also surface here, where the caller can report them.
   return FromCuda(cudaStreamSynchronize(stream_), what);

@@ -24,8 +24,7 @@ class GpuDevice : public Device {
  public:
   // `local_id` is the N of GPU:N; `cuda_ordinal` the CUDA device it runs on (they differ
   // when ConfigProto.gpu_options.visible_device_list picks a subset).
-  static StatusOr<std::unique_ptr<GpuDevice>> Create(const std::string& task_prefix, int local_id,
-                                                     int cuda_ordinal);
+  static StatusOr<std::unique_ptr<GpuDevice>> Create(const std::string& task_prefix, int local_id, int cuda_ordinal);
   ~GpuDevice() override;
 
   Allocator* allocator() override;
@@ -42,8 +41,8 @@ class GpuDevice : public Device {
   Status Activate() const;
 
  private:
-  GpuDevice(const std::string& full_name, std::string description, int cuda_ordinal,
-            cudaStream_t stream, cublasHandle_t blas, GpuAllocator* allocator);
+  GpuDevice(const std::string& full_name, std::string description, int cuda_ordinal, cudaStream_t stream,
+            cublasHandle_t blas, GpuAllocator* allocator);
 
   int cuda_ordinal_;
   cudaStream_t stream_;

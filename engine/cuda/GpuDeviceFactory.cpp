@@ -16,8 +16,7 @@ namespace {
 // These mean "no usable GPU here" on an ordinary machine and deserve no message; any other
 // error means a GPU is present but broken (driver mismatch, busy), which the user should hear.
 bool IsOrdinaryAbsence(cudaError_t error) {
-  return error == cudaErrorNoDevice || error == cudaErrorInsufficientDriver ||
-         error == cudaErrorInvalidDevice;
+  return error == cudaErrorNoDevice || error == cudaErrorInsufficientDriver || error == cudaErrorInvalidDevice;
 }
 
 void NoteOnce(const std::string& text) {
@@ -58,14 +57,14 @@ StatusOr<std::vector<std::unique_ptr<Device>>> CreateGpuDevices(const std::strin
   if (error != cudaSuccess) {
     cudaGetLastError();
     if (!IsOrdinaryAbsence(error))
-      NoteOnce(std::string("no GPU is used: cudaGetDeviceCount failed: ") + cudaGetErrorString(error) +
-               " (" + cudaGetErrorName(error) + "). Check that the NVIDIA driver matches CUDA 13.");
+      NoteOnce(std::string("no GPU is used: cudaGetDeviceCount failed: ") + cudaGetErrorString(error) + " (" +
+               cudaGetErrorName(error) + "). Check that the NVIDIA driver matches CUDA 13.");
     return devices;
   }
 
   CLAB_ASSIGN_OR_RETURN(std::vector<int> ordinals, VisibleOrdinals(config, count));
-  if (auto it = config.device_count().find("GPU"); it != config.device_count().end() && it->second >= 0 &&
-                                                   static_cast<size_t>(it->second) < ordinals.size())
+  if (auto it = config.device_count().find("GPU");
+      it != config.device_count().end() && it->second >= 0 && static_cast<size_t>(it->second) < ordinals.size())
     ordinals.resize(static_cast<size_t>(it->second));
 
   for (size_t local = 0; local < ordinals.size(); ++local) {

@@ -8,8 +8,7 @@ namespace clab::gpu {
 StatusOr<std::unique_ptr<OpKernel>> GpuIdentityKernel::Create(OpKernelConstruction& construction) {
   CLAB_ASSIGN_OR_RETURN(GpuDevice * device, GpuDeviceFor(construction));
   if (DataTypeSize(BaseType(construction.output_type(0))) == 0)
-    return errors::Unimplemented("The GPU kernel of Identity does not take ",
-                                 DataTypeName(construction.output_type(0)),
+    return errors::Unimplemented("The GPU kernel of Identity does not take ", DataTypeName(construction.output_type(0)),
                                  " tensors; place the op on a CPU");
   return std::unique_ptr<OpKernel>(new GpuIdentityKernel(device));
 }

@@ -20,8 +20,8 @@ StatusOr<Tensor> InputOnDevice(OpKernelContext* ctx, int i, GpuDevice* device);
 
 // Output i in device memory; RESOURCE_EXHAUSTED names the shape and device when the GPU
 // is out of memory.
-StatusOr<Tensor*> AllocateDeviceOutput(OpKernelContext* ctx, int i, DataType dtype,
-                                       const TensorShape& shape, GpuDevice* device);
+StatusOr<Tensor*> AllocateDeviceOutput(OpKernelContext* ctx, int i, DataType dtype, const TensorShape& shape,
+                                       GpuDevice* device);
 
 // The element-wise and MatMul kernels support float and double; other types stay on the
 // CPU. The error is UNIMPLEMENTED so a caller can tell it from a bad graph.

@@ -21,13 +21,12 @@ Status GpuUnaryKernel::Run(OpKernelContext* ctx) {
   CLAB_RETURN_IF_ERROR(device_->Activate());
   CLAB_ASSIGN_OR_RETURN(Tensor x, InputOnDevice(ctx, 0, device_));
   if (x.dtype() != dtype_)
-    return errors::InvalidArgument("Input 0 has type ", DataTypeName(x.dtype()), ", expected ",
-                                   DataTypeName(dtype_));
+    return errors::InvalidArgument("Input 0 has type ", DataTypeName(x.dtype()), ", expected ", DataTypeName(dtype_));
   CLAB_ASSIGN_OR_RETURN(Tensor * y, AllocateDeviceOutput(ctx, 0, dtype_, x.shape(), device_));
   const int64_t n = x.NumElements();
-  const cudaError_t error =
-      dtype_ == DT_FLOAT ? LaunchUnary<float>(op_, x.data<float>(), y->data<float>(), n, device_->stream())
-                         : LaunchUnary<double>(op_, x.data<double>(), y->data<double>(), n, device_->stream());
+  const cudaError_t error = dtype_ == DT_FLOAT
+                                ? LaunchUnary<float>(op_, x.data<float>(), y->data<float>(), n, device_->stream())
+                                : LaunchUnary<double>(op_, x.data<double>(), y->data<double>(), n, device_->stream());
   return FromCuda(error, absl::StrCat("Launching the GPU kernel on ", device_->name()));
 }
 

@@ -27,14 +27,15 @@ void AddGpuKernel(OpRegistry& registry, std::string_view op, KernelFactory facto
 void RegisterGpuKernels() {
   OpRegistry& registry = OpRegistry::Global();
   AddGpuKernel(registry, "MatMul", GpuMatMulKernel::Create);
-  const std::pair<const char*, BinaryOp> binary[] = {
-      {"Add", BinaryOp::kAdd}, {"AddV2", BinaryOp::kAdd}, {"Sub", BinaryOp::kSub},
-      {"Mul", BinaryOp::kMul}, {"RealDiv", BinaryOp::kDiv}};
+  const std::pair<const char*, BinaryOp> binary[] = {{"Add", BinaryOp::kAdd},
+                                                     {"AddV2", BinaryOp::kAdd},
+                                                     {"Sub", BinaryOp::kSub},
+                                                     {"Mul", BinaryOp::kMul},
+                                                     {"RealDiv", BinaryOp::kDiv}};
   for (const auto& [name, op] : binary) AddGpuKernel(registry, name, GpuBinaryKernel::Factory(op));
   const std::pair<const char*, UnaryOp> unary[] = {
-      {"Neg", UnaryOp::kNeg},   {"Square", UnaryOp::kSquare}, {"Sqrt", UnaryOp::kSqrt},
-      {"Exp", UnaryOp::kExp},   {"Log", UnaryOp::kLog},       {"Relu", UnaryOp::kRelu},
-      {"Sigmoid", UnaryOp::kSigmoid}, {"Tanh", UnaryOp::kTanh}};
+      {"Neg", UnaryOp::kNeg}, {"Square", UnaryOp::kSquare}, {"Sqrt", UnaryOp::kSqrt},       {"Exp", UnaryOp::kExp},
+      {"Log", UnaryOp::kLog}, {"Relu", UnaryOp::kRelu},     {"Sigmoid", UnaryOp::kSigmoid}, {"Tanh", UnaryOp::kTanh}};
   for (const auto& [name, op] : unary) AddGpuKernel(registry, name, GpuUnaryKernel::Factory(op));
   AddGpuKernel(registry, "Identity", GpuIdentityKernel::Create);
   AddGpuKernel(registry, "Const", GpuConstKernel::Create);

@@ -58,8 +58,7 @@ StatusOr<HostPort> HostPort::Parse(std::string_view address) {
     if (!IsValidHostName(hp.host))
       return errors::InvalidArgument("Address '", text, "' has an invalid host '", hp.host, "'");
   }
-  if (port_text.empty() || port_text.size() > 5 ||
-      port_text.find_first_not_of("0123456789") != std::string::npos)
+  if (port_text.empty() || port_text.size() > 5 || port_text.find_first_not_of("0123456789") != std::string::npos)
     return errors::InvalidArgument("Address '", text, "' has an invalid port '", port_text, "'");
   hp.port = std::stoi(port_text);
   if (hp.port < 0 || hp.port > 65535)
@@ -91,8 +90,7 @@ StatusOr<ClusterSpec> ClusterSpec::FromJobs(Jobs jobs) {
       if (index < 0) return errors::InvalidArgument("Job '", job, "' has a negative task index ", index);
       address = Trim(address);
       auto hp = HostPort::Parse(address);
-      if (!hp.ok())
-        return errors::Annotate(hp.status(), StrCat("Task /job:", job, "/task:", index, ": "));
+      if (!hp.ok()) return errors::Annotate(hp.status(), StrCat("Task /job:", job, "/task:", index, ": "));
       const std::string task = StrCat("/job:", job, "/task:", index);
       auto [it, inserted] = owner_of_address.emplace(address, task);
       if (!inserted && hp->port != 0)
@@ -116,7 +114,8 @@ StatusOr<ClusterSpec> ClusterSpec::FromDict(const std::map<std::string, std::vec
 StatusOr<ClusterSpec> ClusterSpec::FromClusterDef(const tensorflow::ClusterDef& def) {
   Jobs jobs;
   for (const auto& job : def.job()) {
-    if (jobs.count(job.name())) return errors::InvalidArgument("Job '", job.name(), "' appears twice in the ClusterDef");
+    if (jobs.count(job.name()))
+      return errors::InvalidArgument("Job '", job.name(), "' appears twice in the ClusterDef");
     auto& tasks = jobs[job.name()];
     for (const auto& [index, address] : job.tasks()) tasks[index] = address;
   }
@@ -331,8 +330,9 @@ StatusOr<TfConfig> TfConfig::Parse(std::string_view json) {
     return errors::InvalidArgument("TF_CONFIG task has no integer \"index\"");
   config.task_index = task["index"].get<int>();
   if (!config.cluster.HasJob(config.task_type))
-    return errors::InvalidArgument("TF_CONFIG task type '", config.task_type, "' is not a job of the cluster (jobs: ",
-                                   absl::StrJoin(config.cluster.jobs(), ", "), ")");
+    return errors::InvalidArgument("TF_CONFIG task type '", config.task_type,
+                                   "' is not a job of the cluster (jobs: ", absl::StrJoin(config.cluster.jobs(), ", "),
+                                   ")");
   if (!config.cluster.TaskAddress(config.task_type, config.task_index).ok())
     return errors::InvalidArgument("TF_CONFIG task index ", config.task_index, " is out of range for job '",
                                    config.task_type, "' with ", config.cluster.num_tasks(config.task_type), " tasks");

@@ -12,9 +12,7 @@
 namespace clab {
 namespace {
 
-int ClampToInt(int64_t value) {
-  return static_cast<int>(std::clamp<int64_t>(value, 0, INT_MAX));
-}
+int ClampToInt(int64_t value) { return static_cast<int>(std::clamp<int64_t>(value, 0, INT_MAX)); }
 
 std::string WithoutScheme(const std::string& address) {
   constexpr std::string_view kScheme = "grpc://";

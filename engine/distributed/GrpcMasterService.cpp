@@ -42,8 +42,7 @@ grpc::ServerUnaryReactor* GrpcMasterService::RunStep(grpc::CallbackServerContext
                                                      const tensorflow::RunStepRequest* request,
                                                      tensorflow::RunStepResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  master_->RunStepAsync(*request, response,
-                        [reactor](const Status& status) { reactor->Finish(ToGrpcStatus(status)); });
+  master_->RunStepAsync(*request, response, [reactor](const Status& status) { reactor->Finish(ToGrpcStatus(status)); });
   return reactor;
 }
 

@@ -53,8 +53,7 @@ grpc::Status GrpcMonitorService::Publish(grpc::ServerContext* context, const Pub
   return grpc::Status::OK;
 }
 
-grpc::Status GrpcMonitorService::GetTaskInfo(grpc::ServerContext*, const TaskInfoRequest*,
-                                             TaskInfoResponse* response) {
+grpc::Status GrpcMonitorService::GetTaskInfo(grpc::ServerContext*, const TaskInfoRequest*, TaskInfoResponse* response) {
   response->set_task(hub_->task());
   response->set_version(CLAB_VERSION);
   response->set_pid(::getpid());

@@ -22,8 +22,7 @@ class GrpcMonitorService final : public MonitorService::Service {
 
   grpc::Status Watch(grpc::ServerContext* context, const WatchRequest* request,
                      grpc::ServerWriter<TaskEvent>* writer) override;
-  grpc::Status Publish(grpc::ServerContext* context, const PublishRequest* request,
-                       PublishResponse* response) override;
+  grpc::Status Publish(grpc::ServerContext* context, const PublishRequest* request, PublishResponse* response) override;
   grpc::Status GetTaskInfo(grpc::ServerContext* context, const TaskInfoRequest* request,
                            TaskInfoResponse* response) override;
 

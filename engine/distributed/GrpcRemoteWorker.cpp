@@ -37,11 +37,8 @@ struct GrpcRemoteWorker::Call {
 
 GrpcRemoteWorker::GrpcRemoteWorker(std::string task_name, std::string address, std::shared_ptr<grpc::Channel> channel,
                                    std::shared_ptr<TrafficMeter> traffic)
-    : task_name_(std::move(task_name)),
-      address_(std::move(address)),
-      channel_(std::move(channel)),
-      stub_(tensorflow::WorkerService::NewStub(channel_)),
-      generic_stub_(std::make_unique<grpc::GenericStub>(channel_)),
+    : task_name_(std::move(task_name)), address_(std::move(address)), channel_(std::move(channel)),
+      stub_(tensorflow::WorkerService::NewStub(channel_)), generic_stub_(std::make_unique<grpc::GenericStub>(channel_)),
       traffic_(std::move(traffic)) {}
 
 GrpcRemoteWorker::~GrpcRemoteWorker() = default;
@@ -111,7 +108,8 @@ void GrpcRemoteWorker::RunGraphAsync(const tensorflow::RunGraphRequest& request,
   Start("RunGraph", 0, cancellation, std::move(done), [&](std::shared_ptr<Call> call) {
     stub_->async()->RunGraph(&call->context, &request, response,
                              [call, response, traffic = traffic_, peer = task_name_](grpc::Status status) {
-                               if (traffic && status.ok()) traffic->Add(peer, 0, static_cast<int64_t>(response->ByteSizeLong()));
+                               if (traffic && status.ok())
+                                 traffic->Add(peer, 0, static_cast<int64_t>(response->ByteSizeLong()));
                                call->Finish(call->ToStatus(status));
                              });
   });
@@ -134,8 +132,8 @@ void GrpcRemoteWorker::RecvTensorAsync(const tensorflow::RecvTensorRequest& requ
   });
 }
 
-void GrpcRemoteWorker::RecvTensorValueAsync(const tensorflow::RecvTensorRequest& request, Tensor* tensor,
-                                            bool* is_dead, CallCancellation* cancellation, Done done) {
+void GrpcRemoteWorker::RecvTensorValueAsync(const tensorflow::RecvTensorRequest& request, Tensor* tensor, bool* is_dead,
+                                            CallCancellation* cancellation, Done done) {
   Start("RecvTensor", 0, cancellation, std::move(done), [&](std::shared_ptr<Call> call) {
     grpc::Slice slice(request.SerializeAsString());
     call->request_bytes = grpc::ByteBuffer(&slice, 1);

@@ -133,9 +133,9 @@ Status GrpcServer::Init() {
   CLAB_ASSIGN_OR_RETURN(devices_, DeviceMgr::CreateLocal(task_name_, options_.config));
   ChannelSettings channels;
   channels.traffic = traffic_;
-  worker_ = std::make_unique<Worker>(
-      task_name_, devices_.get(),
-      GrpcWorkerCacheFactory(options_.cluster, task_name_, [this] { return worker_.get(); }, channels));
+  worker_ = std::make_unique<Worker>(task_name_, devices_.get(),
+                                     GrpcWorkerCacheFactory(
+                                         options_.cluster, task_name_, [this] { return worker_.get(); }, channels));
   worker_cache_ = std::make_unique<GrpcWorkerCache>(options_.cluster, task_name_, worker_.get(), channels);
 
   MasterOptions master;
@@ -209,8 +209,7 @@ Status GrpcServer::Start() {
   // Two servers on one port would split the calls between them at random.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   int port = 0;
-  builder.AddListeningPort(JoinHostPort(ListenHost(address_), address_.port), grpc::InsecureServerCredentials(),
-                           &port);
+  builder.AddListeningPort(JoinHostPort(ListenHost(address_), address_.port), grpc::InsecureServerCredentials(), &port);
   builder.RegisterService(worker_service_.get());
   builder.RegisterService(master_service_.get());
   builder.RegisterService(probe_service_.get());
@@ -245,9 +244,8 @@ Status GrpcServer::Start() {
 void GrpcServer::PublishTraffic() {
   std::map<std::string, TrafficMeter::Totals> published;
   std::unique_lock<std::mutex> lock(mu_);
-  while (!stopped_cv_.wait_for(lock, std::chrono::milliseconds(kTrafficIntervalMs), [this] {
-    return shut_down_ || state_ == State::kStopped;
-  })) {
+  while (!stopped_cv_.wait_for(lock, std::chrono::milliseconds(kTrafficIntervalMs),
+                               [this] { return shut_down_ || state_ == State::kStopped; })) {
     lock.unlock();
     for (const auto& [peer, totals] : traffic_->Snapshot()) {
       if (published[peer] == totals) continue;

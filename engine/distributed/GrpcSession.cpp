@@ -18,9 +18,9 @@ constexpr std::string_view kScheme = "grpc://";
 // gRPC's own words for a master it cannot reach; these get the address added, since
 // they do not say which server was meant.
 bool IsTransportError(std::string_view message) {
-  for (std::string_view words : {"failed to connect", "Socket closed", "Connection reset", "Broken pipe",
-                                 "Connection refused", "connections to all backends failing", "Endpoint",
-                                 "Deadline Exceeded", "GOAWAY"}) {
+  for (std::string_view words :
+       {"failed to connect", "Socket closed", "Connection reset", "Broken pipe", "Connection refused",
+        "connections to all backends failing", "Endpoint", "Deadline Exceeded", "GOAWAY"}) {
     if (message.find(words) != std::string_view::npos) return true;
   }
   return false;
@@ -53,8 +53,7 @@ GrpcSession::GrpcSession(SessionOptions options, std::string address, bool allow
 
 GrpcSession::~GrpcSession() { Close().IgnoreError(); }
 
-StatusOr<std::unique_ptr<GrpcSession>> GrpcSession::Open(const SessionOptions& options,
-                                                         bool allow_in_process_master) {
+StatusOr<std::unique_ptr<GrpcSession>> GrpcSession::Open(const SessionOptions& options, bool allow_in_process_master) {
   std::string_view address = options.target;
   if (address.substr(0, kScheme.size()) != kScheme)
     return errors::InvalidArgument("Target '", options.target, "' is not a grpc://host:port address");

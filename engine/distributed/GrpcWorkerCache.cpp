@@ -20,18 +20,16 @@ StatusOr<TaskRef> ParseTask(const std::string& task_name) {
   CLAB_ASSIGN_OR_RETURN(DeviceName parsed, DeviceName::Parse(task_name));
   if (!parsed.has_job || !parsed.has_task)
     return errors::InvalidArgument("'", task_name, "' does not name a task (expected /job:<name>/task:<index>)");
-  return TaskRef{DeviceName::TaskPrefix(parsed.job, parsed.task, parsed.has_replica ? parsed.replica : 0),
-                 parsed.job, parsed.task};
+  return TaskRef{DeviceName::TaskPrefix(parsed.job, parsed.task, parsed.has_replica ? parsed.replica : 0), parsed.job,
+                 parsed.task};
 }
 
 }  // namespace
 
 GrpcWorkerCache::GrpcWorkerCache(ClusterSpec cluster, std::string local_task, Worker* local_worker,
                                  ChannelSettings settings)
-    : cluster_(std::move(cluster)),
-      local_task_(ParseTask(local_task).ok() ? ParseTask(local_task)->name : local_task),
-      local_worker_(local_worker),
-      settings_(settings) {}
+    : cluster_(std::move(cluster)), local_task_(ParseTask(local_task).ok() ? ParseTask(local_task)->name : local_task),
+      local_worker_(local_worker), settings_(settings) {}
 
 GrpcWorkerCache::~GrpcWorkerCache() = default;
 
@@ -49,8 +47,8 @@ StatusOr<WorkerInterface*> GrpcWorkerCache::GetWorker(const std::string& task_na
     if (!address.ok())
       return errors::NotFound("The cluster has no task ", task.name, ": ", address.status().message(),
                               " (cluster: ", cluster_.ToInline(), ")");
-    worker = std::make_unique<GrpcRemoteWorker>(task.name, *address, CreateChannel(*address, settings_),
-                                                settings_.traffic);
+    worker =
+        std::make_unique<GrpcRemoteWorker>(task.name, *address, CreateChannel(*address, settings_), settings_.traffic);
   }
   WorkerInterface* result = worker.get();
   workers_.emplace(task.name, std::move(worker));

@@ -19,8 +19,7 @@ class GrpcWorkerCache final : public WorkerCache {
  public:
   // `local_task` ("/job:worker/replica:0/task:0") is served by `local_worker` directly; with
   // no local worker every task, this one included, is reached over gRPC.
-  GrpcWorkerCache(ClusterSpec cluster, std::string local_task, Worker* local_worker,
-                  ChannelSettings settings = {});
+  GrpcWorkerCache(ClusterSpec cluster, std::string local_task, Worker* local_worker, ChannelSettings settings = {});
   ~GrpcWorkerCache() override;
 
   // Accepts "/job:ps/task:0" as well as "/job:ps/replica:0/task:0".

@@ -34,7 +34,8 @@ class GrpcLinkProbe final : public LinkProbe {
     EchoResponse response;
     CLAB_RETURN_IF_ERROR(FromGrpc(stub_->Echo(&context, echo_request_, &response), address_, "Echo"));
     if (response.payload().size() != static_cast<size_t>(bytes))
-      return errors::DataLoss("Echo to ", address_, " returned ", response.payload().size(), " bytes instead of ", bytes);
+      return errors::DataLoss("Echo to ", address_, " returned ", response.payload().size(), " bytes instead of ",
+                              bytes);
     return OkStatus();
   }
 

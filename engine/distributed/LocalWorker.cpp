@@ -52,8 +52,7 @@ void LocalWorker::CleanupGraphAsync(const tensorflow::CleanupGraphRequest& reque
 }
 
 void LocalWorker::RecvTensorAsync(const tensorflow::RecvTensorRequest& request,
-                                  tensorflow::RecvTensorResponse* response, CallCancellation* cancellation,
-                                  Done done) {
+                                  tensorflow::RecvTensorResponse* response, CallCancellation* cancellation, Done done) {
   worker_->RecvTensorAsync(request, response, cancellation, std::move(done));
 }
 

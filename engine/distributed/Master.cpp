@@ -63,8 +63,8 @@ struct Master::Impl {
     auto it = sessions.find(handle);
     if (it != sessions.end()) return it->second;
     if (closed.count(handle)) return errors::FailedPrecondition("Session ", handle, " is closed.");
-    if (stopping) return errors::Aborted("Session ", handle, " is not found: the server of ", options.task_name,
-                                         " is stopping.");
+    if (stopping)
+      return errors::Aborted("Session ", handle, " is not found: the server of ", options.task_name, " is stopping.");
     return errors::Aborted("Session ", handle, " is not found. The master of ", options.task_name,
                            " was probably restarted; create a new session.");
   }
@@ -255,9 +255,8 @@ Status Master::Reset(const tensorflow::ResetRequest& request) {
     filters.push_back(std::move(parsed));
   }
   for (Device* device : local->devices()) {
-    if (!filters.empty() && std::none_of(filters.begin(), filters.end(), [&](const DeviceName& f) {
-          return f.Matches(device->parsed_name());
-        }))
+    if (!filters.empty() && std::none_of(filters.begin(), filters.end(),
+                                         [&](const DeviceName& f) { return f.Matches(device->parsed_name()); }))
       continue;
     if (request.container_size() == 0) {
       device->resource_mgr()->Clear();

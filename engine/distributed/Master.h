@@ -18,7 +18,7 @@
 namespace clab {
 
 struct MasterOptions {
-  std::string task_name;           // "/job:worker/replica:0/task:0"
+  std::string task_name;  // "/job:worker/replica:0/task:0"
   ClusterSpec cluster;
   WorkerCache* workers = nullptr;  // every task of the cluster, this one in process
   tensorflow::ConfigProto default_config;

@@ -228,9 +228,8 @@ Status MasterSession::Extend(const tensorflow::ExtendSessionRequest& request,
     CLAB_ASSIGN_OR_RETURN(merged->graph, Graph::FromGraphDef(merged->def));
 
     CLAB_ASSIGN_OR_RETURN(needed, TasksToContact(*context_, config_, request.graph_def()));
-    std::erase_if(needed, [this](const std::string& task) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-      return tasks_.count(task) > 0;
-    });
+    std::erase_if(needed, [this](const std::string& task)
+                              ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return tasks_.count(task) > 0; });
     if (needed.empty()) {
       graph_ = std::move(merged);
       // Cached plans stay valid: new nodes can never be ancestors of old ones.
@@ -287,8 +286,9 @@ StatusOr<std::shared_ptr<const StepPlan>> MasterSession::GetOrBuildPlan(const te
     devices = devices_;
   }
   if (graph->def.node_size() == 0)
-    return errors::FailedPrecondition("The session graph is empty: create the session with a graph (or extend "
-                                      "it) before running it");
+    return errors::FailedPrecondition(
+        "The session graph is empty: create the session with a graph (or extend "
+        "it) before running it");
   StepPlanInputs inputs;
   inputs.graph_def = &graph->def;
   inputs.graph = graph->graph.get();
@@ -331,10 +331,9 @@ Status MasterSession::RegisterPlan(StepPlan* plan) {
   batch->IssueAll([](WorkerInterface* worker, const auto& request, auto* response, WorkerInterface::Done done) {
     worker->RegisterGraphAsync(request, response, std::move(done));
   });
-  Status status = batch->Wait(kWorkerCallTimeoutMs)
-                      ? batch->FirstError()
-                      : errors::Unavailable("RegisterGraph did not answer within ", kWorkerCallTimeoutMs,
-                                            " ms on every task");
+  Status status = batch->Wait(kWorkerCallTimeoutMs) ? batch->FirstError()
+                                                    : errors::Unavailable("RegisterGraph did not answer within ",
+                                                                          kWorkerCallTimeoutMs, " ms on every task");
   for (size_t i = 0; i < batch->size(); ++i) {
     if (batch->Succeeded(i)) plan->partitions[i].graph_handle = batch->call(i).response.graph_handle();
   }
@@ -368,8 +367,8 @@ void MasterSession::RunStep(std::shared_ptr<const StepPlan> plan, const tensorfl
   params.feed_values = feed_values;
   params.response = response;
   params.outputs = outputs;
-  params.timeout_ms = request.options().timeout_in_ms() > 0 ? request.options().timeout_in_ms()
-                                                            : config_.operation_timeout_in_ms();
+  params.timeout_ms =
+      request.options().timeout_in_ms() > 0 ? request.options().timeout_in_ms() : config_.operation_timeout_in_ms();
   MasterStep::Start(std::move(params), std::move(done));
 }
 

@@ -4,8 +4,8 @@
 // registers; every later run of it only sends RunGraph calls.
 #pragma once
 
-#include "clab/compile/PlanCache.h"
 #include "clab/compile/Placer.h"
+#include "clab/compile/PlanCache.h"
 #include "clab/core/Mutex.h"
 #include "clab/core/Status.h"
 #include "clab/distributed/ClusterSpec.h"
@@ -60,8 +60,7 @@ class MasterSession {
   // Runs one step of `plan`; see MasterStep::Params for the lifetime of the messages.
   void RunStep(std::shared_ptr<const StepPlan> plan, const tensorflow::RunStepRequest& request,
                const std::vector<Tensor>* feed_values, tensorflow::RunStepResponse* response,
-               std::vector<Tensor>* outputs,
-               MasterStep::Done done);
+               std::vector<Tensor>* outputs, MasterStep::Done done);
 
   // Deregisters every graph and deletes every worker session; waits at most `timeout_ms`.
   Status Close(int64_t timeout_ms);

@@ -95,8 +95,10 @@ void MasterStep::IssuePartitions() {
     const int64_t timeout_ms = params_.timeout_ms;
     timer_id_ = DeadlineTimer::Default()->Schedule(timeout_ms, [weak, timeout_ms] {
       if (auto step = weak.lock())
-        step->Abort(errors::DeadlineExceeded("Timed out waiting for the step to finish (RunOptions.timeout_in_ms "
-                                             "or operation_timeout_in_ms is ", timeout_ms, " ms)"));
+        step->Abort(
+            errors::DeadlineExceeded("Timed out waiting for the step to finish (RunOptions.timeout_in_ms "
+                                     "or operation_timeout_in_ms is ",
+                                     timeout_ms, " ms)"));
     });
   }
   fetched_.resize(num_partitions);
@@ -145,23 +147,25 @@ void MasterStep::PushThenIssue(size_t p) {
     pushed->requests[k].set_rendezvous_key(partition.pushed_keys[k]);
     pushed->dead[k] = false;
     // From the master's own worker: in this process, no call.
-    partition.pushed_from->RecvTensorValueAsync(
-        pushed->requests[k], &pushed->values[k], &pushed->dead[k], &cancellation_,
-        [self, pushed, p, k](const Status& status) {
-          if (!status.ok()) {
-            std::lock_guard<std::mutex> lock(pushed->mu);
-            if (pushed->status.ok()) pushed->status = status;
-          }
-          if (pushed->pending.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-          if (!pushed->status.ok()) return self->PartitionDone(p, pushed->status);
-          const StepPlan::Partition& part = self->params_.plan->partitions[p];
-          for (size_t i = 0; i < pushed->values.size(); ++i) {
-            tensorflow::NamedTensorProto* delivered = self->requests_[p].add_delivered();
-            delivered->set_name(part.pushed_keys[i]);
-            pushed->values[i].AsProto(delivered->mutable_tensor());
-          }
-          self->IssuePartition(p);
-        });
+    partition.pushed_from->RecvTensorValueAsync(pushed->requests[k], &pushed->values[k], &pushed->dead[k],
+                                                &cancellation_, [self, pushed, p, k](const Status& status) {
+                                                  if (!status.ok()) {
+                                                    std::lock_guard<std::mutex> lock(pushed->mu);
+                                                    if (pushed->status.ok()) pushed->status = status;
+                                                  }
+                                                  if (pushed->pending.fetch_sub(1, std::memory_order_acq_rel) != 1)
+                                                    return;
+                                                  if (!pushed->status.ok())
+                                                    return self->PartitionDone(p, pushed->status);
+                                                  const StepPlan::Partition& part = self->params_.plan->partitions[p];
+                                                  for (size_t i = 0; i < pushed->values.size(); ++i) {
+                                                    tensorflow::NamedTensorProto* delivered =
+                                                        self->requests_[p].add_delivered();
+                                                    delivered->set_name(part.pushed_keys[i]);
+                                                    pushed->values[i].AsProto(delivered->mutable_tensor());
+                                                  }
+                                                  self->IssuePartition(p);
+                                                });
   }
 }
 

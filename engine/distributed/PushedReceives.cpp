@@ -41,7 +41,8 @@ std::optional<StepPlan::Partition> Cut(StepPlan::Partition& partition, const std
     if (node.op() != "_Recv") continue;
     std::string send_device;
     bool client_terminated = false;
-    if (!GetNodeAttr(node, "send_device", &send_device).ok() || DeviceName::TaskOf(send_device) != local_task) return {};
+    if (!GetNodeAttr(node, "send_device", &send_device).ok() || DeviceName::TaskOf(send_device) != local_task)
+      return {};
     if (GetNodeAttr(node, "client_terminated", &client_terminated).ok() && client_terminated) return {};
     const std::string key = RendezvousKeyOf(node);
     if (key.empty()) return {};

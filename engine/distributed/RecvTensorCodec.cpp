@@ -50,9 +50,7 @@ grpc::ByteBuffer SerializePlain(const Tensor& tensor, bool is_dead, int64_t send
 // The slice's reference to the tensor: gRPC may hold the bytes after the call returned.
 void ReleaseTensor(void* tensor) { delete static_cast<Tensor*>(tensor); }
 
-Status Malformed(std::string_view what) {
-  return errors::DataLoss("Malformed RecvTensorResponse: ", what);
-}
+Status Malformed(std::string_view what) { return errors::DataLoss("Malformed RecvTensorResponse: ", what); }
 
 // The fast path's view of a TensorProto: dtype, shape and tensor_content read directly.
 // Returns nullopt when the proto uses other fields (typed values), so the caller parses it
@@ -84,8 +82,8 @@ StatusOr<std::optional<Tensor>> DecodeTensorFast(google::protobuf::io::CodedInpu
       if (!in.ReadVarint32(&length)) return Malformed("truncated tensor_content");
       Tensor value(dtype, *shape);
       if (length != value.TotalBytes())
-        return errors::DataLoss("RecvTensorResponse carries ", length, " bytes for a ", DataTypeName(dtype), " tensor of shape ",
-                                shape->DebugString(), ", which needs ", value.TotalBytes());
+        return errors::DataLoss("RecvTensorResponse carries ", length, " bytes for a ", DataTypeName(dtype),
+                                " tensor of shape ", shape->DebugString(), ", which needs ", value.TotalBytes());
       if (!in.ReadRaw(value.raw_data(), static_cast<int>(length))) return Malformed("truncated tensor_content");
       tensor = std::move(value);
     } else if (field == 3 && type == WireFormatLite::WIRETYPE_VARINT) {

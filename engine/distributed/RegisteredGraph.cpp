@@ -1,9 +1,9 @@
 #include "distributed/RegisteredGraph.h"
 
+#include "clab/compile/Partition.h"
 #include "clab/core/DeviceName.h"
 #include "clab/graph/AttrValues.h"
 #include "clab/graph/Graph.h"
-#include "clab/compile/Partition.h"
 #include "clab/runtime/Rendezvous.h"
 
 #include <atomic>
@@ -24,8 +24,8 @@ StatusOr<TensorId> FindTensor(const Graph& graph, const std::string& name, std::
     return errors::NotFound(role, " '", name, "' is not in the graph registered with ", task_name,
                             ": there is no node named '", id.node, "'");
   if (id.index < 0 || id.index >= node->num_outputs())
-    return errors::NotFound(role, " '", name, "' is not in the graph registered with ", task_name, ": node '",
-                            id.node, "' (", node->type_string(), ") has ", node->num_outputs(), " output(s)");
+    return errors::NotFound(role, " '", name, "' is not in the graph registered with ", task_name, ": node '", id.node,
+                            "' (", node->type_string(), ") has ", node->num_outputs(), " output(s)");
   return id;
 }
 
@@ -36,12 +36,8 @@ StatusOr<TensorId> FindTensor(const Graph& graph, const std::string& name, std::
 class RegisteredGraph::Run {
  public:
   Run(const RegisteredGraph& graph, StepRendezvous* rendezvous, bool collect_stats, RunDone done)
-      : graph_(graph),
-        rendezvous_(rendezvous),
-        collect_stats_(collect_stats),
-        done_(std::move(done)),
-        results_(graph.parts_.size()),
-        remaining_(static_cast<int>(graph.parts_.size())) {}
+      : graph_(graph), rendezvous_(rendezvous), collect_stats_(collect_stats), done_(std::move(done)),
+        results_(graph.parts_.size()), remaining_(static_cast<int>(graph.parts_.size())) {}
 
   void Start(int64_t step_id, std::vector<Tensor>& feeds) {
     if (graph_.parts_.empty()) return Finish();
@@ -106,8 +102,8 @@ class RegisteredGraph::Run {
 };
 
 StatusOr<std::unique_ptr<RegisteredGraph>> RegisteredGraph::Create(const tensorflow::RegisterGraphRequest& request,
-                                                                  const DeviceMgr& devices,
-                                                                  const std::string& task_name, WorkerCache* peers) {
+                                                                   const DeviceMgr& devices,
+                                                                   const std::string& task_name, WorkerCache* peers) {
   std::unique_ptr<RegisteredGraph> graph(new RegisteredGraph);
   CLAB_RETURN_IF_ERROR(graph->Build(request, devices, task_name, peers));
   return graph;
@@ -134,8 +130,8 @@ Status RegisteredGraph::Build(const tensorflow::RegisterGraphRequest& request, c
         StatusOr<Device*> found = devices.Lookup(spec);
         if (!found.ok())
           return errors::InvalidArgument("Node '", node->name(), "' of the graph registered with ", task_name,
-                                         " is placed on '", spec, "', which is not a device of this task: ",
-                                         found.status().message());
+                                         " is placed on '", spec,
+                                         "', which is not a device of this task: ", found.status().message());
         device = *found;
       }
       known = device_of_spec.emplace(spec, device).first;
@@ -167,7 +163,9 @@ Status RegisteredGraph::Build(const tensorflow::RegisterGraphRequest& request, c
     params.push_back(std::move(p));
   }
   parts_.resize(params.size());
-  auto part_of_node = [&](const std::string& node) { return part_of_device.at(graph->FindNode(node)->assigned_device()); };
+  auto part_of_node = [&](const std::string& node) {
+    return part_of_device.at(graph->FindNode(node)->assigned_device());
+  };
 
   for (const std::string& feed : request.feed()) {
     CLAB_ASSIGN_OR_RETURN(TensorId id, FindTensor(*graph, feed, "Feed", task_name));
@@ -226,8 +224,8 @@ Status RegisteredGraph::FindRemoteSources(const tensorflow::GraphDef& graph, con
     key.send_incarnation = static_cast<uint64_t>(incarnation);
     StatusOr<DeviceName> sender = DeviceName::ParseFull(key.send_device);
     if (!sender.ok())
-      return errors::InvalidArgument("_Recv '", node.name(), "' has a malformed send_device: ",
-                                     sender.status().message());
+      return errors::InvalidArgument("_Recv '", node.name(),
+                                     "' has a malformed send_device: ", sender.status().message());
     if (sender->InSameTask(own_task)) continue;
     const std::string task = DeviceName::TaskPrefix(sender->job, sender->task, sender->replica);
     if (!peers)

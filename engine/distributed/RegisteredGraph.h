@@ -33,8 +33,8 @@ class RegisteredGraph {
   // `peers` resolves the tasks this partition's _Recv nodes pull from; `task_name` is this
   // worker's task ("/job:ps/replica:0/task:0"). Errors name the node or tensor at fault.
   static StatusOr<std::unique_ptr<RegisteredGraph>> Create(const tensorflow::RegisterGraphRequest& request,
-                                                          const DeviceMgr& devices, const std::string& task_name,
-                                                          WorkerCache* peers);
+                                                           const DeviceMgr& devices, const std::string& task_name,
+                                                           WorkerCache* peers);
 
   const std::vector<std::string>& feeds() const { return feeds_; }
   const std::vector<std::string>& fetches() const { return fetches_; }
@@ -59,8 +59,8 @@ class RegisteredGraph {
   class Run;
 
   RegisteredGraph() = default;
-  Status Build(const tensorflow::RegisterGraphRequest& request, const DeviceMgr& devices,
-               const std::string& task_name, WorkerCache* peers);
+  Status Build(const tensorflow::RegisterGraphRequest& request, const DeviceMgr& devices, const std::string& task_name,
+               WorkerCache* peers);
   Status FindRemoteSources(const tensorflow::GraphDef& graph, const std::string& task_name, WorkerCache* peers);
 
   std::vector<std::string> feeds_;

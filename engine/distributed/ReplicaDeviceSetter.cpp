@@ -11,11 +11,16 @@
 namespace clab {
 
 const std::vector<std::string>& StandardPsOps() {
-  static const std::vector<std::string> ops = {
-      "Variable",          "VariableV2",           "AutoReloadVariable",
-      "MutableHashTable",  "MutableHashTableV2",   "MutableHashTableOfTensors",
-      "MutableHashTableOfTensorsV2", "MutableDenseHashTable", "MutableDenseHashTableV2",
-      "VarHandleOp"};
+  static const std::vector<std::string> ops = {"Variable",
+                                               "VariableV2",
+                                               "AutoReloadVariable",
+                                               "MutableHashTable",
+                                               "MutableHashTableV2",
+                                               "MutableHashTableOfTensors",
+                                               "MutableHashTableOfTensorsV2",
+                                               "MutableDenseHashTable",
+                                               "MutableDenseHashTableV2",
+                                               "VarHandleOp"};
   return ops;
 }
 

@@ -75,10 +75,9 @@ void StepRendezvous::PullFromPeer(const std::string& key, const RemoteTensorSour
   if (!aborted.ok()) return pull->done(aborted, Tensor());
   // The reply writes into `pull` and may come after an abort answered it and after the
   // step's run ended, so the callback keeps both the pull and the step alive.
-  source.worker->RecvTensorValueAsync(pull->request, &pull->value, &pull->is_dead, &pulls_cancellation_,
-                                      [self = shared_from_this(), pull, id](const Status& status) {
-                                        self->FinishPull(id, status);
-                                      });
+  source.worker->RecvTensorValueAsync(
+      pull->request, &pull->value, &pull->is_dead, &pulls_cancellation_,
+      [self = shared_from_this(), pull, id](const Status& status) { self->FinishPull(id, status); });
 }
 
 void StepRendezvous::FinishPull(uint64_t id, const Status& status) {
@@ -92,8 +91,8 @@ void StepRendezvous::FinishPull(uint64_t id, const Status& status) {
   }
   if (pull->finished.exchange(true)) return;
   if (status.ok() && pull->is_dead)
-    return pull->done(errors::Unimplemented("Received a dead tensor for ", pull->request.rendezvous_key(),
-                                            " from ", pull->task, "; control flow is not supported"),
+    return pull->done(errors::Unimplemented("Received a dead tensor for ", pull->request.rendezvous_key(), " from ",
+                                            pull->task, "; control flow is not supported"),
                       Tensor());
   // Moved out: the kernel now owns the only reference, so nothing pins the buffer later.
   Tensor value = std::move(pull->value);

@@ -19,7 +19,7 @@ namespace clab {
 
 // Where the tensor of a rendezvous key that another task sends comes from.
 struct RemoteTensorSource {
-  std::string task;                  // "/job:ps/replica:0/task:0", for messages
+  std::string task;                   // "/job:ps/replica:0/task:0", for messages
   WorkerInterface* worker = nullptr;  // that task's worker
 };
 using RemoteTensorSources = std::unordered_map<std::string, RemoteTensorSource>;

@@ -23,8 +23,7 @@ StepTable::~StepTable() {
 StatusOr<std::shared_ptr<StepRendezvous>> StepTable::Acquire(int64_t step_id, bool starts_run) {
   MutexLock lock(mu_);
   if (cleaned_up_.count(step_id))
-    return errors::Aborted("Step ", step_id, " has already been cleaned up on ", task_name_,
-                           "; its tensors are gone");
+    return errors::Aborted("Step ", step_id, " has already been cleaned up on ", task_name_, "; its tensors are gone");
   Entry& entry = steps_[step_id];
   if (!entry.rendezvous) entry.rendezvous = std::make_shared<StepRendezvous>(step_id);
   if (starts_run) ++entry.runs_in_flight;
@@ -141,8 +140,9 @@ void StepTable::ReapOnce(Clock::time_point now) {
     }
   }
   for (auto& [id, rendezvous] : abandoned) {
-    rendezvous->StartAbort(errors::Aborted("Step ", id, " on ", task_name_, " was abandoned: no CleanupGraph came within ",
-                                           abandoned_after.count(), " ms of its last activity"));
+    rendezvous->StartAbort(errors::Aborted("Step ", id, " on ", task_name_,
+                                           " was abandoned: no CleanupGraph came within ", abandoned_after.count(),
+                                           " ms of its last activity"));
   }
 }
 

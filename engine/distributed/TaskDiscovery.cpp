@@ -64,8 +64,7 @@ std::string StartCommandFor(const std::string& task) {
   return StrCat("clab server --cluster=... --job_name=", name->job, " --task_index=", name->task);
 }
 
-Status GaveUp(const TaskDiscoveryOptions& options, const std::vector<const TaskProbe*>& missing,
-              int64_t waited_ms) {
+Status GaveUp(const TaskDiscoveryOptions& options, const std::vector<const TaskProbe*>& missing, int64_t waited_ms) {
   std::vector<std::string> described;
   for (const TaskProbe* probe : missing) described.push_back(DescribeMissing(options, *probe));
   return errors::Unavailable(
@@ -119,8 +118,7 @@ StatusOr<DiscoveredDevices> DiscoverTaskDevices(const std::vector<std::string>& 
       return errors::Aborted(options.waiter, " was interrupted: the server is stopping");
     if (!forever && now >= deadline) {
       if (!options.partial_ok) {
-        return GaveUp(options, missing,
-                      std::chrono::duration_cast<milliseconds>(now - start).count());
+        return GaveUp(options, missing, std::chrono::duration_cast<milliseconds>(now - start).count());
       }
       DiscoveredDevices partial;
       for (auto& probe : state->probes) {
@@ -146,23 +144,21 @@ StatusOr<DiscoveredDevices> DiscoverTaskDevices(const std::vector<std::string>& 
       for (TaskProbe* probe : to_start) {
         int64_t call_ms = attempt_ms;
         if (!forever)
-          call_ms = std::clamp<int64_t>(
-              std::chrono::duration_cast<milliseconds>(deadline - Clock::now()).count(), 1, attempt_ms);
-        probe->worker->GetStatusAsync(probe->request, &probe->response, call_ms,
-                                      [state, probe](const Status& status) {
-                                        std::lock_guard<std::mutex> guard(state->mu);
-                                        probe->in_flight = false;
-                                        if (status.ok()) {
-                                          probe->answered = true;
-                                        } else {
-                                          probe->last_error = status;
-                                          const int64_t delay = std::min(
-                                              kMaxRetryMs, kFirstRetryMs << std::min(probe->failures, 4));
-                                          ++probe->failures;
-                                          probe->next_attempt = Clock::now() + milliseconds(delay);
-                                        }
-                                        state->cv.notify_all();
-                                      });
+          call_ms = std::clamp<int64_t>(std::chrono::duration_cast<milliseconds>(deadline - Clock::now()).count(), 1,
+                                        attempt_ms);
+        probe->worker->GetStatusAsync(probe->request, &probe->response, call_ms, [state, probe](const Status& status) {
+          std::lock_guard<std::mutex> guard(state->mu);
+          probe->in_flight = false;
+          if (status.ok()) {
+            probe->answered = true;
+          } else {
+            probe->last_error = status;
+            const int64_t delay = std::min(kMaxRetryMs, kFirstRetryMs << std::min(probe->failures, 4));
+            ++probe->failures;
+            probe->next_attempt = Clock::now() + milliseconds(delay);
+          }
+          state->cv.notify_all();
+        });
       }
       lock.lock();
       continue;

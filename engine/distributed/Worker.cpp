@@ -119,8 +119,7 @@ struct Worker::Impl {
 };
 
 Worker::Worker(std::string task_name, DeviceMgr* devices, WorkerCacheFactory cache_factory)
-    : impl_(std::make_unique<Impl>(task_name, devices, std::move(cache_factory))),
-      task_name_(std::move(task_name)),
+    : impl_(std::make_unique<Impl>(task_name, devices, std::move(cache_factory))), task_name_(std::move(task_name)),
       devices_(devices) {}
 
 Worker::~Worker() {
@@ -205,9 +204,8 @@ void Worker::RunGraphAsync(const tensorflow::RunGraphRequest& request, tensorflo
   const std::vector<std::string>& feed_names = graph->feeds();
   const size_t sent_count = fed != nullptr ? fed->size() : static_cast<size_t>(request.send_size());
   if (sent_count != feed_names.size())
-    return finish(errors::InvalidArgument("RunGraph sent ", sent_count, " tensor(s) to graph ",
-                                          request.graph_handle(), " on ", task_name_, ", which feeds ",
-                                          feed_names.size()));
+    return finish(errors::InvalidArgument("RunGraph sent ", sent_count, " tensor(s) to graph ", request.graph_handle(),
+                                          " on ", task_name_, ", which feeds ", feed_names.size()));
   std::vector<Tensor> feeds;
   if (fed != nullptr) {
     feeds = std::move(*fed);
@@ -215,12 +213,11 @@ void Worker::RunGraphAsync(const tensorflow::RunGraphRequest& request, tensorflo
     feeds.resize(feed_names.size());
     for (int i = 0; i < request.send_size(); ++i) {
       const tensorflow::NamedTensorProto& sent = request.send(i);
-      const int index = sent.name().empty() || sent.name() == feed_names[static_cast<size_t>(i)]
-                            ? i
-                            : graph->FeedIndex(sent.name());
+      const int index =
+          sent.name().empty() || sent.name() == feed_names[static_cast<size_t>(i)] ? i : graph->FeedIndex(sent.name());
       if (index < 0)
-        return finish(errors::InvalidArgument("RunGraph fed '", sent.name(), "', which graph ",
-                                              request.graph_handle(), " on ", task_name_, " does not feed"));
+        return finish(errors::InvalidArgument("RunGraph fed '", sent.name(), "', which graph ", request.graph_handle(),
+                                              " on ", task_name_, " does not feed"));
       StatusOr<Tensor> value = Tensor::FromProto(sent.tensor());
       if (!value.ok()) return finish(errors::Annotate(value.status(), StrCat("Feed '", sent.name(), "'")));
       feeds[static_cast<size_t>(index)] = std::move(value).value();
@@ -257,38 +254,38 @@ void Worker::RunGraphAsync(const tensorflow::RunGraphRequest& request, tensorflo
   const bool collect_stats = request.exec_opts().record_timeline() || request.exec_opts().record_costs();
   StepRendezvous* step_rendezvous = rendezvous.get();
   const RegisteredGraph* graph_ptr = graph.get();
-  graph_ptr->RunAsync(
-      step_id, step_rendezvous, std::move(feeds), collect_stats,
-      [impl = impl_.get(), session = std::move(session).value(), graph = std::move(graph),
-       rendezvous = std::move(rendezvous), cancellation, cancel_id, response, fetched, step_id, collect_stats,
-       finish = std::move(finish)](RegisteredGraph::RunResult result) mutable {
-        if (cancellation) cancellation->Deregister(cancel_id);
-        impl->steps.RunFinished(step_id);
-        if (result.status.ok() && fetched != nullptr) {
-          *fetched = std::move(result.fetches);
-        } else if (result.status.ok()) {
-          response->mutable_recv()->Reserve(static_cast<int>(result.fetches.size()));
-          for (size_t i = 0; i < result.fetches.size(); ++i) {
-            tensorflow::NamedTensorProto* out = response->add_recv();
-            out->set_name(graph->fetches()[i]);
-            result.fetches[i].AsProto(out->mutable_tensor());
-          }
-        }
-        if (collect_stats) *response->mutable_step_stats() = std::move(result.stats);
-        // The graph may be deregistered once this run ends; its executors are done with
-        // the sources, and nothing else pulls through this step's rendezvous.
-        rendezvous->ClearRemoteSources(&graph->remote_sources());
-        // Let go of the step before answering: the master may clean it up right away.
-        rendezvous.reset();
-        graph.reset();
-        session.reset();
-        finish(result.status);
-        impl->RunEnded();
-      });
+  graph_ptr->RunAsync(step_id, step_rendezvous, std::move(feeds), collect_stats,
+                      [impl = impl_.get(), session = std::move(session).value(), graph = std::move(graph),
+                       rendezvous = std::move(rendezvous), cancellation, cancel_id, response, fetched, step_id,
+                       collect_stats, finish = std::move(finish)](RegisteredGraph::RunResult result) mutable {
+                        if (cancellation) cancellation->Deregister(cancel_id);
+                        impl->steps.RunFinished(step_id);
+                        if (result.status.ok() && fetched != nullptr) {
+                          *fetched = std::move(result.fetches);
+                        } else if (result.status.ok()) {
+                          response->mutable_recv()->Reserve(static_cast<int>(result.fetches.size()));
+                          for (size_t i = 0; i < result.fetches.size(); ++i) {
+                            tensorflow::NamedTensorProto* out = response->add_recv();
+                            out->set_name(graph->fetches()[i]);
+                            result.fetches[i].AsProto(out->mutable_tensor());
+                          }
+                        }
+                        if (collect_stats) *response->mutable_step_stats() = std::move(result.stats);
+                        // The graph may be deregistered once this run ends; its executors are done with
+                        // the sources, and nothing else pulls through this step's rendezvous.
+                        rendezvous->ClearRemoteSources(&graph->remote_sources());
+                        // Let go of the step before answering: the master may clean it up right away.
+                        rendezvous.reset();
+                        graph.reset();
+                        session.reset();
+                        finish(result.status);
+                        impl->RunEnded();
+                      });
 }
 
 Status Worker::DeliverTensor(int64_t step_id, const std::string& key, const Tensor& value) {
-  CLAB_ASSIGN_OR_RETURN(std::shared_ptr<StepRendezvous> rendezvous, impl_->steps.Acquire(step_id, /*starts_run=*/false));
+  CLAB_ASSIGN_OR_RETURN(std::shared_ptr<StepRendezvous> rendezvous,
+                        impl_->steps.Acquire(step_id, /*starts_run=*/false));
   return rendezvous->Send(key, value);
 }
 
@@ -308,11 +305,12 @@ void Worker::RecvTensorValueAsync(int64_t step_id, const std::string& rendezvous
                                          " was cancelled by the receiving task"));
     });
   }
-  (*rendezvous)->RecvLocalAsync(rendezvous_key, [cancellation, cancel_id, done = std::move(done)](
-                                                    const Status& status, const Tensor& value) {
-    if (cancellation) cancellation->Deregister(cancel_id);
-    done(status, value);
-  });
+  (*rendezvous)
+      ->RecvLocalAsync(rendezvous_key,
+                       [cancellation, cancel_id, done = std::move(done)](const Status& status, const Tensor& value) {
+                         if (cancellation) cancellation->Deregister(cancel_id);
+                         done(status, value);
+                       });
 }
 
 void Worker::RecvTensorAsync(const tensorflow::RecvTensorRequest& request, tensorflow::RecvTensorResponse* response,

@@ -5,8 +5,8 @@
 
 namespace clab {
 
-void WorkerInterface::RecvTensorValueAsync(const tensorflow::RecvTensorRequest& request, Tensor* tensor,
-                                           bool* is_dead, CallCancellation* cancellation, Done done) {
+void WorkerInterface::RecvTensorValueAsync(const tensorflow::RecvTensorRequest& request, Tensor* tensor, bool* is_dead,
+                                           CallCancellation* cancellation, Done done) {
   auto response = std::make_shared<tensorflow::RecvTensorResponse>();
   RecvTensorAsync(request, response.get(), cancellation,
                   [response, tensor, is_dead, done = std::move(done)](const Status& status) {
@@ -43,8 +43,7 @@ void WorkerInterface::RunGraphInProcessAsync(const tensorflow::RunGraphRequest& 
 }
 
 Status WorkerInterface::DeliverTensor(int64_t step_id, const std::string& key, const Tensor& value) {
-  return errors::Unimplemented("Tensors can only be delivered to a worker in the master's own process (key ", key,
-                               ")");
+  return errors::Unimplemented("Tensors can only be delivered to a worker in the master's own process (key ", key, ")");
 }
 
 Status WorkerInterface::GetStatus(const tensorflow::GetStatusRequest& request, tensorflow::GetStatusResponse* response,

@@ -12,15 +12,14 @@ using tensorflow::AttrValue;
 
 StatusOr<const AttrValue*> FindAttr(const tensorflow::NodeDef& node, std::string_view name) {
   auto it = node.attr().find(std::string(name));
-  if (it == node.attr().end())
-    return errors::NotFound("Node '", node.name(), "' has no attr '", name, "'");
+  if (it == node.attr().end()) return errors::NotFound("Node '", node.name(), "' has no attr '", name, "'");
   return &it->second;
 }
 
 Status WrongType(const tensorflow::NodeDef& node, std::string_view name, const AttrValue& value,
                  std::string_view expected) {
-  return errors::InvalidArgument("Attr '", name, "' of node '", node.name(), "' has type ",
-                                 AttrCaseName(value), ", expected ", expected);
+  return errors::InvalidArgument("Attr '", name, "' of node '", node.name(), "' has type ", AttrCaseName(value),
+                                 ", expected ", expected);
 }
 
 // Fetches an attr that must hold `expected_case`.

@@ -18,9 +18,7 @@ namespace {
 // written as inputs ("a:0") unambiguously, and TensorFlow's own tools refuse them.
 bool IsValidNodeName(std::string_view name) {
   auto first_ok = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.'; };
-  auto rest_ok = [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '/';
-  };
+  auto rest_ok = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '/'; };
   return !name.empty() && first_ok(name[0]) && std::all_of(name.begin() + 1, name.end(), rest_ok);
 }
 
@@ -41,11 +39,11 @@ Status CheckUnregisteredOps(const tensorflow::GraphDef& graph, const OpRegistry&
   // Every missing op at once: fixing them one run at a time is tedious.
   std::vector<std::string> parts;
   for (const auto& [op, nodes] : users)
-    parts.push_back(StrCat("'", op, "' (used by ", nodes.size() == 1 ? "node " : "nodes ",
-                           absl::StrJoin(nodes, ", "), ")"));
-  return errors::NotFound(users.size() == 1 ? "Op type not registered " : "Op types not registered: ",
-                          absl::StrJoin(parts, ", "),
-                          ". ClusterLab supports a subset of TensorFlow's ops; `clab ops` lists them.");
+    parts.push_back(
+        StrCat("'", op, "' (used by ", nodes.size() == 1 ? "node " : "nodes ", absl::StrJoin(nodes, ", "), ")"));
+  return errors::NotFound(
+      users.size() == 1 ? "Op type not registered " : "Op types not registered: ", absl::StrJoin(parts, ", "),
+      ". ClusterLab supports a subset of TensorFlow's ops; `clab ops` lists them.");
 }
 
 // Names a cycle among `remaining` (nodes Kahn's algorithm could not order) by walking
@@ -71,9 +69,10 @@ std::string DescribeCycle(const std::vector<Node*>& remaining) {
   std::reverse(cycle.begin(), cycle.end());
   // Start at the node listed first in the GraphDef, so the message does not depend on
   // where the walk happened to begin.
-  std::rotate(cycle.begin(),
-              std::min_element(cycle.begin(), cycle.end(), [](const Node* a, const Node* b) { return a->id() < b->id(); }),
-              cycle.end());
+  std::rotate(
+      cycle.begin(),
+      std::min_element(cycle.begin(), cycle.end(), [](const Node* a, const Node* b) { return a->id() < b->id(); }),
+      cycle.end());
   std::vector<std::string> names;
   for (const Node* node : cycle) names.push_back(node->name());
   names.push_back(names.front());
@@ -110,8 +109,7 @@ StatusOr<TensorId> TensorId::Parse(std::string_view name) {
     int index = 0;
     auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
     if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || index < 0)
-      return errors::InvalidArgument("Malformed tensor name '", name,
-                                     "': expected 'node' or 'node:<output index>'");
+      return errors::InvalidArgument("Malformed tensor name '", name, "': expected 'node' or 'node:<output index>'");
     id.node = std::string(name.substr(0, colon));
     id.index = index;
   }
@@ -152,8 +150,7 @@ StatusOr<std::unique_ptr<Graph>> Graph::FromGraphDef(const tensorflow::GraphDef&
     int data_slot = 0;
     for (const std::string& input : dst->def_.input()) {
       auto parsed = TensorId::Parse(input);
-      if (!parsed.ok())
-        return errors::InvalidArgument("Node '", dst->name(), "': ", parsed.status().message());
+      if (!parsed.ok()) return errors::InvalidArgument("Node '", dst->name(), "': ", parsed.status().message());
       auto src_it = graph->by_name_.find(parsed->node);
       if (src_it == graph->by_name_.end())
         return errors::InvalidArgument("Node '", dst->name(), "': Unknown input node '", input, "'");
@@ -166,15 +163,15 @@ StatusOr<std::unique_ptr<Graph>> Graph::FromGraphDef(const tensorflow::GraphDef&
         edge->src_output = edge->dst_input = Edge::kControlSlot;
       } else {
         if (parsed->index >= src->num_outputs())
-          return errors::InvalidArgument("Node '", dst->name(), "': Connecting to invalid output ",
-                                         parsed->index, " of source node ", src->name(), " which has ",
-                                         src->num_outputs(), " outputs");
+          return errors::InvalidArgument("Node '", dst->name(), "': Connecting to invalid output ", parsed->index,
+                                         " of source node ", src->name(), " which has ", src->num_outputs(),
+                                         " outputs");
         const DataType produced = src->output_types_[static_cast<size_t>(parsed->index)];
         const DataType expected = dst->input_types_[static_cast<size_t>(data_slot)];
         if (!TypesCompatible(produced, expected))
           return errors::InvalidArgument("Input ", data_slot, " of node ", dst->name(), " was passed ",
-                                         DataTypeName(produced), " from ", input,
-                                         " incompatible with expected ", DataTypeName(expected), ".");
+                                         DataTypeName(produced), " from ", input, " incompatible with expected ",
+                                         DataTypeName(expected), ".");
         edge->src_output = parsed->index;
         edge->dst_input = data_slot++;
       }
@@ -236,8 +233,7 @@ std::vector<Node*> Graph::TopologicalOrder() const {
 }
 
 Status InferNodeShapes(const tensorflow::NodeDef& node, const OpDef& op, const std::vector<DataType>& input_types,
-                       const std::vector<PartialShape>& input_shapes,
-                       const std::vector<const Tensor*>& input_constants,
+                       const std::vector<PartialShape>& input_shapes, const std::vector<const Tensor*>& input_constants,
                        std::vector<PartialShape>* output_shapes) {
   std::vector<DataType> declared_inputs, outputs;
   CLAB_RETURN_IF_ERROR(InOutTypesForNode(node, op, &declared_inputs, &outputs));
@@ -279,8 +275,8 @@ Status InferGraphShapes(const Graph& graph, std::map<std::string, std::vector<Pa
       if (constant != constants.end()) input_constants[static_cast<size_t>(i)] = &constant->second;
     }
     std::vector<PartialShape> outputs;
-    CLAB_RETURN_IF_ERROR(InferNodeShapes(node->def(), node->op_def(), node->input_types(), input_shapes,
-                                         input_constants, &outputs));
+    CLAB_RETURN_IF_ERROR(
+        InferNodeShapes(node->def(), node->op_def(), node->input_types(), input_shapes, input_constants, &outputs));
     (*shapes)[node->name()] = std::move(outputs);
     if (node->type_string() == "Const") {
       Tensor value;

@@ -62,9 +62,9 @@ struct NodeInfo {
 std::vector<std::string> ColocationGroupsOf(const tensorflow::NodeDef& node) {
   std::vector<std::string> groups;
   if (HasNodeAttr(node, "_class")) GetNodeAttr(node, "_class", &groups).IgnoreError();
-  groups.erase(std::remove_if(groups.begin(), groups.end(),
-                              [](const std::string& g) { return g.rfind("loc:@", 0) != 0; }),
-               groups.end());
+  groups.erase(
+      std::remove_if(groups.begin(), groups.end(), [](const std::string& g) { return g.rfind("loc:@", 0) != 0; }),
+      groups.end());
   if (groups.empty()) groups.push_back("loc:@" + node.name());
   return groups;
 }
@@ -279,19 +279,18 @@ Status InferInputAttrs(const OpDef& op, const std::vector<DataType>& input_types
                                          " (node '", node->name(), "')");
       } else if (!arg.type_attr.empty()) {
         auto it = attrs.find(arg.type_attr);
-        const bool unset = it == attrs.end() || (it->second.value_case() == tensorflow::AttrValue::kType &&
-                                                 it->second.type() == DT_INVALID);
+        const bool unset = it == attrs.end() ||
+                           (it->second.value_case() == tensorflow::AttrValue::kType && it->second.type() == DT_INVALID);
         if (unset) {
           attrs[arg.type_attr] = AttrOf(base);
         } else if (it->second.value_case() == tensorflow::AttrValue::kType && it->second.type() != base) {
           return errors::InvalidArgument("Input '", arg.name, "' of '", op.name, "' Op has type ", DataTypeName(base),
-                                         " that does not match type ", DataTypeName(it->second.type()),
-                                         " of attr '", arg.type_attr, "' (node '", node->name(), "')");
+                                         " that does not match type ", DataTypeName(it->second.type()), " of attr '",
+                                         arg.type_attr, "' (node '", node->name(), "')");
         }
       }
     }
-    if (!arg.type_list_attr.empty() && !attrs.count(arg.type_list_attr))
-      attrs[arg.type_list_attr] = AttrOf(list_types);
+    if (!arg.type_list_attr.empty() && !attrs.count(arg.type_list_attr)) attrs[arg.type_list_attr] = AttrOf(list_types);
   }
   return OkStatus();
 }
@@ -397,8 +396,7 @@ Output GraphBuilder::AddNode(std::string_view op, const std::vector<Output>& inp
 
 void GraphBuilder::Impl::ApplyDeviceScopes(GraphBuilder& builder, tensorflow::NodeDef* def) const {
   const Impl& impl = *this;
-  const size_t first_active =
-      impl.colocation_scopes.empty() ? 0 : impl.colocation_scopes.back().device_scopes_before;
+  const size_t first_active = impl.colocation_scopes.empty() ? 0 : impl.colocation_scopes.back().device_scopes_before;
   // Innermost first: each scope sees what the inner ones decided and fills in the rest.
   for (size_t i = impl.device_scopes.size(); i-- > first_active;) {
     const DeviceScope& scope = impl.device_scopes[i];
@@ -417,8 +415,8 @@ void GraphBuilder::Impl::ApplyDeviceScopes(GraphBuilder& builder, tensorflow::No
     const std::string chosen = scope.function(*def);
     auto parsed = DeviceName::Parse(chosen);
     if (!parsed.ok()) {
-      builder.RecordError(errors::InvalidArgument("Device function for node '", def->name(), "' returned '",
-                                                  chosen, "': ", parsed.status().message()));
+      builder.RecordError(errors::InvalidArgument("Device function for node '", def->name(), "' returned '", chosen,
+                                                  "': ", parsed.status().message()));
       def->set_device(chosen);
       return;
     }

@@ -54,10 +54,8 @@ Status ImportGraphDef(const tensorflow::GraphDef& graph, GraphBuilder* g,
     CLAB_RETURN_IF_ERROR(g->status());
     if (IsVariable(def)) {
       g->AddToCollection(GraphKeys::kGlobalVariables, def.name());
-      if (def.name() == "global_step")
-        g->AddToCollection(GraphKeys::kGlobalStep, def.name());
-      else if (IsModelVariable(def))
-        g->AddToCollection(GraphKeys::kTrainableVariables, def.name());
+      if (def.name() == "global_step") g->AddToCollection(GraphKeys::kGlobalStep, def.name());
+      else if (IsModelVariable(def)) g->AddToCollection(GraphKeys::kTrainableVariables, def.name());
     }
   }
   return g->status();

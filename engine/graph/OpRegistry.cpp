@@ -19,8 +19,8 @@ using tensorflow::AttrValue;
 // Registration mistakes are programming errors in the engine: stop at once, loudly, so the
 // first test run points at the spec.
 [[noreturn]] void DieOnBadRegistration(std::string_view op_name, std::string_view what) {
-  std::fprintf(stderr, "clab: bad registration of op '%.*s': %.*s\n", static_cast<int>(op_name.size()),
-               op_name.data(), static_cast<int>(what.size()), what.data());
+  std::fprintf(stderr, "clab: bad registration of op '%.*s': %.*s\n", static_cast<int>(op_name.size()), op_name.data(),
+               static_cast<int>(what.size()), what.data());
   std::abort();
 }
 
@@ -41,8 +41,8 @@ std::vector<std::string_view> NonEmptyListFields(const AttrValue::ListValue& lis
 }
 
 int ListLength(const AttrValue::ListValue& list) {
-  return list.s_size() + list.i_size() + list.f_size() + list.b_size() + list.type_size() +
-         list.shape_size() + list.tensor_size() + list.func_size();
+  return list.s_size() + list.i_size() + list.f_size() + list.b_size() + list.type_size() + list.shape_size() +
+         list.tensor_size() + list.func_size();
 }
 
 std::string AllowedTypesText(const AttrDef& def) {
@@ -78,8 +78,7 @@ Status CheckAttrValue(const AttrDef& def, AttrValue* value) {
       return errors::InvalidArgument("has type ", AttrCaseName(*value), ", expected ", def.type);
     const std::string element = def.type.substr(5, def.type.size() - 6);
     for (std::string_view kind : NonEmptyListFields(value->list()))
-      if (kind != element)
-        return errors::InvalidArgument("holds a list of ", kind, ", expected ", def.type);
+      if (kind != element) return errors::InvalidArgument("holds a list of ", kind, ", expected ", def.type);
     const int length = ListLength(value->list());
     if (def.has_minimum && length < def.minimum)
       return errors::InvalidArgument("has ", length, " element(s), fewer than the minimum ", def.minimum);
@@ -250,11 +249,11 @@ Status ValidateOpDef(const OpDef& op) {
       auto require = [&](const std::string& attr_name, std::string_view type) -> Status {
         const AttrDef* attr = op.FindAttr(attr_name);
         if (attr == nullptr)
-          return errors::InvalidArgument("Op '", op.name, "' ", kind, " '", arg.name, "' refers to attr '",
-                                         attr_name, "', which the op does not declare");
+          return errors::InvalidArgument("Op '", op.name, "' ", kind, " '", arg.name, "' refers to attr '", attr_name,
+                                         "', which the op does not declare");
         if (attr->type != type)
-          return errors::InvalidArgument("Op '", op.name, "' ", kind, " '", arg.name, "' needs attr '",
-                                         attr_name, "' to be of type ", type, ", not ", attr->type);
+          return errors::InvalidArgument("Op '", op.name, "' ", kind, " '", arg.name, "' needs attr '", attr_name,
+                                         "' to be of type ", type, ", not ", attr->type);
         return OkStatus();
       };
       if (!arg.type_attr.empty()) CLAB_RETURN_IF_ERROR(require(arg.type_attr, "type"));
@@ -329,11 +328,10 @@ OpRegistry& OpRegistry::Global() {
 }
 
 OpDefBuilder OpRegistry::Register(std::string_view op_name) {
-  const bool valid_name = !op_name.empty() && (std::isupper(static_cast<unsigned char>(op_name[0])) ||
-                                               op_name[0] == '_') &&
-                          std::all_of(op_name.begin(), op_name.end(), [](char c) {
-                            return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-                          });
+  const bool valid_name = !op_name.empty() &&
+                          (std::isupper(static_cast<unsigned char>(op_name[0])) || op_name[0] == '_') &&
+                          std::all_of(op_name.begin(), op_name.end(),
+                                      [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
   if (!valid_name) DieOnBadRegistration(op_name, "op names are CamelCase identifiers (or start with '_')");
   auto [it, inserted] = ops_.emplace(std::string(op_name), std::make_unique<OpDef>());
   if (!inserted) DieOnBadRegistration(op_name, "registered twice");
@@ -357,8 +355,7 @@ Status OpRegistry::AddKernel(std::string_view op_name, std::string_view device_t
   if (it == ops_.end())
     return errors::NotFound("Cannot add a ", device_type, " kernel: op type not registered '", op_name, "'");
   auto [slot, inserted] = it->second->kernels.emplace(std::string(device_type), std::move(factory));
-  if (!inserted)
-    return errors::AlreadyExists("Op '", op_name, "' already has a kernel for device type ", device_type);
+  if (!inserted) return errors::AlreadyExists("Op '", op_name, "' already has a kernel for device type ", device_type);
   return OkStatus();
 }
 
@@ -372,8 +369,8 @@ std::vector<const OpDef*> OpRegistry::ListOps() const {
 Status AddDefaultsAndValidate(const OpDef& op, tensorflow::NodeDef* node) {
   const std::string where = clab::StrCat("node '", node->name(), "' (op '", op.name, "')");
   if (node->op() != op.name)
-    return errors::InvalidArgument("Node '", node->name(), "' has op '", node->op(),
-                                   "' but was checked against op '", op.name, "'");
+    return errors::InvalidArgument("Node '", node->name(), "' has op '", node->op(), "' but was checked against op '",
+                                   op.name, "'");
 
   // Sorted, so the first unknown attr reported does not depend on map order.
   std::vector<std::string> given;

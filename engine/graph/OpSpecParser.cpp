@@ -48,24 +48,20 @@ std::optional<DataType> SpecTypeName(std::string_view word) {
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   if (upper.rfind("DT_", 0) != 0) upper = "DT_" + upper;
   DataType dtype = DT_INVALID;
-  if (!tensorflow::DataType_Parse(upper, &dtype) || dtype == DT_INVALID || IsRefType(dtype))
-    return std::nullopt;
+  if (!tensorflow::DataType_Parse(upper, &dtype) || dtype == DT_INVALID || IsRefType(dtype)) return std::nullopt;
   return dtype;
 }
 
 // Splits "name: rest" and checks the name.
-Status SplitNameAndRest(std::string_view spec, std::string_view what, std::string* name,
-                        std::string_view* rest) {
+Status SplitNameAndRest(std::string_view spec, std::string_view what, std::string* name, std::string_view* rest) {
   const size_t colon = spec.find(':');
   if (colon == std::string_view::npos)
     return errors::InvalidArgument("Malformed ", what, " spec '", spec, "': expected 'name: type'");
   *name = std::string(Trim(spec.substr(0, colon)));
   *rest = Trim(spec.substr(colon + 1));
   if (!IsIdentifier(*name))
-    return errors::InvalidArgument("Malformed ", what, " spec '", spec, "': '", *name,
-                                   "' is not a valid name");
-  if (rest->empty())
-    return errors::InvalidArgument("Malformed ", what, " spec '", spec, "': the type is missing");
+    return errors::InvalidArgument("Malformed ", what, " spec '", spec, "': '", *name, "' is not a valid name");
+  if (rest->empty()) return errors::InvalidArgument("Malformed ", what, " spec '", spec, "': the type is missing");
   return OkStatus();
 }
 
@@ -99,8 +95,8 @@ bool IsQuoted(std::string_view text) {
 }
 
 bool IsScalarAttrType(std::string_view type) {
-  return type == "type" || type == "int" || type == "float" || type == "bool" || type == "string" ||
-         type == "shape" || type == "tensor" || type == "func";
+  return type == "type" || type == "int" || type == "float" || type == "bool" || type == "string" || type == "shape" ||
+         type == "tensor" || type == "func";
 }
 
 // "{float, double}" or "{'SAME', 'VALID'}": fills the allowed lists, returns the element type.
@@ -111,15 +107,13 @@ StatusOr<std::string> ParseAllowedSet(std::string_view spec, std::string_view se
   const bool strings = IsQuoted(items.front());
   for (std::string_view item : items) {
     if (strings != IsQuoted(item))
-      return errors::InvalidArgument("Malformed attr spec '", spec,
-                                     "': an allowed set mixes strings and types");
+      return errors::InvalidArgument("Malformed attr spec '", spec, "': an allowed set mixes strings and types");
     if (strings) {
       attr->allowed_values.emplace_back(item.substr(1, item.size() - 2));
       continue;
     }
     auto dtype = SpecTypeName(item);
-    if (!dtype)
-      return errors::InvalidArgument("Malformed attr spec '", spec, "': '", item, "' is not a data type");
+    if (!dtype) return errors::InvalidArgument("Malformed attr spec '", spec, "': '", item, "' is not a data type");
     attr->allowed_types.push_back(*dtype);
   }
   return std::string(strings ? "string" : "type");
@@ -139,8 +133,7 @@ StatusOr<std::string> ParseAttrType(std::string_view spec, std::string_view* res
     CLAB_ASSIGN_OR_RETURN(element, ParseAllowedSet(spec, text.substr(0, close + 1), attr));
     used = close + 1;
   } else {
-    while (used < text.size() && (std::isalnum(static_cast<unsigned char>(text[used])) || text[used] == '_'))
-      ++used;
+    while (used < text.size() && (std::isalnum(static_cast<unsigned char>(text[used])) || text[used] == '_')) ++used;
     element = std::string(text.substr(0, used));
     if (!IsScalarAttrType(element))
       return errors::InvalidArgument("Malformed attr spec '", spec, "': unknown attr type '", element, "'");
@@ -156,8 +149,7 @@ StatusOr<std::string> ParseAttrType(std::string_view spec, std::string_view* res
   return is_list ? "list(" + element + ")" : element;
 }
 
-Status ParseScalarDefault(std::string_view spec, std::string_view type, std::string_view text,
-                          AttrValue* value) {
+Status ParseScalarDefault(std::string_view spec, std::string_view type, std::string_view text, AttrValue* value) {
   auto bad = [&](std::string_view why) {
     return errors::InvalidArgument("Malformed attr spec '", spec, "': default '", text, "' ", why);
   };
@@ -276,8 +268,8 @@ StatusOr<AttrDef> ParseAttrSpec(std::string_view spec) {
   if (rest.rfind(">=", 0) == 0) {
     rest = Trim(rest.substr(2));
     size_t digits = 0;
-    while (digits < rest.size() && (std::isdigit(static_cast<unsigned char>(rest[digits])) ||
-                                    (digits == 0 && rest[0] == '-')))
+    while (digits < rest.size() &&
+           (std::isdigit(static_cast<unsigned char>(rest[digits])) || (digits == 0 && rest[0] == '-')))
       ++digits;
     if (attr.type != "int" && attr.type.rfind("list(", 0) != 0)
       return errors::InvalidArgument("Malformed attr spec '", spec, "': only int and list attrs have a minimum");
@@ -292,8 +284,7 @@ StatusOr<AttrDef> ParseAttrSpec(std::string_view spec) {
     attr.default_value = std::move(value);
     rest = {};
   }
-  if (!rest.empty())
-    return errors::InvalidArgument("Malformed attr spec '", spec, "': unexpected '", rest, "'");
+  if (!rest.empty()) return errors::InvalidArgument("Malformed attr spec '", spec, "': unexpected '", rest, "'");
   return attr;
 }
 

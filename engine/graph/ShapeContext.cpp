@@ -6,9 +6,7 @@ namespace clab {
 namespace {
 
 // TensorFlow prints an unknown rank as "?" inside these messages.
-std::string ShapeForMessage(const PartialShape& shape) {
-  return shape.known_rank() ? shape.DebugString() : "?";
-}
+std::string ShapeForMessage(const PartialShape& shape) { return shape.known_rank() ? shape.DebugString() : "?"; }
 
 }  // namespace
 
@@ -25,8 +23,7 @@ Status ShapeContext::MakeError(std::string_view message) const {
     if (input_constants_[i] != nullptr)
       constants.push_back(clab::StrCat("input[", i, "] = <", input_constants_[i]->DebugString(), ">"));
   }
-  if (!constants.empty())
-    text += clab::StrCat(" and with computed input tensors: ", absl::StrJoin(constants, ", "));
+  if (!constants.empty()) text += clab::StrCat(" and with computed input tensors: ", absl::StrJoin(constants, ", "));
   text += clab::StrCat(".");
   return errors::InvalidArgument(text);
 }

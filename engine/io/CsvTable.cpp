@@ -21,8 +21,7 @@ StatusOr<std::string> ReadAll(const std::string& path) {
   int error = Z_OK;
   const char* message = ::gzerror(file, &error);
   ::gzclose(file);
-  if (n < 0 || (error != Z_OK && error != Z_STREAM_END))
-    return errors::DataLoss("'", path, "' is damaged: ", message);
+  if (n < 0 || (error != Z_OK && error != Z_STREAM_END)) return errors::DataLoss("'", path, "' is damaged: ", message);
   return text;
 }
 

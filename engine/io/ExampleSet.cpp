@@ -54,12 +54,13 @@ StatusOr<Scale> ParseScale(const std::string& scale) {
     parsed.kind = Scale::kStandardize;
     return parsed;
   }
-  if (absl::StartsWith(scale, "divide:") && absl::SimpleAtod(scale.substr(7), &parsed.divisor) &&
-      parsed.divisor != 0 && std::isfinite(parsed.divisor)) {
+  if (absl::StartsWith(scale, "divide:") && absl::SimpleAtod(scale.substr(7), &parsed.divisor) && parsed.divisor != 0 &&
+      std::isfinite(parsed.divisor)) {
     parsed.kind = Scale::kDivide;
     return parsed;
   }
-  return errors::InvalidArgument("scale '", scale, "' is not one of 'none', 'standardize', 'divide:X' (X a nonzero number)");
+  return errors::InvalidArgument("scale '", scale,
+                                 "' is not one of 'none', 'standardize', 'divide:X' (X a nonzero number)");
 }
 
 template <typename Source>
@@ -95,7 +96,8 @@ StatusOr<ExampleSet> Assemble(const Source& source, const ExampleSetOptions& opt
   const std::vector<int64_t>& split = options.held_out_split ? held_out : train;
   ExampleSet set;
   set.num_features = d;
-  for (size_t j = static_cast<size_t>(options.shard_index); j < split.size(); j += static_cast<size_t>(options.num_shards))
+  for (size_t j = static_cast<size_t>(options.shard_index); j < split.size();
+       j += static_cast<size_t>(options.num_shards))
     set.source_rows.push_back(split[j]);
   set.num_examples = static_cast<int64_t>(set.source_rows.size());
   set.features.resize(static_cast<size_t>(set.num_examples * d));
@@ -120,7 +122,8 @@ StatusOr<ExampleSet> Assemble(const Source& source, const ExampleSetOptions& opt
 
 StatusOr<ExampleSet> LoadCsv(const ExampleSetOptions& options, const Scale& scale) {
   if (!options.labels_path.empty())
-    return errors::InvalidArgument("'", options.path, "' is a CSV file, whose last column holds the labels: labels_path '",
+    return errors::InvalidArgument("'", options.path,
+                                   "' is a CSV file, whose last column holds the labels: labels_path '",
                                    options.labels_path, "' is for IDX sources only");
   CLAB_ASSIGN_OR_RETURN(const CsvTable table, ReadCsvTable(options.path));
   if (table.columns.size() < 2)
@@ -168,8 +171,8 @@ Status ValidateExampleScale(const std::string& scale) { return ParseScale(scale)
 StatusOr<ExampleSet> LoadExampleSet(const ExampleSetOptions& options) {
   CLAB_ASSIGN_OR_RETURN(const Scale scale, ParseScale(options.scale));
   if (options.num_shards < 1 || options.shard_index < 0 || options.shard_index >= options.num_shards)
-    return errors::InvalidArgument("shard_index ", options.shard_index, " is not in [0, num_shards = ",
-                                   options.num_shards, ")");
+    return errors::InvalidArgument("shard_index ", options.shard_index,
+                                   " is not in [0, num_shards = ", options.num_shards, ")");
   if (options.held_out_every < 0 || options.held_out_every == 1)
     return errors::InvalidArgument("held_out_every ", options.held_out_every,
                                    " must be 0 (nothing held out) or at least 2 (every k-th example held out)");

@@ -227,8 +227,8 @@ Status WriteIdxFile(const std::string& path, const IdxArray& array) {
   bytes.resize(header_bytes + array.bytes().size());
   for (size_t at = 0; at < array.bytes().size(); at += width)
     for (size_t b = 0; b < width; ++b)
-      bytes[header_bytes + at + b] = static_cast<char>(
-          array.bytes()[at + (std::endian::native == std::endian::big ? b : width - 1 - b)]);
+      bytes[header_bytes + at + b] =
+          static_cast<char>(array.bytes()[at + (std::endian::native == std::endian::big ? b : width - 1 - b)]);
   // "wb" with a ".gz" name compresses; "wbT" writes the bytes as they are.
   CLAB_ASSIGN_OR_RETURN(GzFile file, Open(path, absl::EndsWith(path, ".gz") ? "wb" : "wbT"));
   size_t written = 0;

@@ -177,8 +177,7 @@ Status ReadSortedTable(std::string_view bytes, const std::string& what, std::map
     return errors::DataLoss(what, " is not a checkpoint index (bad magic number; truncated or overwritten?)");
   std::string_view handles(footer, kFooterSize - 8);
   BlockHandle metaindex, index;
-  if (!metaindex.DecodeFrom(&handles) || !index.DecodeFrom(&handles))
-    return errors::DataLoss(what, ": corrupt footer");
+  if (!metaindex.DecodeFrom(&handles) || !index.DecodeFrom(&handles)) return errors::DataLoss(what, ": corrupt footer");
   std::string_view index_block;
   CLAB_RETURN_IF_ERROR(ReadBlock(bytes, index, what, &index_block));
   std::vector<std::pair<std::string, std::string>> index_entries;

@@ -169,8 +169,8 @@ StatusOr<Tensor> TensorBundleReader::Read(const std::string& name) const {
     const ssize_t n = ::pread(fd, out + done, tensor.TotalBytes() - done, entry.offset() + static_cast<off_t>(done));
     if (n <= 0) {
       ::close(fd);
-      return errors::DataLoss("Checkpoint data file ", path, " is truncated: '", name, "' needs bytes ",
-                              entry.offset(), "..", entry.offset() + entry.size());
+      return errors::DataLoss("Checkpoint data file ", path, " is truncated: '", name, "' needs bytes ", entry.offset(),
+                              "..", entry.offset() + entry.size());
     }
     done += static_cast<size_t>(n);
   }

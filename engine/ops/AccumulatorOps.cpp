@@ -19,8 +19,8 @@ using array_internal::FailInvalidArgument;
 class AccumulatorKernel : public OpKernel {
  public:
   AccumulatorKernel(std::string container, std::string name, DataType dtype, PartialShape shape, bool mean)
-      : container_(std::move(container)), name_(std::move(name)), dtype_(dtype), shape_(std::move(shape)),
-        mean_(mean) {}
+      : container_(std::move(container)), name_(std::move(name)), dtype_(dtype), shape_(std::move(shape)), mean_(mean) {
+  }
 
   void Compute(OpKernelContext* ctx) override {
     auto accumulator = ctx->resource_mgr()->LookupOrCreate<GradientAccumulator>(
@@ -148,9 +148,10 @@ void RegisterAccumulatorOps(OpRegistry& registry) {
       .Output("average: dtype")
       .Attr("dtype: {float, double}")
       .Stateful()
-      .Kernel("CPU", [](OpKernelConstruction&) -> StatusOr<std::unique_ptr<OpKernel>> {
-        return std::unique_ptr<OpKernel>(std::make_unique<TakeGradientKernel>());
-      })
+      .Kernel("CPU",
+              [](OpKernelConstruction&) -> StatusOr<std::unique_ptr<OpKernel>> {
+                return std::unique_ptr<OpKernel>(std::make_unique<TakeGradientKernel>());
+              })
       .Summary("Waits for num_required gradients and returns their mean; the accumulator's step moves on by one.")
       .Group("train");
   registry.Register("AccumulatorSetGlobalStep")

@@ -69,14 +69,12 @@ StatusOr<std::unique_ptr<OpKernel>> MakePlaceholderKernel(OpKernelConstruction& 
   CLAB_RETURN_IF_ERROR(c.GetAttr("dtype", &dtype));
   PartialShape shape;
   CLAB_RETURN_IF_ERROR(c.GetAttr("shape", &shape));
-  std::string message = clab::StrCat("You must feed a value for placeholder tensor '", c.name(),
-                                     "' with dtype ", DataTypeName(dtype));
+  std::string message =
+      clab::StrCat("You must feed a value for placeholder tensor '", c.name(), "' with dtype ", DataTypeName(dtype));
   if (shape.known_rank()) message += clab::StrCat(" and shape ", shape.DebugString());
   // Runs only when nothing was fed: a fed placeholder's output replaces the node.
   return LambdaKernel(
-      [message](OpKernelContext* ctx) {
-        ctx->SetStatus(errors::InvalidArgument(message, NodeSuffix(ctx->name())));
-      },
+      [message](OpKernelContext* ctx) { ctx->SetStatus(errors::InvalidArgument(message, NodeSuffix(ctx->name()))); },
       /*expensive=*/false)(c);
 }
 
@@ -174,9 +172,10 @@ StatusOr<std::unique_ptr<OpKernel>> MakeCastKernel(OpKernelConstruction& c) {
       return FailInvalidArgument(ctx, "Cast expects ", DataTypeName(src), " input, got ", DataTypeName(x.dtype()));
     if (src == dst) return ctx->set_output(0, x);
     Tensor* out = ctx->allocate_output(0, dst, x.shape());
-    CLAB_SWITCH_POD_TYPES(src, Src,
+    CLAB_SWITCH_POD_TYPES(
+        src, Src,
         CLAB_SWITCH_POD_TYPES(dst, Dst, (CastElements<Src, Dst>(x, out)),
-            FailInvalidArgument(ctx, "Cast to ", DataTypeName(dst), " is not supported")),
+                              FailInvalidArgument(ctx, "Cast to ", DataTypeName(dst), " is not supported")),
         FailInvalidArgument(ctx, "Cast from ", DataTypeName(src), " is not supported"));
   })(c);
 }

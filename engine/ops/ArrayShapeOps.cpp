@@ -15,9 +15,7 @@
 namespace clab::array_internal {
 namespace {
 
-std::string DimsText(const std::vector<int64_t>& dims) {
-  return clab::StrCat("[", absl::StrJoin(dims, ","), "]");
-}
+std::string DimsText(const std::vector<int64_t>& dims) { return clab::StrCat("[", absl::StrJoin(dims, ","), "]"); }
 
 // ---- Reshape -------------------------------------------------------------------------------
 
@@ -30,10 +28,9 @@ Status ReshapeShape(ShapeContext& c) {
   const Tensor* sizes_tensor = c.input_constant(1);
   if (sizes_tensor == nullptr) {
     const bool count_known = sizes_shape.known_rank() && (sizes_shape.rank() == 0 || sizes_shape.dim(0) >= 0);
-    c.set_output(0, !count_known ? PartialShape::Unknown()
-                    : sizes_shape.rank() == 0
-                        ? PartialShape()
-                        : PartialShape::UnknownOfRank(static_cast<int>(sizes_shape.dim(0))));
+    c.set_output(0, !count_known              ? PartialShape::Unknown()
+                    : sizes_shape.rank() == 0 ? PartialShape()
+                                              : PartialShape::UnknownOfRank(static_cast<int>(sizes_shape.dim(0))));
     return OkStatus();
   }
   CLAB_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, ReadIndexVector(*sizes_tensor));
@@ -58,8 +55,7 @@ Status ReshapeShape(ShapeContext& c) {
     if (unknown_index >= 0 && known_product > 0) {
       if (num_elements % known_product != 0)
         return c.MakeError(clab::StrCat("Cannot reshape a tensor with ", num_elements, " elements to shape ",
-                                        DimsText(sizes), ": ", num_elements, " is not a multiple of ",
-                                        known_product));
+                                        DimsText(sizes), ": ", num_elements, " is not a multiple of ", known_product));
       sizes[static_cast<size_t>(unknown_index)] = num_elements / known_product;
     }
   }

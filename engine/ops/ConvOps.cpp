@@ -44,10 +44,8 @@ void ImageToPatches(const T* image, const Geometry& g, T* patches) {
         for (int64_t kx = 0; kx < g.k_w; ++kx) {
           const int64_t ix = ox * g.stride_w - g.pad_left + kx;
           T* cell = row + (ky * g.k_w + kx) * g.in_c;
-          if (iy < 0 || iy >= g.in_h || ix < 0 || ix >= g.in_w)
-            std::fill_n(cell, g.in_c, T(0));
-          else
-            std::copy_n(image + (iy * g.in_w + ix) * g.in_c, g.in_c, cell);
+          if (iy < 0 || iy >= g.in_h || ix < 0 || ix >= g.in_w) std::fill_n(cell, g.in_c, T(0));
+          else std::copy_n(image + (iy * g.in_w + ix) * g.in_c, g.in_c, cell);
         }
       }
     }
@@ -82,12 +80,13 @@ std::string DimsText(const std::vector<int64_t>& dims) { return StrCat("[", absl
 // The shape a size vector input (input_sizes, filter_sizes) describes.
 StatusOr<TensorShape> ShapeFromSizes(const Tensor& sizes, std::string_view what) {
   if (sizes.shape().rank() != 1 || sizes.NumElements() != 4 || (sizes.dtype() != DT_INT32 && sizes.dtype() != DT_INT64))
-    return errors::InvalidArgument(what, " must be an int32 vector of 4 sizes, got ", DataTypeName(sizes.dtype()),
-                                   " ", sizes.shape().DebugString());
+    return errors::InvalidArgument(what, " must be an int32 vector of 4 sizes, got ", DataTypeName(sizes.dtype()), " ",
+                                   sizes.shape().DebugString());
   std::vector<int64_t> dims(4);
   for (int i = 0; i < 4; ++i) {
     dims[static_cast<size_t>(i)] = sizes.dtype() == DT_INT64 ? sizes.data<int64_t>()[i] : sizes.data<int32_t>()[i];
-    if (dims[static_cast<size_t>(i)] < 0) return errors::InvalidArgument(what, " must be non-negative, got ", DimsText(dims));
+    if (dims[static_cast<size_t>(i)] < 0)
+      return errors::InvalidArgument(what, " must be non-negative, got ", DimsText(dims));
   }
   return TensorShape(dims);
 }
@@ -97,8 +96,8 @@ StatusOr<Geometry> ConvGeometry(const WindowAttrs& attrs, const TensorShape& inp
   if (input.rank() != 4)
     return errors::InvalidArgument("input must be 4-dimensional (NHWC), got shape ", input.DebugString());
   if (filter.rank() != 4)
-    return errors::InvalidArgument("filter must be 4-dimensional ([height, width, in_channels, out_channels]), got shape ",
-                                   filter.DebugString());
+    return errors::InvalidArgument(
+        "filter must be 4-dimensional ([height, width, in_channels, out_channels]), got shape ", filter.DebugString());
   if (input.dim(3) != filter.dim(2))
     return errors::InvalidArgument("input depth ", input.dim(3), " does not match the filter's in_channels ",
                                    filter.dim(2), ": input ", input.DebugString(), ", filter ", filter.DebugString());
@@ -123,7 +122,8 @@ class ConvKernel : public OpKernel {
     const int64_t row_length = g.k_h * g.k_w * g.in_c;
     const int64_t group = std::max<int64_t>(1, kMaxPatchElements / std::max<int64_t>(1, positions * row_length));
     const int64_t groups = (g.batch + group - 1) / group;
-    const double cycles_per_group = 2.0 * static_cast<double>(group * positions * row_length * std::max<int64_t>(1, g.out_c));
+    const double cycles_per_group =
+        2.0 * static_cast<double>(group * positions * row_length * std::max<int64_t>(1, g.out_c));
     switch (pass_) {
       case ConvPass::kForward: return Forward(ctx, g, group, groups, cycles_per_group);
       case ConvPass::kBackpropInput: return BackpropInput(ctx, g, group, groups, cycles_per_group);

@@ -46,10 +46,10 @@ struct DatasetConfig {
   // Everything that decides the stream, to catch two nodes sharing one resource with
   // different settings.
   std::string Signature() const {
-    return absl::StrCat("path=", source.path, " labels_path=", source.labels_path, " held_out_every=",
-                        source.held_out_every, " split=", source.held_out_split ? "held_out" : "train",
-                        " scale=", source.scale, " shard=", source.shard_index, "/", source.num_shards,
-                        " batch_size=", batch_size, " seed=", seed, " shuffle=", shuffle);
+    return absl::StrCat(
+        "path=", source.path, " labels_path=", source.labels_path, " held_out_every=", source.held_out_every,
+        " split=", source.held_out_split ? "held_out" : "train", " scale=", source.scale, " shard=", source.shard_index,
+        "/", source.num_shards, " batch_size=", batch_size, " seed=", seed, " shuffle=", shuffle);
   }
 };
 
@@ -76,9 +76,7 @@ class MinibatchDatasetState : public Resource {
     return order_[static_cast<size_t>(position_++)];
   }
 
-  std::string DebugString() const override {
-    return absl::StrCat("MinibatchDataset state (", signature_, ")");
-  }
+  std::string DebugString() const override { return absl::StrCat("MinibatchDataset state (", signature_, ")"); }
 
  private:
   void StartEpoch(int64_t epoch) {
@@ -89,10 +87,9 @@ class MinibatchDatasetState : public Resource {
     if (!shuffle_) return;
     const auto e = static_cast<uint64_t>(epoch);
     for (uint64_t i = order_.size() - 1; i > 0 && i < order_.size(); --i) {
-      const philox::PhiloxBlock block = philox::Philox4x32(
-          {static_cast<uint32_t>(i), static_cast<uint32_t>(i >> 32), static_cast<uint32_t>(e),
-           static_cast<uint32_t>(e >> 32)},
-          key_);
+      const philox::PhiloxBlock block = philox::Philox4x32({static_cast<uint32_t>(i), static_cast<uint32_t>(i >> 32),
+                                                            static_cast<uint32_t>(e), static_cast<uint32_t>(e >> 32)},
+                                                           key_);
       const uint64_t bits = (uint64_t{block[0]} << 32) | block[1];
       // A uniform index in [0, i] by multiply-and-shift (bias below (i+1)/2^64).
       const auto j = static_cast<uint64_t>((static_cast<unsigned __int128>(bits) * (i + 1)) >> 64);
@@ -184,8 +181,8 @@ class MinibatchDatasetKernel : public OpKernel {
     if (examples.num_examples == 0)
       return errors::InvalidArgument("shard ", s.shard_index, " of ", s.num_shards, " of its ",
                                      s.held_out_split ? "held-out" : "training", " split has no examples");
-    const uint64_t key = philox::Mix64(philox::Mix64(static_cast<uint64_t>(config_.seed)) ^
-                                       static_cast<uint64_t>(s.shard_index));
+    const uint64_t key =
+        philox::Mix64(philox::Mix64(static_cast<uint64_t>(config_.seed)) ^ static_cast<uint64_t>(s.shard_index));
     state->Load(std::move(examples), key, config_.shuffle);
     return OkStatus();
   }

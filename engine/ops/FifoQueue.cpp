@@ -11,18 +11,19 @@ Status FifoQueue::Validate(const Tuple& tuple) const {
                                    tuple.size());
   for (size_t i = 0; i < tuple.size(); ++i) {
     if (tuple[i].dtype() != types_[i])
-      return errors::InvalidArgument("FIFOQueue '", name_, "' component ", i, " is ", DataTypeName(types_[i]),
-                                     ", got ", DataTypeName(tuple[i].dtype()));
+      return errors::InvalidArgument("FIFOQueue '", name_, "' component ", i, " is ", DataTypeName(types_[i]), ", got ",
+                                     DataTypeName(tuple[i].dtype()));
     if (!shapes_.empty() && !shapes_[i].IsCompatibleWith(PartialShape(tuple[i].shape())))
-      return errors::InvalidArgument("FIFOQueue '", name_, "' component ", i, " has shape ",
-                                     shapes_[i].DebugString(), ", got ", tuple[i].shape().DebugString());
+      return errors::InvalidArgument("FIFOQueue '", name_, "' component ", i, " has shape ", shapes_[i].DebugString(),
+                                     ", got ", tuple[i].shape().DebugString());
   }
   return OkStatus();
 }
 
 Status FifoQueue::ClosedError() const {
-  return errors::OutOfRange("FIFOQueue '", name_, "' is closed and has insufficient elements (requested 1, current size ",
-                            buffer_.size(), ")");
+  return errors::OutOfRange("FIFOQueue '", name_,
+                            "' is closed and has insufficient elements (requested 1, current size ", buffer_.size(),
+                            ")");
 }
 
 void FifoQueue::EnqueueAsync(std::vector<Tuple> tuples, EnqueueDone done) {
@@ -34,9 +35,9 @@ void FifoQueue::EnqueueAsync(std::vector<Tuple> tuples, EnqueueDone done) {
         done(errors::Cancelled("Enqueue on FIFOQueue '", name, "' which is closed"));
       });
     } else {
-      enqueues_.push_back(PendingEnqueue{std::deque<Tuple>(std::make_move_iterator(tuples.begin()),
-                                                           std::make_move_iterator(tuples.end())),
-                                         std::move(done)});
+      enqueues_.push_back(PendingEnqueue{
+          std::deque<Tuple>(std::make_move_iterator(tuples.begin()), std::make_move_iterator(tuples.end())),
+          std::move(done)});
       ready = PumpLocked();
     }
   }

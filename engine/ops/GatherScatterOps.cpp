@@ -49,8 +49,8 @@ void GatherCompute(OpKernelContext* ctx, int64_t axis) {
   if (!indices.ok()) return ctx->SetStatus(errors::Annotate(indices.status(), "Gather: "));
   const int64_t outer = Product(dims, 0, static_cast<size_t>(axis));
   const int64_t limit = dims[static_cast<size_t>(axis)];
-  const size_t inner_bytes = static_cast<size_t>(Product(dims, static_cast<size_t>(axis) + 1, dims.size())) *
-                             DataTypeSize(params.dtype());
+  const size_t inner_bytes =
+      static_cast<size_t>(Product(dims, static_cast<size_t>(axis) + 1, dims.size())) * DataTypeSize(params.dtype());
   std::vector<int64_t> out_dims(dims.begin(), dims.begin() + axis);
   for (int64_t d : ctx->input(1).shape().dims()) out_dims.push_back(d);
   out_dims.insert(out_dims.end(), dims.begin() + axis + 1, dims.end());
@@ -126,8 +126,8 @@ void UnsortedSegmentSumKernel(OpKernelContext* ctx) {
   const int64_t segments = (*num)[0];
   const auto& dims = data.shape().dims();
   const size_t id_rank = segment_ids.shape().dims().size();
-  if (dims.size() < id_rank || !std::equal(segment_ids.shape().dims().begin(), segment_ids.shape().dims().end(),
-                                           dims.begin()))
+  if (dims.size() < id_rank ||
+      !std::equal(segment_ids.shape().dims().begin(), segment_ids.shape().dims().end(), dims.begin()))
     return FailInvalidArgument(ctx, "segment_ids.shape ", segment_ids.shape().DebugString(),
                                " must be a prefix of data.shape ", data.shape().DebugString());
   for (size_t k = 0; k < ids->size(); ++k)
@@ -194,15 +194,16 @@ void ScatterCompute(OpKernelContext* ctx, ScatterKind kind) {
   Tensor& current = var->value();
   if (!current.IsInitialized()) return ctx->SetStatus(UninitializedError(var_name, ctx->name()));
   if (updates.dtype() != current.dtype())
-    return FailInvalidArgument(ctx, "updates are ", DataTypeName(updates.dtype()), " but variable '", var_name,
-                               "' is ", DataTypeName(current.dtype()));
+    return FailInvalidArgument(ctx, "updates are ", DataTypeName(updates.dtype()), " but variable '", var_name, "' is ",
+                               DataTypeName(current.dtype()));
   const auto& dims = current.shape().dims();
   if (dims.empty()) return FailInvalidArgument(ctx, "cannot scatter into the scalar variable '", var_name, "'");
   std::vector<int64_t> expected = ctx->input(1).shape().dims();
   expected.insert(expected.end(), dims.begin() + 1, dims.end());
   if (updates.shape().dims() != expected)
-    return FailInvalidArgument(ctx, "updates must have shape indices.shape + ", var_name, ".shape[1:] = ",
-                               TensorShape(expected).DebugString(), ", got ", updates.shape().DebugString());
+    return FailInvalidArgument(ctx, "updates must have shape indices.shape + ", var_name,
+                               ".shape[1:] = ", TensorShape(expected).DebugString(), ", got ",
+                               updates.shape().DebugString());
   for (size_t k = 0; k < ids->size(); ++k)
     if ((*ids)[k] < 0 || (*ids)[k] >= dims[0])
       return FailInvalidArgument(ctx, "indices[", k, "] = ", (*ids)[k], " is not in [0, ", dims[0],

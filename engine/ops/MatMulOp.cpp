@@ -71,8 +71,8 @@ class MatMulKernel : public OpKernel {
     for (int i = 0; i < 2; ++i) {
       const Tensor& in = ctx->input(i);
       if (!in.shape().IsMatrix()) {
-        ctx->SetStatus(KernelInvalidArgument(ctx, "In[", i, "] is not a matrix. Instead it has shape ",
-                                             in.shape().DebugString()));
+        ctx->SetStatus(
+            KernelInvalidArgument(ctx, "In[", i, "] is not a matrix. Instead it has shape ", in.shape().DebugString()));
         return;
       }
     }
@@ -106,10 +106,8 @@ class MatMulKernel : public OpKernel {
     const double cycles_per_unit = static_cast<double>(split_rows ? d.n : d.m) * static_cast<double>(d.k) / 8.0;
     const bool ta = transpose_a_, tb = transpose_b_;
     ParallelForRange(ctx, units, cycles_per_unit, [&](int64_t begin, int64_t end) {
-      if (split_rows)
-        GemmBlock(a_data, b_data, out, d, ta, tb, begin, end - begin, 0, d.n);
-      else
-        GemmBlock(a_data, b_data, out, d, ta, tb, 0, d.m, begin, end - begin);
+      if (split_rows) GemmBlock(a_data, b_data, out, d, ta, tb, begin, end - begin, 0, d.n);
+      else GemmBlock(a_data, b_data, out, d, ta, tb, 0, d.m, begin, end - begin);
     });
   }
 

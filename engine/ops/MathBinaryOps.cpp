@@ -16,22 +16,30 @@ namespace {
 struct AddFn {
   static constexpr double kCycles = 1;
   template <typename T>
-  T operator()(T x, T y) const { return WrappingAdd(x, y); }
+  T operator()(T x, T y) const {
+    return WrappingAdd(x, y);
+  }
 };
 struct SubFn {
   static constexpr double kCycles = 1;
   template <typename T>
-  T operator()(T x, T y) const { return WrappingSub(x, y); }
+  T operator()(T x, T y) const {
+    return WrappingSub(x, y);
+  }
 };
 struct MulFn {
   static constexpr double kCycles = 1;
   template <typename T>
-  T operator()(T x, T y) const { return WrappingMul(x, y); }
+  T operator()(T x, T y) const {
+    return WrappingMul(x, y);
+  }
 };
 struct RealDivFn {
   static constexpr double kCycles = 5;
   template <typename T>
-  T operator()(T x, T y) const { return x / y; }
+  T operator()(T x, T y) const {
+    return x / y;
+  }
 };
 
 // The output shape of broadcasting x against y, and the collapsed iteration space.
@@ -198,9 +206,8 @@ class BinaryKernel : public OpKernel {
     }
     // Each block re-derives its starting position, which costs about one division per
     // collapsed dimension: negligible next to the block itself.
-    ParallelForRange(ctx, total, Op::kCycles + 0.5, [&plan, xd, yd, out](int64_t b, int64_t e) {
-      BroadcastRange<T, Op>(plan, xd, yd, out, b, e);
-    });
+    ParallelForRange(ctx, total, Op::kCycles + 0.5,
+                     [&plan, xd, yd, out](int64_t b, int64_t e) { BroadcastRange<T, Op>(plan, xd, yd, out, b, e); });
   }
 
  private:

@@ -2,7 +2,6 @@
 // shared by the math, nn and random kernels.
 #include "ops/MathOpsInternal.h"
 
-
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -61,20 +60,15 @@ void ParallelForOnPool(const Eigen::ThreadPoolDevice& device, int64_t total, dou
   const int64_t helpers = std::min(threads, num_blocks) - 1;
   const std::function<void(int64_t, int64_t)>* shared_fn = &fn;
   for (int64_t i = 0; i < helpers; ++i) {
-    device.getPool()->Schedule([state, total, block_size, shared_fn] {
-      RunBlocks(*state, total, block_size, shared_fn);
-    });
+    device.getPool()->Schedule(
+        [state, total, block_size, shared_fn] { RunBlocks(*state, total, block_size, shared_fn); });
   }
   RunBlocks(*state, total, block_size, shared_fn);
   std::unique_lock<std::mutex> lock(state->mu);
-  state->all_done.wait(lock, [&] {
-    return state->blocks_done.load(std::memory_order_acquire) == state->num_blocks;
-  });
+  state->all_done.wait(lock, [&] { return state->blocks_done.load(std::memory_order_acquire) == state->num_blocks; });
 }
 
-std::string NodeSuffix(const std::string& node_name) {
-  return absl::StrCat("\n\t [[{{node ", node_name, "}}]]");
-}
+std::string NodeSuffix(const std::string& node_name) { return absl::StrCat("\n\t [[{{node ", node_name, "}}]]"); }
 
 Status UnchangedShape(ShapeContext& ctx) {
   ctx.set_output(0, ctx.input_shape(0));

@@ -2,7 +2,6 @@
 // ArgMax (the predicted class) and Equal (to count correct predictions).
 #include "ops/MathOpsInternal.h"
 
-
 namespace clab {
 namespace {
 
@@ -19,8 +18,8 @@ void L2LossCompute(OpKernelContext* ctx) {
 void L2LossKernel(OpKernelContext* ctx) {
   if (ctx->input(0).dtype() == DT_DOUBLE) return L2LossCompute<double>(ctx);
   if (ctx->input(0).dtype() == DT_FLOAT) return L2LossCompute<float>(ctx);
-  ctx->SetStatus(math_internal::KernelInvalidArgument(ctx, "L2Loss has no kernel for ",
-                                                      DataTypeName(ctx->input(0).dtype())));
+  ctx->SetStatus(
+      math_internal::KernelInvalidArgument(ctx, "L2Loss has no kernel for ", DataTypeName(ctx->input(0).dtype())));
 }
 
 template <typename T>
@@ -56,7 +55,8 @@ void ArgMaxKernel(OpKernelContext* ctx) {
   const Tensor& dimension = ctx->input(1);
   const int rank = ctx->input(0).shape().rank();
   if (dimension.NumElements() != 1 || rank == 0) {
-    ctx->SetStatus(math_internal::KernelInvalidArgument(ctx, "ArgMax wants a scalar dimension and an input of rank >= 1"));
+    ctx->SetStatus(
+        math_internal::KernelInvalidArgument(ctx, "ArgMax wants a scalar dimension and an input of rank >= 1"));
     return;
   }
   int64_t axis = dimension.dtype() == DT_INT64 ? dimension.data<int64_t>()[0] : dimension.data<int32_t>()[0];
@@ -71,8 +71,8 @@ void ArgMaxKernel(OpKernelContext* ctx) {
     case DT_INT32: return ArgMaxCompute<int32_t>(ctx, axis);
     case DT_INT64: return ArgMaxCompute<int64_t>(ctx, axis);
     default:
-      ctx->SetStatus(math_internal::KernelInvalidArgument(ctx, "ArgMax has no kernel for ",
-                                                          DataTypeName(ctx->input(0).dtype())));
+      ctx->SetStatus(
+          math_internal::KernelInvalidArgument(ctx, "ArgMax has no kernel for ", DataTypeName(ctx->input(0).dtype())));
   }
 }
 
@@ -82,14 +82,14 @@ void EqualCompute(OpKernelContext* ctx) {
   const Tensor& y = ctx->input(1);
   const bool scalar_y = y.NumElements() == 1;
   if (!(x.shape() == y.shape()) && !scalar_y) {
-    ctx->SetStatus(math_internal::KernelInvalidArgument(ctx, "Equal compares tensors of one shape (or with a scalar); got ",
+    ctx->SetStatus(math_internal::KernelInvalidArgument(ctx,
+                                                        "Equal compares tensors of one shape (or with a scalar); got ",
                                                         x.shape().DebugString(), " and ", y.shape().DebugString()));
     return;
   }
   Tensor* out = ctx->allocate_output(0, DT_BOOL, x.shape());
   if (out == nullptr) return;
-  for (int64_t i = 0; i < x.NumElements(); ++i)
-    out->data<bool>()[i] = x.data<T>()[i] == y.data<T>()[scalar_y ? 0 : i];
+  for (int64_t i = 0; i < x.NumElements(); ++i) out->data<bool>()[i] = x.data<T>()[i] == y.data<T>()[scalar_y ? 0 : i];
 }
 
 void EqualKernel(OpKernelContext* ctx) {
@@ -100,8 +100,8 @@ void EqualKernel(OpKernelContext* ctx) {
     case DT_INT64: return EqualCompute<int64_t>(ctx);
     case DT_BOOL: return EqualCompute<bool>(ctx);
     default:
-      ctx->SetStatus(math_internal::KernelInvalidArgument(ctx, "Equal has no kernel for ",
-                                                          DataTypeName(ctx->input(0).dtype())));
+      ctx->SetStatus(
+          math_internal::KernelInvalidArgument(ctx, "Equal has no kernel for ", DataTypeName(ctx->input(0).dtype())));
   }
 }
 

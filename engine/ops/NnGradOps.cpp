@@ -4,7 +4,6 @@
 // axes, with the shapes of this run: batch sizes need not be known when the graph is built.
 #include "ops/MathOpsInternal.h"
 
-
 namespace clab {
 namespace {
 
@@ -56,7 +55,8 @@ void ReductionGradCompute(OpKernelContext* ctx, bool mean) {
   for (int d = 0; d < rank; ++d) (reduced[static_cast<size_t>(d)] ? count : kept_elements) *= input.shape().dim(d);
   if (grad.NumElements() != kept_elements) {
     ctx->SetStatus(math_internal::KernelInvalidArgument(ctx, "gradient ", grad.shape().DebugString(),
-                                                        " does not match the reduction of ", input.shape().DebugString()));
+                                                        " does not match the reduction of ",
+                                                        input.shape().DebugString()));
     return;
   }
   Tensor* output = ctx->allocate_output(0, grad.dtype(), input.shape());

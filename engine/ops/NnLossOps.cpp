@@ -6,7 +6,6 @@
 // -sum(labels * log softmax(features)) and the backprop softmax(features) - labels.
 #include "ops/MathOpsInternal.h"
 
-
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -37,11 +36,10 @@ template <typename T, typename Label>
 void SparseSoftmaxXentCompute(OpKernelContext* ctx) {
   const Tensor& features = ctx->input(0);
   const Tensor& labels = ctx->input(1);
-  if (features.shape().rank() != 2 || labels.shape().rank() != 1 ||
-      labels.shape().dim(0) != features.shape().dim(0)) {
-    ctx->SetStatus(math_internal::KernelInvalidArgument(
-        ctx, "features must be [batch, classes] and labels [batch], got ", features.shape().DebugString(), " and ",
-        labels.shape().DebugString()));
+  if (features.shape().rank() != 2 || labels.shape().rank() != 1 || labels.shape().dim(0) != features.shape().dim(0)) {
+    ctx->SetStatus(
+        math_internal::KernelInvalidArgument(ctx, "features must be [batch, classes] and labels [batch], got ",
+                                             features.shape().DebugString(), " and ", labels.shape().DebugString()));
     return;
   }
   const int64_t batch = features.shape().dim(0);

@@ -2,7 +2,6 @@
 // axis.
 #include "ops/MathOpsInternal.h"
 
-
 #include <cmath>
 
 namespace clab {

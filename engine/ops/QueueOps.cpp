@@ -28,8 +28,8 @@ class FifoQueueKernel : public OpKernel {
  public:
   FifoQueueKernel(std::string container, std::string name, std::vector<DataType> types,
                   std::vector<PartialShape> shapes, int64_t capacity)
-      : container_(std::move(container)), name_(std::move(name)), types_(std::move(types)),
-        shapes_(std::move(shapes)), capacity_(capacity) {}
+      : container_(std::move(container)), name_(std::move(name)), types_(std::move(types)), shapes_(std::move(shapes)),
+        capacity_(capacity) {}
 
   void Compute(OpKernelContext* ctx) override {
     auto queue = ctx->resource_mgr()->LookupOrCreate<FifoQueue>(
@@ -183,8 +183,9 @@ void RegisterQueueOps(OpRegistry& registry) {
       .Stateful()
       .SetShapeFn(HandleShape)
       .Kernel("CPU", MakeFifoQueueKernel)
-      .Summary("A first-in first-out queue of tuples of tensors, kept on its device across steps (capacity -1: "
-               "unbounded).")
+      .Summary(
+          "A first-in first-out queue of tuples of tensors, kept on its device across steps (capacity -1: "
+          "unbounded).")
       .Group("queue");
   auto enqueue = [&registry](const char* name, bool many, const char* summary) {
     registry.Register(name)
@@ -193,14 +194,16 @@ void RegisterQueueOps(OpRegistry& registry) {
         .Attr("Tcomponents: list(type) >= 1")
         .Attr("timeout_ms: int = -1")
         .Stateful()
-        .Kernel("CPU", [many](OpKernelConstruction&) -> StatusOr<std::unique_ptr<OpKernel>> {
-          return std::unique_ptr<OpKernel>(std::make_unique<EnqueueKernel>(many));
-        })
+        .Kernel("CPU",
+                [many](OpKernelConstruction&) -> StatusOr<std::unique_ptr<OpKernel>> {
+                  return std::unique_ptr<OpKernel>(std::make_unique<EnqueueKernel>(many));
+                })
         .Summary(summary)
         .Group("queue");
   };
   enqueue("QueueEnqueue", false, "Appends one tuple to a queue, waiting for room in a full one.");
-  enqueue("QueueEnqueueMany", true, "Appends the slices of the components along their first dimension, one tuple each.");
+  enqueue("QueueEnqueueMany", true,
+          "Appends the slices of the components along their first dimension, one tuple each.");
   registry.Register("QueueDequeue")
       .Input("handle: string")
       .Output("components: component_types")
@@ -208,21 +211,24 @@ void RegisterQueueOps(OpRegistry& registry) {
       .Attr("timeout_ms: int = -1")
       .Stateful()
       .SetShapeFn(DequeueShape)
-      .Kernel("CPU", [](OpKernelConstruction&) -> StatusOr<std::unique_ptr<OpKernel>> {
-        return std::unique_ptr<OpKernel>(std::make_unique<DequeueKernel>());
-      })
+      .Kernel("CPU",
+              [](OpKernelConstruction&) -> StatusOr<std::unique_ptr<OpKernel>> {
+                return std::unique_ptr<OpKernel>(std::make_unique<DequeueKernel>());
+              })
       .Summary("Takes the oldest tuple, waiting for one; OUT_OF_RANGE once the queue is closed and empty.")
       .Group("queue");
   registry.Register("QueueClose")
       .Input("handle: string")
       .Attr("cancel_pending_enqueues: bool = false")
       .Stateful()
-      .Kernel("CPU", LambdaKernel([](OpKernelContext* ctx) {
-                auto queue = resource_handles::Lookup<FifoQueue>(ctx, 0, "FIFOQueue");
-                bool cancel = false;
-                GetNodeAttr(ctx->node(), "cancel_pending_enqueues", &cancel).IgnoreError();
-                if (queue) queue->Close(cancel);
-              }, /*expensive=*/false))
+      .Kernel("CPU", LambdaKernel(
+                         [](OpKernelContext* ctx) {
+                           auto queue = resource_handles::Lookup<FifoQueue>(ctx, 0, "FIFOQueue");
+                           bool cancel = false;
+                           GetNodeAttr(ctx->node(), "cancel_pending_enqueues", &cancel).IgnoreError();
+                           if (queue) queue->Close(cancel);
+                         },
+                         /*expensive=*/false))
       .Summary("Closes a queue: no more enqueues; dequeues fail once it is empty.")
       .Group("queue");
   registry.Register("QueueSize")
@@ -233,10 +239,12 @@ void RegisterQueueOps(OpRegistry& registry) {
         c.set_output(0, PartialShape::Scalar());
         return OkStatus();
       })
-      .Kernel("CPU", LambdaKernel([](OpKernelContext* ctx) {
-                auto queue = resource_handles::Lookup<FifoQueue>(ctx, 0, "FIFOQueue");
-                if (queue) ctx->set_output(0, Tensor::Scalar<int32_t>(static_cast<int32_t>(queue->size())));
-              }, /*expensive=*/false))
+      .Kernel("CPU", LambdaKernel(
+                         [](OpKernelContext* ctx) {
+                           auto queue = resource_handles::Lookup<FifoQueue>(ctx, 0, "FIFOQueue");
+                           if (queue) ctx->set_output(0, Tensor::Scalar<int32_t>(static_cast<int32_t>(queue->size())));
+                         },
+                         /*expensive=*/false))
       .Summary("The number of tuples in a queue.")
       .Group("queue");
 }

@@ -45,8 +45,7 @@ Status NormalizeAxes(const Tensor& axes, int rank, std::vector<bool>* reduced) {
   for (int64_t i = 0; i < axes.NumElements(); ++i) {
     const int64_t axis = axes.dtype() == DT_INT64 ? axes.data<int64_t>()[i] : axes.data<int32_t>()[i];
     if (axis < -rank || axis >= rank) {
-      return errors::InvalidArgument("Invalid reduction dimension ", axis, " for input with ", rank,
-                                     " dimension(s)");
+      return errors::InvalidArgument("Invalid reduction dimension ", axis, " for input with ", rank, " dimension(s)");
     }
     const size_t index = static_cast<size_t>(axis < 0 ? axis + rank : axis);
     if ((*reduced)[index]) {
@@ -64,8 +63,7 @@ struct Group {
 
 // One pass: in[outer, rows, inner] summed over `rows` into out[outer, inner].
 template <typename In, typename Acc>
-void ReduceMiddleAxis(const OpKernelContext* ctx, const In* in, Acc* out, int64_t outer, int64_t rows,
-                      int64_t inner) {
+void ReduceMiddleAxis(const OpKernelContext* ctx, const In* in, Acc* out, int64_t outer, int64_t rows, int64_t inner) {
   const int64_t rows_per_block = inner == 1 ? kBlockElements : std::max<int64_t>(16, kBlockElements / inner);
   const int64_t row_blocks = (rows + rows_per_block - 1) / rows_per_block;
   const int64_t cols_per_block = std::min(inner, kBlockColumns);
@@ -134,10 +132,8 @@ class ReductionKernel : public OpKernel {
       if (r) reduced_count *= size;
       if (!r || keep_dims_) output_shape.AddDim(r ? 1 : size);
       if (size == 1) continue;
-      if (!groups.empty() && groups.back().reduced == r)
-        groups.back().size *= size;
-      else
-        groups.push_back({size, r});
+      if (!groups.empty() && groups.back().reduced == r) groups.back().size *= size;
+      else groups.push_back({size, r});
     }
 
     if (input.NumElements() == 0) {
@@ -162,8 +158,8 @@ class ReductionKernel : public OpKernel {
     T* out = output->data<T>();
     const int64_t n = output->NumElements();
     for (int64_t i = 0; i < n; ++i) {
-      const Acc value = kMean ? sums[static_cast<size_t>(i)] / static_cast<Acc>(reduced_count)
-                              : sums[static_cast<size_t>(i)];
+      const Acc value =
+          kMean ? sums[static_cast<size_t>(i)] / static_cast<Acc>(reduced_count) : sums[static_cast<size_t>(i)];
       out[i] = static_cast<T>(value);
     }
   }
@@ -183,10 +179,8 @@ class ReductionKernel : public OpKernel {
       for (size_t i = static_cast<size_t>(last_reduced) + 1; i < groups.size(); ++i) inner *= groups[i].size;
       const int64_t rows = groups[static_cast<size_t>(last_reduced)].size;
       next.assign(static_cast<size_t>(outer * inner), Acc(0));
-      if (first)
-        ReduceMiddleAxis<T, Acc>(ctx, input, next.data(), outer, rows, inner);
-      else
-        ReduceMiddleAxis<Acc, Acc>(ctx, current.data(), next.data(), outer, rows, inner);
+      if (first) ReduceMiddleAxis<T, Acc>(ctx, input, next.data(), outer, rows, inner);
+      else ReduceMiddleAxis<Acc, Acc>(ctx, current.data(), next.data(), outer, rows, inner);
       first = false;
       current.swap(next);
       // The kept groups around the reduced one become neighbours: merge them.
@@ -252,10 +246,8 @@ Status ReductionShape(ShapeContext& ctx) {
     return ctx.MakeError(std::string(status.message()));
   std::vector<int64_t> dims;
   for (int i = 0; i < input.rank(); ++i) {
-    if (!reduced[static_cast<size_t>(i)])
-      dims.push_back(input.dim(i));
-    else if (keep_dims)
-      dims.push_back(1);
+    if (!reduced[static_cast<size_t>(i)]) dims.push_back(input.dim(i));
+    else if (keep_dims) dims.push_back(1);
   }
   ctx.set_output(0, PartialShape(std::move(dims)));
   return OkStatus();

@@ -21,9 +21,9 @@ template <typename T>
 std::shared_ptr<T> Lookup(OpKernelContext* ctx, int i, std::string_view kind) {
   const Tensor& handle = ctx->input(i);
   if (handle.dtype() != DT_STRING || handle.NumElements() != 2) {
-    array_internal::FailInvalidArgument(ctx, "input ", i, " must be a ", kind, " handle (a string vector of 2: ",
-                                        "container and name), got ", DataTypeName(handle.dtype()), " ",
-                                        handle.shape().DebugString());
+    array_internal::FailInvalidArgument(ctx, "input ", i, " must be a ", kind,
+                                        " handle (a string vector of 2: ", "container and name), got ",
+                                        DataTypeName(handle.dtype()), " ", handle.shape().DebugString());
     return nullptr;
   }
   const std::string& container = handle.data<std::string>()[0];

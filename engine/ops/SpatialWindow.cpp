@@ -51,8 +51,7 @@ StatusOr<WindowAttrs> ReadWindowAttrs(const tensorflow::NodeDef& node, bool pool
     std::vector<int64_t> dilations;
     CLAB_RETURN_IF_ERROR(GetNodeAttr(node, "dilations", &dilations));
     for (int64_t d : dilations)
-      if (d != 1)
-        return errors::InvalidArgument("dilations other than 1 are not supported, got ", ListText(dilations));
+      if (d != 1) return errors::InvalidArgument("dilations other than 1 are not supported, got ", ListText(dilations));
   }
   if (HasNodeAttr(node, "explicit_paddings"))
     CLAB_RETURN_IF_ERROR(GetNodeAttr(node, "explicit_paddings", &attrs.explicit_paddings));

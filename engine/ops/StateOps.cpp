@@ -36,9 +36,9 @@ class VariableKernel : public OpKernel {
         container_, name_, [&] { return std::make_shared<Variable>(dtype_, shape_); });
     if (!var.ok()) return ctx->SetStatus(errors::Annotate(var.status(), clab::StrCat("Variable '", name_, "': ")));
     if ((*var)->dtype() != dtype_)
-      return FailInvalidArgument(ctx, "Variable '", name_, "' in container '", container_, "' already exists with dtype ",
-                                 DataTypeName((*var)->dtype()), ", but node '", ctx->name(), "' declares ",
-                                 DataTypeName(dtype_));
+      return FailInvalidArgument(ctx, "Variable '", name_, "' in container '", container_,
+                                 "' already exists with dtype ", DataTypeName((*var)->dtype()), ", but node '",
+                                 ctx->name(), "' declares ", DataTypeName(dtype_));
     ctx->set_output_ref(0, std::move(var).value());
   }
   bool IsExpensive() const override { return false; }
@@ -58,8 +58,8 @@ StatusOr<std::unique_ptr<OpKernel>> MakeVariableKernel(OpKernelConstruction& c) 
   CLAB_RETURN_IF_ERROR(c.GetAttr("shape", &shape));
   CLAB_RETURN_IF_ERROR(c.GetAttr("container", &container));
   CLAB_RETURN_IF_ERROR(c.GetAttr("shared_name", &shared_name));
-  return std::unique_ptr<OpKernel>(std::make_unique<VariableKernel>(
-      dtype, std::move(shape), std::move(container), shared_name.empty() ? c.name() : shared_name));
+  return std::unique_ptr<OpKernel>(std::make_unique<VariableKernel>(dtype, std::move(shape), std::move(container),
+                                                                    shared_name.empty() ? c.name() : shared_name));
 }
 
 Status VariableShape(ShapeContext& c) {
@@ -119,9 +119,9 @@ class AssignKernel : public OpKernel {
       const bool fits = current.IsInitialized() ? current.shape() == w.value.shape()
                                                 : lhs.IsCompatibleWith(PartialShape(w.value.shape()));
       if (!fits)
-        return FailInvalidArgument(ctx, "Assign requires shapes of both tensors to match. lhs shape= ",
-                                   lhs.DebugString(), " rhs shape= ", w.value.shape().DebugString(),
-                                   " (variable '", w.name, "')");
+        return FailInvalidArgument(ctx,
+                                   "Assign requires shapes of both tensors to match. lhs shape= ", lhs.DebugString(),
+                                   " rhs shape= ", w.value.shape().DebugString(), " (variable '", w.name, "')");
     }
     if (current.IsInitialized() && current.shape() == w.value.shape() && w.value.OnHost() &&
         OnlyVariableHolds(ctx, current, w.value)) {
@@ -172,8 +172,7 @@ void AssignUpdateCompute(OpKernelContext* ctx) {
   if (!current.IsInitialized()) return ctx->SetStatus(UninitializedError(w.name, ctx->name()));
   if (current.shape() != w.value.shape())
     return FailInvalidArgument(ctx, "Cannot update variable '", w.name, "' with shape ", current.shape().DebugString(),
-                               " using a Tensor with shape ", w.value.shape().DebugString(),
-                               ", shapes must be equal.");
+                               " using a Tensor with shape ", w.value.shape().DebugString(), ", shapes must be equal.");
   // Decide before taking another handle on the buffer, which would count as a holder.
   const bool in_place = OnlyVariableHolds(ctx, current, w.value);
   Tensor target = in_place ? current : Tensor(current.dtype(), current.shape(), ctx->device()->allocator());

@@ -10,8 +10,6 @@ CpuDevice::CpuDevice(std::string full_name) : Device(std::move(full_name), "CPU"
 
 Allocator* CpuDevice::allocator() { return CpuAllocator(); }
 
-const Eigen::ThreadPoolDevice* CpuDevice::eigen_cpu_device() const {
-  return ThreadPool::Default()->eigen_device();
-}
+const Eigen::ThreadPoolDevice* CpuDevice::eigen_cpu_device() const { return ThreadPool::Default()->eigen_device(); }
 
 }  // namespace clab

@@ -42,9 +42,7 @@ void CopyHostBytes(const Tensor& from, Tensor* to) {
 }  // namespace
 
 Device::Device(std::string full_name, std::string type, std::string description)
-    : name_(std::move(full_name)),
-      type_(std::move(type)),
-      description_(std::move(description)),
+    : name_(std::move(full_name)), type_(std::move(type)), description_(std::move(description)),
       incarnation_(NewIncarnation()) {
   // A device is only ever built from a canonical name; a bad one leaves the parsed form
   // empty, which no spec but the empty one matches.
@@ -66,16 +64,14 @@ tensorflow::DeviceAttributes Device::attributes() const {
 
 Status Device::CopyHostToDevice(const Tensor& host, Tensor* device_tensor) {
   CLAB_RETURN_IF_ERROR(CheckSameLayout(host, *device_tensor));
-  if (!device_tensor->OnHost())
-    return errors::Unimplemented("Device ", name_, " cannot copy into non-host memory");
+  if (!device_tensor->OnHost()) return errors::Unimplemented("Device ", name_, " cannot copy into non-host memory");
   CopyHostBytes(host, device_tensor);
   return OkStatus();
 }
 
 Status Device::CopyDeviceToHost(const Tensor& device_tensor, Tensor* host) {
   CLAB_RETURN_IF_ERROR(CheckSameLayout(device_tensor, *host));
-  if (!device_tensor.OnHost())
-    return errors::Unimplemented("Device ", name_, " cannot copy from non-host memory");
+  if (!device_tensor.OnHost()) return errors::Unimplemented("Device ", name_, " cannot copy from non-host memory");
   CopyHostBytes(device_tensor, host);
   return OkStatus();
 }

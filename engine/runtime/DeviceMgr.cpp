@@ -65,8 +65,7 @@ StatusOr<std::unique_ptr<DeviceMgr>> DeviceMgr::CreateLocal(const std::string& t
     if (!made.ok()) {
       // A device type that is merely unavailable (no GPU here) is normal; only a config
       // that asked for it by count makes its absence an error.
-      if (requested > 0)
-        return errors::Annotate(made.status(), absl::StrCat("Creating ", type, " devices"));
+      if (requested > 0) return errors::Annotate(made.status(), absl::StrCat("Creating ", type, " devices"));
       continue;
     }
     for (auto& device : *made) {
@@ -98,7 +97,7 @@ StatusOr<Device*> DeviceMgr::Lookup(std::string_view name) const {
   for (const Device* device : device_ptrs_) names.push_back(device->name());
   if (matches.size() > 1)
     return errors::NotFound("Device spec '", std::string(name), "' matches ", matches.size(),
-                                   " devices; name one of [ ", absl::StrJoin(names, ", "), " ]");
+                            " devices; name one of [ ", absl::StrJoin(names, ", "), " ]");
   return errors::NotFound("Unknown device '", std::string(name), "'; available devices are [ ",
                           absl::StrJoin(names, ", "), " ]");
 }

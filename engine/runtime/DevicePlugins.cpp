@@ -57,8 +57,8 @@ std::vector<std::string> LoadAll() {
   }
   if (notes.empty()) {
     std::vector<std::string> dirs = PluginDirectories();
-    notes.push_back(absl::StrCat(kCudaPlugin, " not found (searched ", absl::StrJoin(dirs, ", "),
-                                 "); running on CPU only"));
+    notes.push_back(
+        absl::StrCat(kCudaPlugin, " not found (searched ", absl::StrJoin(dirs, ", "), "); running on CPU only"));
   }
   return notes;
 }

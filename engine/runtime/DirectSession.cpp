@@ -255,8 +255,8 @@ class DirectSession : public Session {
         options.timeout_in_ms() > 0 ? options.timeout_in_ms() : options_.config.operation_timeout_in_ms();
     Status status;
     if (!latch.WaitFor(timeout_ms)) {
-      status = errors::DeadlineExceeded("Timed out waiting for notification (the step ran longer than ",
-                                        timeout_ms, " ms)");
+      status =
+          errors::DeadlineExceeded("Timed out waiting for notification (the step ran longer than ", timeout_ms, " ms)");
       if (rendezvous) rendezvous->StartAbort(status);
       latch.WaitFor(0);  // partitions refer to the rendezvous and the results until they end
     }

@@ -52,17 +52,14 @@ Status ReadVariable(Variable& var, const std::string* name, const std::string& f
 class Step {
  public:
   Step(const ExecutorPlan& plan, Executor::RunArgs args, Executor::DoneCallback done)
-      : plan_(plan),
-        feeds_(std::move(args.feeds)),
-        collect_stats_(args.collect_stats),
-        done_(std::move(done)),
-        pending_(new std::atomic<int>[plan.nodes.size()]),
-        inputs_(static_cast<size_t>(plan.num_input_slots)),
+      : plan_(plan), feeds_(std::move(args.feeds)), collect_stats_(args.collect_stats), done_(std::move(done)),
+        pending_(new std::atomic<int>[plan.nodes.size()]), inputs_(static_cast<size_t>(plan.num_input_slots)),
         fetches_(plan.num_fetches) {
     info_.step_id = args.step_id;
     info_.rendezvous = args.rendezvous;
     info_.thread_pool = plan.thread_pool;
-    for (size_t i = 0; i < plan.nodes.size(); ++i) pending_[i].store(plan.nodes[i].initial_pending, std::memory_order_relaxed);
+    for (size_t i = 0; i < plan.nodes.size(); ++i)
+      pending_[i].store(plan.nodes[i].initial_pending, std::memory_order_relaxed);
     if (collect_stats_) stats_.set_device(plan.device->name());
   }
 
@@ -141,8 +138,7 @@ class Step {
     }
 
     // The context must outlive this call: the kernel finishes it later, maybe elsewhere.
-    auto* ctx = new OpKernelContext(item.node->def(), plan_.device, info_, std::move(inputs),
-                                    item.node->num_outputs());
+    auto* ctx = new OpKernelContext(item.node->def(), plan_.device, info_, std::move(inputs), item.node->num_outputs());
     item.kernel->ComputeAsync(ctx, [this, id, ctx, timing] {
       Status status = ctx->status();
       std::vector<EdgeValue> outputs = std::move(ctx->outputs());
@@ -180,8 +176,8 @@ class Step {
   // Checks the outputs, hands them to consumers and fetches, and readies the consumers.
   // Drops `outputs` before reporting the node done: nothing of the step may outlive it, as
   // a device's allocator may go away once the step's caller has its result.
-  void Complete(int id, Status status, std::vector<EdgeValue>& outputs, const NodeTiming& timing,
-                ReadyList& ready, bool on_pool_thread) {
+  void Complete(int id, Status status, std::vector<EdgeValue>& outputs, const NodeTiming& timing, ReadyList& ready,
+                bool on_pool_thread) {
     const ExecutorNode& item = plan_.nodes[static_cast<size_t>(id)];
     const int64_t op_end_micros = collect_stats_ ? NowMicros() : 0;
     if (status.ok() && !item.fed_only) status = OverrideFedAndCheck(item, outputs);
@@ -339,8 +335,7 @@ class LocalExecutor : public Executor {
     for (size_t i = 0; i < args.feeds.size(); ++i) {
       if (args.feeds[i].dtype() != plan_->feed_types[i])
         return errors::InvalidArgument("Cannot feed a ", DataTypeName(args.feeds[i].dtype()), " tensor to '",
-                                       plan_->feed_names[i], "', which has type ",
-                                       DataTypeName(plan_->feed_types[i]));
+                                       plan_->feed_names[i], "', which has type ", DataTypeName(plan_->feed_types[i]));
     }
     return OkStatus();
   }

@@ -81,8 +81,8 @@ class PlanBuilder {
     const Node* node = plan_.graph->FindNode(id.node);
     if (!node) return errors::NotFound(role, " '", name, "' is not in the graph: no node named '", id.node, "'");
     if (id.index < 0 || id.index >= node->num_outputs())
-      return errors::NotFound(role, " '", name, "' is not in the graph: node '", id.node, "' (",
-                              node->type_string(), ") has ", node->num_outputs(), " output(s)");
+      return errors::NotFound(role, " '", name, "' is not in the graph: node '", id.node, "' (", node->type_string(),
+                              ") has ", node->num_outputs(), " output(s)");
     return ResolvedTensor{index_of_.at(node), id.index};
   }
 
@@ -123,7 +123,8 @@ class PlanBuilder {
     for (const Node* node : plan_.graph->nodes()) {
       for (const Edge* edge : node->in_edges()) {
         if (!edge->IsControl())
-          plan_.nodes[static_cast<size_t>(index_of_.at(edge->src))].output_needed[static_cast<size_t>(edge->src_output)] = true;
+          plan_.nodes[static_cast<size_t>(index_of_.at(edge->src))]
+              .output_needed[static_cast<size_t>(edge->src_output)] = true;
       }
     }
     for (ExecutorNode& item : plan_.nodes) {

@@ -6,8 +6,8 @@
 #include <absl/strings/str_split.h>
 
 #include <condition_variable>
-#include <mutex>
 #include <cstdio>
+#include <mutex>
 #include <vector>
 
 namespace clab {
@@ -44,8 +44,7 @@ StatusOr<RendezvousKey> RendezvousKey::Parse(std::string_view key) {
   if (!DeviceName::ParseFull(std::string_view(parts[0].data(), parts[0].size())).ok() ||
       !DeviceName::ParseFull(std::string_view(parts[2].data(), parts[2].size())).ok())
     return InvalidKey(key);
-  if (parts[1].empty() || parts[1].size() > 16 || parts[3].empty() || !IsFrameIter(parts[4]))
-    return InvalidKey(key);
+  if (parts[1].empty() || parts[1].size() > 16 || parts[3].empty() || !IsFrameIter(parts[4])) return InvalidKey(key);
   RendezvousKey parsed;
   if (!absl::SimpleHexAtoi(parts[1], &parsed.send_incarnation)) return InvalidKey(key);
   parsed.send_device = std::string(parts[0]);
@@ -78,8 +77,7 @@ Status LocalRendezvous::Send(const std::string& key, const Tensor& value) {
     if (!abort_status_.ok()) return abort_status_;
     auto waiting = waiting_.find(key);
     if (waiting == waiting_.end()) {
-      if (!ready_.emplace(key, value).second)
-        return errors::Aborted("Duplicated send: ", key);
+      if (!ready_.emplace(key, value).second) return errors::Aborted("Duplicated send: ", key);
       return OkStatus();
     }
     waiter = std::move(waiting->second);

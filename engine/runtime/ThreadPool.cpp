@@ -45,17 +45,16 @@ int ThreadPool::num_threads() const { return impl_->inter_op.NumThreads(); }
 
 void ThreadPool::Schedule(std::function<void()> fn) { impl_->inter_op.Schedule(std::move(fn)); }
 
-void ThreadPool::ParallelFor(int64_t total, int64_t cost_per_unit,
-                             const std::function<void(int64_t, int64_t)>& fn) {
+void ThreadPool::ParallelFor(int64_t total, int64_t cost_per_unit, const std::function<void(int64_t, int64_t)>& fn) {
   if (total <= 0) return;
   if (total == 1) {
     fn(0, 1);
     return;
   }
   const Eigen::TensorOpCost cost(0, 0, static_cast<double>(std::max<int64_t>(cost_per_unit, 1)));
-  impl_->eigen_device.parallelFor(
-      static_cast<Eigen::Index>(total), cost,
-      [&fn](Eigen::Index begin, Eigen::Index end) { fn(static_cast<int64_t>(begin), static_cast<int64_t>(end)); });
+  impl_->eigen_device.parallelFor(static_cast<Eigen::Index>(total), cost, [&fn](Eigen::Index begin, Eigen::Index end) {
+    fn(static_cast<int64_t>(begin), static_cast<int64_t>(end));
+  });
 }
 
 const Eigen::ThreadPoolDevice* ThreadPool::eigen_device() const { return &impl_->eigen_device; }

@@ -18,17 +18,18 @@ StatusOr<Output> AdamOptimizer::ApplyDense(GraphBuilder& g, const Output& var, c
   CLAB_ASSIGN_OR_RETURN(Output m, Slot(g, var, "Adam", 0.0));
   CLAB_ASSIGN_OR_RETURN(Output v, Slot(g, var, "Adam_1", 0.0));
   auto one = [&] { return Scalar(g, dtype, 1.0); };
-  const Output new_m = ops::Assign(
-      g, m, ops::Add(g, ops::Mul(g, Scalar(g, dtype, beta1_), ops::Identity(g, m)), ops::Mul(g, Scalar(g, dtype, 1 - beta1_), grad)),
-      "update_m");
-  const Output new_v = ops::Assign(
-      g, v,
-      ops::Add(g, ops::Mul(g, Scalar(g, dtype, beta2_), ops::Identity(g, v)),
-               ops::Mul(g, Scalar(g, dtype, 1 - beta2_), ops::Square(g, grad))),
-      "update_v");
+  const Output new_m = ops::Assign(g, m,
+                                   ops::Add(g, ops::Mul(g, Scalar(g, dtype, beta1_), ops::Identity(g, m)),
+                                            ops::Mul(g, Scalar(g, dtype, 1 - beta1_), grad)),
+                                   "update_m");
+  const Output new_v = ops::Assign(g, v,
+                                   ops::Add(g, ops::Mul(g, Scalar(g, dtype, beta2_), ops::Identity(g, v)),
+                                            ops::Mul(g, Scalar(g, dtype, 1 - beta2_), ops::Square(g, grad))),
+                                   "update_v");
   // lr_t = lr * sqrt(1 - beta2^t) / (1 - beta1^t), with the powers of this step.
   const Output rate = ops::RealDiv(
-      g, ops::Mul(g, Scalar(g, dtype, learning_rate_), ops::Sqrt(g, ops::Sub(g, one(), ops::Identity(g, beta2_power_)))),
+      g,
+      ops::Mul(g, Scalar(g, dtype, learning_rate_), ops::Sqrt(g, ops::Sub(g, one(), ops::Identity(g, beta2_power_)))),
       ops::Sub(g, one(), ops::Identity(g, beta1_power_)));
   const Output step =
       ops::Mul(g, rate, ops::RealDiv(g, new_m, ops::Add(g, ops::Sqrt(g, new_v), Scalar(g, dtype, epsilon_))));

@@ -12,7 +12,9 @@ std::string StepStatsToChromeTrace(const tensorflow::StepStats& stats) {
   int pid = 1;
   for (const auto& device : stats.dev_stats()) {
     const int compute_pid = pid++;
-    events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", compute_pid},
+    events.push_back({{"name", "process_name"},
+                      {"ph", "M"},
+                      {"pid", compute_pid},
                       {"args", {{"name", device.device() + " Compute"}}}});
     // Greedy lanes: an op goes to the first lane whose last op has ended.
     std::vector<int64_t> lane_end;
@@ -31,8 +33,13 @@ std::string StepStatsToChromeTrace(const tensorflow::StepStats& stats) {
         op_type = op_type.substr(0, op_type.find('('));
       }
       const bool transfer = op_type == "_Send" || op_type == "_Recv";
-      events.push_back({{"ph", "X"}, {"cat", transfer ? "Transfer" : "Op"}, {"name", op_type},
-                        {"pid", compute_pid}, {"tid", static_cast<int>(lane)}, {"ts", start}, {"dur", duration},
+      events.push_back({{"ph", "X"},
+                        {"cat", transfer ? "Transfer" : "Op"},
+                        {"name", op_type},
+                        {"pid", compute_pid},
+                        {"tid", static_cast<int>(lane)},
+                        {"ts", start},
+                        {"dur", duration},
                         {"args", {{"name", node.node_name()}, {"op", op_type}, {"label", node.timeline_label()}}}});
     }
   }

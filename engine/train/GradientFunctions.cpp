@@ -185,7 +185,8 @@ std::map<std::string, GradFn>* MakeRegistry() {
       {"GatherV2", GatherGrad},
       {"Gather", GatherGrad},
       {"BiasAdd", AddGrad},
-      {"L2Loss", [](const GradContext& c) -> StatusOr<std::vector<Output>> {
+      {"L2Loss",
+       [](const GradContext& c) -> StatusOr<std::vector<Output>> {
          return std::vector<Output>{ops::Mul(*c.graph, c.inputs[0], c.grad)};
        }},
       {"SparseSoftmaxCrossEntropyWithLogits", SparseSoftmaxXentGrad},

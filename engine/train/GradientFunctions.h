@@ -16,9 +16,9 @@ namespace clab::gradients_internal {
 struct GradContext {
   GraphBuilder* graph = nullptr;
   const tensorflow::NodeDef* node = nullptr;
-  std::vector<Output> inputs;   // the forward node's data inputs
-  Output output;                // its output 0
-  Output grad;                  // d y / d output
+  std::vector<Output> inputs;  // the forward node's data inputs
+  Output output;               // its output 0
+  Output grad;                 // d y / d output
 };
 
 using GradFn = std::function<StatusOr<std::vector<Output>>(const GradContext&)>;

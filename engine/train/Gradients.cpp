@@ -100,7 +100,8 @@ StatusOr<std::vector<Output>> Gradients(GraphBuilder& g, const Output& y, const 
     const tensorflow::NodeDef& node = *nodes.at(name);
     const auto inputs = DataInputs(node);
     auto contributions = grads.find(TensorName(name, 0));
-    const bool feeds_path = std::any_of(inputs.begin(), inputs.end(), [&](const auto& in) { return on_path.count(in.first) > 0; });
+    const bool feeds_path =
+        std::any_of(inputs.begin(), inputs.end(), [&](const auto& in) { return on_path.count(in.first) > 0; });
     if (contributions != grads.end() && feeds_path) {
       const auto* fn = FindGradFn(node.op());
       if (fn == nullptr)

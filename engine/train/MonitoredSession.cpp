@@ -67,9 +67,9 @@ StatusOr<std::unique_ptr<MonitoredSession>> MonitoredTrainingSession(GraphBuilde
         ms->hooks_.push_back(std::make_shared<StepCounterHook>(
             SecondOrStepTimer::EverySteps(options.log_step_count_steps), options.checkpoint_dir));
       if (ResolveCadence(&options.save_summaries_secs, &options.save_summaries_steps, 0, 100))
-        ms->hooks_.push_back(std::make_shared<SummarySaverHook>(
-            TimerFor(options.save_summaries_secs, options.save_summaries_steps), options.checkpoint_dir,
-            options.summary_scalars));
+        ms->hooks_.push_back(
+            std::make_shared<SummarySaverHook>(TimerFor(options.save_summaries_secs, options.save_summaries_steps),
+                                               options.checkpoint_dir, options.summary_scalars));
       if (ResolveCadence(&options.save_checkpoint_secs, &options.save_checkpoint_steps, 600, 0) && ms->saver_)
         ms->hooks_.push_back(std::make_shared<CheckpointSaverHook>(
             options.checkpoint_dir, TimerFor(options.save_checkpoint_secs, options.save_checkpoint_steps), ms->saver_));
@@ -134,9 +134,11 @@ Status MonitoredSession::CreateSession() {
   so.config = options_.config;
   CLAB_ASSIGN_OR_RETURN(session_, NewSession(so));
   CLAB_RETURN_IF_ERROR(session_->Create(graph_def_));
-  log_->State(TaskState::SESSION_CREATED, StrCat("session on ", options_.master.empty() ? "this process" : options_.master));
+  log_->State(TaskState::SESSION_CREATED,
+              StrCat("session on ", options_.master.empty() ? "this process" : options_.master));
   CLAB_RETURN_IF_ERROR(options_.is_chief ? PrepareChief() : WaitUntilReady());
-  log_->State(TaskState::MODEL_READY, options_.is_chief ? "the chief initialised or restored the model" : "the model is ready");
+  log_->State(TaskState::MODEL_READY,
+              options_.is_chief ? "the chief initialised or restored the model" : "the model is ready");
   for (auto& hook : hooks_) {
     Status s = hook->AfterCreateSession(*session_);
     if (!s.ok()) return errors::Annotate(s, StrCat(hook->name(), ".AfterCreateSession: "));
@@ -232,9 +234,10 @@ Status MonitoredSession::Run(const std::vector<std::string>& fetches, const Feed
     if (!IsRecoverable(s)) return s;
     if (options_.max_recoveries > 0 && recoveries_ >= options_.max_recoveries) return s;
     ++recoveries_;
-    log_->Info(StrCat("An error was raised. This may be due to a preemption in a connected worker or parameter "
-                      "server. The current session will be closed and a new session will be created. Error: ",
-                      FormatStatus(s)));
+    log_->Info(
+        StrCat("An error was raised. This may be due to a preemption in a connected worker or parameter "
+               "server. The current session will be closed and a new session will be created. Error: ",
+               FormatStatus(s)));
     log_->Error(std::string(absl::StatusCodeToString(s.code())), std::string(s.message()));
     Status created = CreateSession();
     while (IsRecoverable(created)) {
@@ -267,7 +270,8 @@ Status MonitoredSession::RunOnce(const std::vector<std::string>& fetches, const 
       all_feeds.emplace_back(name, value);
     }
     if (args->options.trace_level() > options.trace_level()) options.set_trace_level(args->options.trace_level());
-    if (args->options.timeout_in_ms() > options.timeout_in_ms()) options.set_timeout_in_ms(args->options.timeout_in_ms());
+    if (args->options.timeout_in_ms() > options.timeout_in_ms())
+      options.set_timeout_in_ms(args->options.timeout_in_ms());
   }
   // As mon_sess.run(train_op): a fetch naming a node without outputs (a train op) is run as
   // a target, and its result is an empty tensor (Python's None).

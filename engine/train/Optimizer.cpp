@@ -36,8 +36,8 @@ StatusOr<Output> Optimizer::Slot(GraphBuilder& g, const Output& var, const std::
   return variable.var;
 }
 
-StatusOr<Output> Optimizer::ApplySparse(GraphBuilder& g, const Output& var, const Output& values,
-                                        const Output& indices, const Output& rows) {
+StatusOr<Output> Optimizer::ApplySparse(GraphBuilder& g, const Output& var, const Output& values, const Output& indices,
+                                        const Output& rows) {
   return ApplyDense(g, var, ops::UnsortedSegmentSum(g, values, indices, rows, var.node() + "/sparse_to_dense"));
 }
 
@@ -63,7 +63,8 @@ StatusOr<Output> Optimizer::Minimize(GraphBuilder& g, const Output& loss, const 
   return ApplyGradients(g, pairs, global_step, name);
 }
 
-StatusOr<Output> Optimizer::ApplyGradients(GraphBuilder& g, const std::vector<std::pair<Output, Output>>& grads_and_vars,
+StatusOr<Output> Optimizer::ApplyGradients(GraphBuilder& g,
+                                           const std::vector<std::pair<Output, Output>>& grads_and_vars,
                                            const std::optional<Output>& global_step, std::string_view name) {
   std::vector<Output> updates;
   {

@@ -14,9 +14,8 @@ StatusOr<Output> RMSPropOptimizer::ApplyDense(GraphBuilder& g, const Output& var
                                     "update_ms");
   const Output scaled = ops::RealDiv(g, ops::Mul(g, Scalar(g, dtype, learning_rate_), grad),
                                      ops::Sqrt(g, ops::Add(g, new_ms, Scalar(g, dtype, epsilon_))));
-  const Output new_mom =
-      ops::Assign(g, mom, ops::Add(g, ops::Mul(g, Scalar(g, dtype, momentum_), ops::Identity(g, mom)), scaled),
-                  "update_mom");
+  const Output new_mom = ops::Assign(
+      g, mom, ops::Add(g, ops::Mul(g, Scalar(g, dtype, momentum_), ops::Identity(g, mom)), scaled), "update_mom");
   return ops::AssignSub(g, var, new_mom, "update_" + var.node());
 }
 

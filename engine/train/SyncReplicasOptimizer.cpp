@@ -36,9 +36,8 @@ StatusOr<Output> SyncReplicasOptimizer::ApplyGradients(GraphBuilder& g,
   if (applied_) return errors::FailedPrecondition("SyncReplicasOptimizer.ApplyGradients may be called only once");
   if (options_.replicas_to_aggregate < 1)
     return errors::InvalidArgument("replicas_to_aggregate must be at least 1, got ", options_.replicas_to_aggregate);
-  const std::string global_step_read = g.FindNode(global_step.node() + "/read") != nullptr
-                                           ? global_step.node() + "/read"
-                                           : global_step.node();
+  const std::string global_step_read =
+      g.FindNode(global_step.node() + "/read") != nullptr ? global_step.node() + "/read" : global_step.node();
   global_step_ = global_step.node();
 
   // The worker's local step: which global step its gradients are computed from. A local
@@ -83,7 +82,8 @@ StatusOr<Output> SyncReplicasOptimizer::ApplyGradients(GraphBuilder& g,
     token_queue = ops::FIFOQueue(g, {DT_INT64}, {PartialShape::Scalar()}, -1, "sync_token_q", "sync_token_q");
     token_queue_ = token_queue.node();
     ops_.token_queue_size = ops::QueueSize(g, token_queue, "sync_token_q_size").name();
-    ops_.close_queue_op = ops::QueueClose(g, token_queue, /*cancel_pending_enqueues=*/true, "sync_token_q_Close").node();
+    ops_.close_queue_op =
+        ops::QueueClose(g, token_queue, /*cancel_pending_enqueues=*/true, "sync_token_q_Close").node();
     // The chief's round: the mean gradients through the wrapped optimizer (which increments
     // the global step), then one token per replica carrying the new step.
     CLAB_ASSIGN_OR_RETURN(Output update, optimizer_->ApplyGradients(g, aggregated, global_step, "update"));
@@ -128,8 +128,9 @@ StatusOr<Output> SyncReplicasOptimizer::ApplyGradients(GraphBuilder& g,
 
 StatusOr<std::shared_ptr<SessionRunHook>> SyncReplicasOptimizer::MakeSessionRunHook(bool is_chief, int num_tokens) {
   if (!applied_)
-    return errors::FailedPrecondition("SyncReplicasOptimizer.ApplyGradients (or Minimize) should be called before "
-                                      "making its session hook");
+    return errors::FailedPrecondition(
+        "SyncReplicasOptimizer.ApplyGradients (or Minimize) should be called before "
+        "making its session hook");
   SyncReplicasOps ops = ops_;
   if (num_tokens == 0) ops.init_tokens_op.clear();
   if (num_tokens > 0 && num_tokens != options_.replicas_to_aggregate)

@@ -13,7 +13,6 @@
 
 namespace clab::examples {
 
-
 std::string WorkerReplicaDevice(const std::string& device, int task_index) {
   StatusOr<DeviceName> name = DeviceName::Parse(device);
   if (!name.ok() || !name->has_job || name->job != "worker" || (name->has_task && name->task != 0)) return device;
@@ -30,20 +29,20 @@ Status RunGraphProgram(const GraphProgramOptions& options, std::ostream& out) {
     CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Server> server, StartTaskServer(options, out));
     return OkStatus();  // a ps, after serving until a signal
   }
-  CLAB_RETURN_IF_ERROR(ImportGraphDef(options.graph, &g, [&](const std::string& device) {
-    return WorkerReplicaDevice(device, options.task_index);
-  }));
+  CLAB_RETURN_IF_ERROR(ImportGraphDef(
+      options.graph, &g, [&](const std::string& device) { return WorkerReplicaDevice(device, options.task_index); }));
   std::vector<std::string> fetches = options.fetches.empty() ? GuessStepFetches(options.graph) : options.fetches;
   if (fetches.empty())
-    return errors::InvalidArgument("the graph has nothing to run in a step: every node feeds another, or only sets "
-                                   "the graph up (name the step's tensors with --fetch)");
+    return errors::InvalidArgument(
+        "the graph has nothing to run in a step: every node feeds another, or only sets "
+        "the graph up (name the step's tensors with --fetch)");
   // Which fetches are printed: tensors, not train ops.
   std::vector<bool> printed;
   for (const std::string& fetch : fetches) {
     StatusOr<TensorId> id = TensorId::Parse(fetch);
     const tensorflow::NodeDef* node = id.ok() ? g.FindNode(id->node) : nullptr;
-    if (!node) return errors::NotFound("--fetch '", fetch, "': no node named '", id.ok() ? id->node : fetch,
-                                       "' in the graph");
+    if (!node)
+      return errors::NotFound("--fetch '", fetch, "': no node named '", id.ok() ? id->node : fetch, "' in the graph");
     printed.push_back(!g.Outputs(node->name()).empty());
   }
   // Nothing feeds a placeholder here: say so before any session starts.

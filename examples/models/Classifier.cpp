@@ -36,7 +36,8 @@ StatusOr<ClassificationData> LoadClassificationCsv(const std::string& path, int 
   // Scale with the training split's mean and deviation (a constant column stays 0).
   std::vector<double> mean(static_cast<size_t>(d), 0.0), deviation(static_cast<size_t>(d), 0.0);
   for (const auto* row : train_rows)
-    for (int j = 0; j < d; ++j) mean[static_cast<size_t>(j)] += (*row)[static_cast<size_t>(j)] / static_cast<double>(train_rows.size());
+    for (int j = 0; j < d; ++j)
+      mean[static_cast<size_t>(j)] += (*row)[static_cast<size_t>(j)] / static_cast<double>(train_rows.size());
   for (const auto* row : train_rows)
     for (int j = 0; j < d; ++j) {
       const double diff = (*row)[static_cast<size_t>(j)] - mean[static_cast<size_t>(j)];
@@ -68,16 +69,17 @@ Examples Shard(const Examples& examples, int shard, int num_shards) {
   return Rows(examples, rows);
 }
 
-StatusOr<double> Train(Session& session, const tools::ClassifierGraph& model, const Examples& data, int64_t steps, int batch,
-                       uint64_t seed) {
+StatusOr<double> Train(Session& session, const tools::ClassifierGraph& model, const Examples& data, int64_t steps,
+                       int batch, uint64_t seed) {
   if (data.size() == 0) return errors::InvalidArgument("Train: no examples to draw minibatches from");
   MinibatchSampler sampler(data, batch, seed);
   std::vector<Tensor> out;
   double loss = 0;
   for (int64_t step = 0; step < steps; ++step) {
     const Examples minibatch = sampler.Next();
-    CLAB_RETURN_IF_ERROR(session.Run({{model.features.name(), minibatch.features}, {model.labels.name(), minibatch.labels}},
-                                     {model.loss.name()}, {model.train.node()}, &out));
+    CLAB_RETURN_IF_ERROR(
+        session.Run({{model.features.name(), minibatch.features}, {model.labels.name(), minibatch.labels}},
+                    {model.loss.name()}, {model.train.node()}, &out));
     loss = out[0].scalar<float>();
   }
   return loss;

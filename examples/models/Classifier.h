@@ -43,8 +43,8 @@ Examples Shard(const Examples& examples, int shard, int num_shards);
 
 // Runs `steps` steps on minibatches of `batch` examples drawn in a shuffled order (from
 // `seed`); the last minibatch's loss.
-StatusOr<double> Train(Session& session, const tools::ClassifierGraph& model, const Examples& data, int64_t steps, int batch,
-                       uint64_t seed);
+StatusOr<double> Train(Session& session, const tools::ClassifierGraph& model, const Examples& data, int64_t steps,
+                       int batch, uint64_t seed);
 
 // Runs `steps` steps of a model whose graph reads its own minibatches; the last loss.
 StatusOr<double> TrainOnGraphInput(Session& session, const tools::ClassifierGraph& model, int64_t steps);

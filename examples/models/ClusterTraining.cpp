@@ -14,8 +14,8 @@ namespace {
 
 // One worker of synchronous training: a monitored session with the replicas' hook, until
 // the global step (one per aggregated update) reaches total_steps. Worker 0 is the chief.
-StatusOr<double> TrainSynchronously(GraphBuilder& g, const tools::ClassifierGraph& model, const std::string& target, int task,
-                                    const Examples& shard, const Examples& held_out,
+StatusOr<double> TrainSynchronously(GraphBuilder& g, const tools::ClassifierGraph& model, const std::string& target,
+                                    int task, const Examples& shard, const Examples& held_out,
                                     const ClusterTrainingOptions& options,
                                     std::promise<std::chrono::steady_clock::time_point>& started) {
   MonitoredTrainingSessionOptions session_options;
@@ -70,15 +70,15 @@ StatusOr<ClusterTrainingResult> TrainOnCluster(const ClassificationData& data, c
       auto scope = g.WithDevice(setter);
       if (options.data_path.empty()) {
         CLAB_ASSIGN_OR_RETURN(model, tools::BuildClassifier(g, data.num_features, options.hidden, data.num_classes,
-                                                     options.learning_rate, options.seed, options.conv,
-                                                     options.sync ? workers : 0));
+                                                            options.learning_rate, options.seed, options.conv,
+                                                            options.sync ? workers : 0));
       } else {
-        const ops::Minibatch inputs = ClassifierInputs(
-            g, TrainingDataset(options.data_path, data.num_features, options.batch, task, workers,
-                               options.seed + 100 + static_cast<uint64_t>(task)));
+        const ops::Minibatch inputs =
+            ClassifierInputs(g, TrainingDataset(options.data_path, data.num_features, options.batch, task, workers,
+                                                options.seed + 100 + static_cast<uint64_t>(task)));
         CLAB_ASSIGN_OR_RETURN(model, tools::BuildClassifierOn(g, inputs.features, inputs.labels, data.num_features,
-                                                       options.hidden, data.num_classes, options.learning_rate,
-                                                       options.seed, options.conv, options.sync ? workers : 0));
+                                                              options.hidden, data.num_classes, options.learning_rate,
+                                                              options.seed, options.conv, options.sync ? workers : 0));
       }
     }
     const Examples shard = options.data_path.empty() ? Shard(data.train, task, workers) : Examples{};

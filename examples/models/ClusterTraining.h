@@ -35,7 +35,7 @@ struct ClusterTrainingOptions {
 };
 
 struct ClusterTrainingResult {
-  double seconds = 0;          // from the first worker's first step to the last worker's last
+  double seconds = 0;  // from the first worker's first step to the last worker's last
   int64_t steps = 0;
   double held_out_accuracy = 0;  // measured by worker 0 after training
 };

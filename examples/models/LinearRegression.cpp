@@ -22,7 +22,8 @@ StatusOr<RegressionGraph> BuildLinearRegression(GraphBuilder& g, int batch, doub
   model.b = b.var;
   Output error = ops::Sub(g, ops::Add(g, ops::MatMul(g, x, w.read), b.read), y);
   model.loss = ops::Mean(g, ops::Square(g, error), ops::Const(g, Tensor::Vector<int32_t>({0, 1})), false, "loss");
-  CLAB_ASSIGN_OR_RETURN(model.train, tools::MinimizeWithDescent(g, model.loss, learning_rate, sync_replicas, &model.sync));
+  CLAB_ASSIGN_OR_RETURN(model.train,
+                        tools::MinimizeWithDescent(g, model.loss, learning_rate, sync_replicas, &model.sync));
   CLAB_RETURN_IF_ERROR(g.status());
   return model;
 }

@@ -13,8 +13,8 @@
 namespace clab::examples {
 
 struct RegressionGraph {
-  Output w, b;   // the variables (read them as "w:0", "b:0")
-  Output loss;   // mean squared error of the minibatch
+  Output w, b;  // the variables (read them as "w:0", "b:0")
+  Output loss;  // mean squared error of the minibatch
   Output train;
   std::shared_ptr<SyncReplicasOptimizer> sync;  // set for synchronous replicas
 };

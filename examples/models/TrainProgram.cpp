@@ -74,12 +74,11 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
       CLAB_ASSIGN_OR_RETURN(data, LoadClassificationCsv(tools::ExampleDataPath(spec.data)));
       // Each worker's graph reads minibatches of 32 from its own shard, shuffled each epoch.
       const ops::Minibatch inputs = ClassifierInputs(
-          g, TrainingDataset(tools::ExampleDataPath(spec.data), data.num_features, 32, options.task_index, std::max(workers, 1),
-                             100 + static_cast<uint64_t>(options.task_index)));
-      CLAB_ASSIGN_OR_RETURN(classifier,
-                            tools::BuildClassifierOn(g, inputs.features, inputs.labels, data.num_features, spec.hidden,
-                                              data.num_classes, spec.learning_rate, /*seed=*/7, spec.conv,
-                                              sync_replicas));
+          g, TrainingDataset(tools::ExampleDataPath(spec.data), data.num_features, 32, options.task_index,
+                             std::max(workers, 1), 100 + static_cast<uint64_t>(options.task_index)));
+      CLAB_ASSIGN_OR_RETURN(classifier, tools::BuildClassifierOn(g, inputs.features, inputs.labels, data.num_features,
+                                                                 spec.hidden, data.num_classes, spec.learning_rate,
+                                                                 /*seed=*/7, spec.conv, sync_replicas));
       std::tie(train, loss, sync) = std::tie(classifier.train, classifier.loss, classifier.sync);
       report = [&](Session& session) -> StatusOr<std::string> {
         CLAB_ASSIGN_OR_RETURN(const double accuracy, Accuracy(session, classifier, data.held_out));

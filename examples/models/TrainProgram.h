@@ -1,7 +1,7 @@
 // An example training program, one task per process, as the seed program but learning for
 // real: the ps joins; each worker trains an example classifier on its shard of a shipped
-// data set (read in its graph by a MinibatchDataset op) in a MonitoredTrainingSession (StopAtStepHook, the loss logged every 100 steps,
-// checkpoints when a directory is given), then prints its held-out accuracy.
+// data set (read in its graph by a MinibatchDataset op) in a MonitoredTrainingSession (StopAtStepHook, the loss logged
+// every 100 steps, checkpoints when a directory is given), then prints its held-out accuracy.
 //
 //   clab example train --model digits-mlp --job_name ps
 //   clab example train --model digits-mlp --job_name worker --task_index 0

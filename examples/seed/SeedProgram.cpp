@@ -76,11 +76,12 @@ Status RunSeedProgram(const SeedProgramOptions& options, std::ostream& out) {
 
   if (options.faithful) {
     out << "Stopped after " << runs << " runs at global step " << final_step
-        << ": the tutorial's graph never increments the global step, so StopAtStepHook(last_step="
-        << options.last_step << ") could not fire; --max_seconds ended it." << std::endl;
+        << ": the tutorial's graph never increments the global step, so StopAtStepHook(last_step=" << options.last_step
+        << ") could not fire; --max_seconds ended it." << std::endl;
   } else if (final_step >= options.last_step) {
-    out << "Stopped at global step " << final_step << " after " << runs << " runs of this worker: StopAtStepHook(last_step="
-        << options.last_step << "). Each run also incremented the global step, which the tutorial's graph never does "
+    out << "Stopped at global step " << final_step << " after " << runs
+        << " runs of this worker: StopAtStepHook(last_step=" << options.last_step
+        << "). Each run also incremented the global step, which the tutorial's graph never does "
         << "(see --faithful)." << std::endl;
   } else {
     out << "Stopped at global step " << final_step << " after " << runs << " runs (--max_seconds)." << std::endl;

@@ -2,11 +2,9 @@
 
 #include "clab/train/hooks/StopAtStepHook.h"
 
-
 #include <ostream>
 
 namespace clab::examples {
-
 
 Status StopAfterSecondsHook::Begin(HookEnvironment& env) {
   log_ = env.log;

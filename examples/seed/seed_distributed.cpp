@@ -70,10 +70,10 @@ int main(int argc, char** argv) {
     return Usage("--job_name must be ps or worker (as in the tutorial)");
 
   const char* tf_config = std::getenv("TF_CONFIG");
-  clab::StatusOr<clab::ClusterSpec> cluster =
-      !cluster_text.empty() ? clab::ClusterSpec::Parse(cluster_text)
-      : (tf_config && *tf_config) ? clab::ClusterSpec::FromJson(tf_config)
-                                  : clab::ClusterSpec::Parse(clab::examples::kSeedDefaultCluster);
+  clab::StatusOr<clab::ClusterSpec> cluster = !cluster_text.empty() ? clab::ClusterSpec::Parse(cluster_text)
+                                              : (tf_config && *tf_config)
+                                                  ? clab::ClusterSpec::FromJson(tf_config)
+                                                  : clab::ClusterSpec::Parse(clab::examples::kSeedDefaultCluster);
   if (!cluster.ok()) return Usage(std::string(cluster.status().message()));
   options.cluster = *cluster;
 

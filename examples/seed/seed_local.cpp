@@ -37,8 +37,7 @@ int main() {
   clab::ops::Variable x = clab::ops::MakeVariable(g, x_initial, "x");
 
   // w = tf.Variable([[2], [2], [2], [2]])
-  clab::Output w_initial = clab::ops::Const(g, clab::Tensor::Matrix<int32_t>({{2}, {2}, {2}, {2}}),
-                                            "w/initial_value");
+  clab::Output w_initial = clab::ops::Const(g, clab::Tensor::Matrix<int32_t>({{2}, {2}, {2}, {2}}), "w/initial_value");
   clab::ops::Variable w = clab::ops::MakeVariable(g, w_initial, "w");
 
   // mat = tf.matmul(x, w)

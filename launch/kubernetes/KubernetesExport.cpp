@@ -25,8 +25,9 @@ StatusOr<KubernetesExportResult> ExportKubernetes(const ProjectFile& project, co
     auto tfjob = KubernetesManifests::TfJob(project);
     if (tfjob.ok()) {
       const std::string path = absl::StrCat(dir, "/", name, "-tfjob.yaml");
-      CLAB_RETURN_IF_ERROR(WriteTextFile(path, header + "# Kubeflow TFJob: the training operator makes the pods and sets TF_CONFIG.\n" +
-                                                   WriteYamlDocuments(*tfjob)));
+      CLAB_RETURN_IF_ERROR(
+          WriteTextFile(path, header + "# Kubeflow TFJob: the training operator makes the pods and sets TF_CONFIG.\n" +
+                                  WriteYamlDocuments(*tfjob)));
       result.files.push_back(path);
     } else if (kinds == "tfjob") {
       return tfjob.status();

@@ -31,12 +31,13 @@ std::string Text(const Json& object, std::initializer_list<const char*> path) {
 }
 
 std::string Describe(const Json& document, size_t index) {
-  return absl::StrCat("document ", index + 1, " (", Text(document, {"kind"}), " '", Text(document, {"metadata", "name"}),
-                      "')");
+  return absl::StrCat("document ", index + 1, " (", Text(document, {"kind"}), " '",
+                      Text(document, {"metadata", "name"}), "')");
 }
 
 StatusOr<ClusterSpec> AnnotatedCluster(const Json& metadata_owner) {
-  const std::string inline_spec = Text(metadata_owner, {"metadata", "annotations", KubernetesNames::kClusterAnnotation});
+  const std::string inline_spec =
+      Text(metadata_owner, {"metadata", "annotations", KubernetesNames::kClusterAnnotation});
   if (inline_spec.empty()) return ClusterSpec();
   return ClusterSpec::Parse(inline_spec);
 }
@@ -59,7 +60,8 @@ StatusOr<ImportedCluster> FromTfJob(const Json& tfjob, const std::string& what) 
         if (Text(container, {"name"}) != "tensorflow") continue;
         if (const Json* ports = At(container, {"ports"}); ports && ports->is_array())
           for (const Json& entry : *ports)
-            if (Text(entry, {"name"}) == "tfjob-port" && At(entry, {"containerPort"})) port = entry["containerPort"].get<int>();
+            if (Text(entry, {"name"}) == "tfjob-port" && At(entry, {"containerPort"}))
+              port = entry["containerPort"].get<int>();
       }
     }
     for (int i = 0; i < count; ++i)
@@ -71,7 +73,9 @@ StatusOr<ImportedCluster> FromTfJob(const Json& tfjob, const std::string& what) 
   if (!cluster.ok()) return errors::InvalidArgument(what, ": ", cluster.status().message());
   imported.cluster = *std::move(cluster);
   auto annotated = AnnotatedCluster(tfjob);
-  if (!annotated.ok()) return errors::InvalidArgument(what, ": annotation ", KubernetesNames::kClusterAnnotation, ": ", annotated.status().message());
+  if (!annotated.ok())
+    return errors::InvalidArgument(what, ": annotation ", KubernetesNames::kClusterAnnotation, ": ",
+                                   annotated.status().message());
   imported.project_cluster = *std::move(annotated);
   return imported;
 }
@@ -98,7 +102,8 @@ StatusOr<ImportedCluster> FromPods(const std::vector<Json>& documents, const std
     if (const Json* selector = At(document, {"spec", "selector"})) info.selector = *selector;
     if (const Json* ports = At(document, {"spec", "ports"}); ports && ports->is_array())
       for (const Json& port : *ports)
-        if (const Json* number = At(port, {"port"}); number && number->is_number_integer()) info.ports.insert(number->get<int>());
+        if (const Json* number = At(port, {"port"}); number && number->is_number_integer())
+          info.ports.insert(number->get<int>());
     services[Text(document, {"metadata", "name"})] = info;
   }
 
@@ -131,19 +136,24 @@ StatusOr<ImportedCluster> FromPods(const std::vector<Json>& documents, const std
       return errors::InvalidArgument(what, ": /job:", config->task_type, "/task:", config->task_index,
                                      " is already the task of another pod");
     // The task's address must be this pod's name under a headless service that exposes its port.
-    CLAB_ASSIGN_OR_RETURN(const std::string address, config->cluster.TaskAddress(config->task_type, config->task_index));
+    CLAB_ASSIGN_OR_RETURN(const std::string address,
+                          config->cluster.TaskAddress(config->task_type, config->task_index));
     CLAB_ASSIGN_OR_RETURN(const HostPort host_port, HostPort::Parse(address));
-    const std::string dns_name = absl::StrCat(Text(pod, {"spec", "hostname"}), ".", Text(pod, {"spec", "subdomain"}), ".");
+    const std::string dns_name =
+        absl::StrCat(Text(pod, {"spec", "hostname"}), ".", Text(pod, {"spec", "subdomain"}), ".");
     if (!absl::StartsWith(host_port.host, dns_name))
-      return errors::InvalidArgument(what, ": its task's address ", address, " is not the pod's own name (", dns_name, "...)");
+      return errors::InvalidArgument(what, ": its task's address ", address, " is not the pod's own name (", dns_name,
+                                     "...)");
     auto service = services.find(Text(pod, {"spec", "subdomain"}));
     if (service == services.end())
-      return errors::InvalidArgument(what, ": no Service '", Text(pod, {"spec", "subdomain"}), "' gives the pod its name");
+      return errors::InvalidArgument(what, ": no Service '", Text(pod, {"spec", "subdomain"}),
+                                     "' gives the pod its name");
     const Json* labels = At(pod, {"metadata", "labels"});
     if (!service->second.headless || !Selects(service->second.selector, labels ? *labels : Json()) ||
         service->second.ports.count(host_port.port) == 0)
       return errors::InvalidArgument(what, ": the Service '", service->first,
-                                     "' must be headless (clusterIP: None), select the pod and expose port ", host_port.port);
+                                     "' must be headless (clusterIP: None), select the pod and expose port ",
+                                     host_port.port);
     const std::string project_address = Text(pod, {"metadata", "annotations", KubernetesNames::kAddressAnnotation});
     if (!project_address.empty()) {
       ++annotated;
@@ -172,7 +182,8 @@ StatusOr<ImportedCluster> ImportKubernetes(const std::string& yaml_text, const s
   CLAB_ASSIGN_OR_RETURN(const std::vector<Json> documents, ReadYamlDocuments(yaml_text, where));
   for (size_t i = 0; i < documents.size(); ++i) {
     if (!documents[i].is_object()) return errors::InvalidArgument(where, ": document ", i + 1, " is not an object");
-    if (Text(documents[i], {"kind"}) == "TFJob") return FromTfJob(documents[i], absl::StrCat(where, ": ", Describe(documents[i], i)));
+    if (Text(documents[i], {"kind"}) == "TFJob")
+      return FromTfJob(documents[i], absl::StrCat(where, ": ", Describe(documents[i], i)));
   }
   return FromPods(documents, where);
 }

@@ -39,16 +39,20 @@ StatusOr<std::vector<nlohmann::json>> KubernetesManifests::TfJob(const ProjectFi
   const std::string name = KubernetesNames::ObjectName(project);
   std::vector<nlohmann::json> documents;
   const std::string graph_map = project.graph.empty() ? "" : name + "-graph";
-  if (!graph_map.empty()) documents.push_back(TaskContainer::GraphConfigMap(project, graph_map, Metadata(project, graph_map, name)));
+  if (!graph_map.empty())
+    documents.push_back(TaskContainer::GraphConfigMap(project, graph_map, Metadata(project, graph_map, name)));
 
   nlohmann::json replica_specs = nlohmann::json::object();
   for (const std::string& job : project.cluster.jobs()) {
     const std::string type = ReplicaType(job);
     if (type.empty())
-      return errors::InvalidArgument(project.path, ": a TFJob has replicas of the types PS, Worker, Chief and Evaluator; "
-                                     "the job '", job, "' is none of them (the plain manifests can run it)");
+      return errors::InvalidArgument(project.path,
+                                     ": a TFJob has replicas of the types PS, Worker, Chief and Evaluator; "
+                                     "the job '",
+                                     job, "' is none of them (the plain manifests can run it)");
     // One port for the whole replica type: its first task's.
-    const int port = HostPort::Parse(*project.cluster.TaskAddress(job, project.cluster.task_indices(job).front()))->port;
+    const int port =
+        HostPort::Parse(*project.cluster.TaskAddress(job, project.cluster.task_indices(job).front()))->port;
     TaskContainer::Spec spec;
     spec.job = job;
     spec.port = port;
@@ -78,7 +82,8 @@ StatusOr<std::vector<nlohmann::json>> KubernetesManifests::Plain(const ProjectFi
   const std::string name = KubernetesNames::ObjectName(project);
   std::vector<nlohmann::json> documents;
   const std::string graph_map = project.graph.empty() ? "" : name + "-graph";
-  if (!graph_map.empty()) documents.push_back(TaskContainer::GraphConfigMap(project, graph_map, Metadata(project, graph_map, name)));
+  if (!graph_map.empty())
+    documents.push_back(TaskContainer::GraphConfigMap(project, graph_map, Metadata(project, graph_map, name)));
 
   // Every task's address in the cluster, for TF_CONFIG.
   std::map<std::string, std::vector<std::string>> cluster;
@@ -96,7 +101,8 @@ StatusOr<std::vector<nlohmann::json>> KubernetesManifests::Plain(const ProjectFi
 
   nlohmann::json service_ports = nlohmann::json::array();
   for (int port : ports)
-    service_ports.push_back({{"name", absl::StrCat("grpc-", port)}, {"port", port}, {"targetPort", port}, {"protocol", "TCP"}});
+    service_ports.push_back(
+        {{"name", absl::StrCat("grpc-", port)}, {"port", port}, {"targetPort", port}, {"protocol", "TCP"}});
   nlohmann::json service_metadata = Metadata(project, name, name);
   service_metadata["annotations"][KubernetesNames::kClusterAnnotation] = project.cluster.ToInline();
   documents.push_back({{"apiVersion", "v1"},

@@ -30,9 +30,11 @@ StatusOr<KubernetesOptions> KubernetesOptions::FromJson(const nlohmann::json& js
   // Resource quantities as the API server reads them: "500m", "2", "1.5Gi", "1e3".
   static const std::regex quantity(
       R"(^[+-]?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE][+-]?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$)");
-  for (const auto& [name, value] : {std::pair<const char*, const std::string*>{"cpu", &options.cpu}, {"memory", &options.memory}})
+  for (const auto& [name, value] :
+       {std::pair<const char*, const std::string*>{"cpu", &options.cpu}, {"memory", &options.memory}})
     if (!std::regex_match(*value, quantity))
-      return errors::InvalidArgument(fields.PathOf(name), ": '", *value, "' is not a Kubernetes quantity (like 500m, 2, 1Gi)");
+      return errors::InvalidArgument(fields.PathOf(name), ": '", *value,
+                                     "' is not a Kubernetes quantity (like 500m, 2, 1Gi)");
   if (options.checkpoint_path.empty() || options.checkpoint_path[0] != '/')
     return errors::InvalidArgument(fields.PathOf("checkpoint_path"), ": wants an absolute path in the pod");
   return options;

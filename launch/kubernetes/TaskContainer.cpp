@@ -34,8 +34,10 @@ nlohmann::json TaskContainer::Container(const ProjectFile& project, const Spec& 
       {"resources", {{"requests", {{"cpu", kubernetes.cpu}, {"memory", kubernetes.memory}}}, {"limits", limits}}}};
   if (!spec.tf_config.empty()) container["env"] = {{{"name", "TF_CONFIG"}, {"value", spec.tf_config}}};
   nlohmann::json mounts = nlohmann::json::array();
-  if (!command.checkpoint_dir.empty()) mounts.push_back({{"name", "checkpoints"}, {"mountPath", command.checkpoint_dir}});
-  if (!spec.graph_config_map.empty()) mounts.push_back({{"name", "graph"}, {"mountPath", kGraphMount}, {"readOnly", true}});
+  if (!command.checkpoint_dir.empty())
+    mounts.push_back({{"name", "checkpoints"}, {"mountPath", command.checkpoint_dir}});
+  if (!spec.graph_config_map.empty())
+    mounts.push_back({{"name", "graph"}, {"mountPath", kGraphMount}, {"readOnly", true}});
   if (!mounts.empty()) container["volumeMounts"] = mounts;
   return container;
 }
@@ -44,12 +46,14 @@ nlohmann::json TaskContainer::Volumes(const ProjectFile& project, const Spec& sp
   const KubernetesOptions& kubernetes = project.launch.kubernetes;
   nlohmann::json volumes = nlohmann::json::array();
   if (!kubernetes.checkpoint_claim.empty()) {
-    volumes.push_back({{"name", "checkpoints"}, {"persistentVolumeClaim", {{"claimName", kubernetes.checkpoint_claim}}}});
+    volumes.push_back(
+        {{"name", "checkpoints"}, {"persistentVolumeClaim", {{"claimName", kubernetes.checkpoint_claim}}}});
   } else if (!project.run.checkpoint_dir.empty()) {
     // Kept across restarts of the container within its pod, not beyond.
     volumes.push_back({{"name", "checkpoints"}, {"emptyDir", nlohmann::json::object()}});
   }
-  if (!spec.graph_config_map.empty()) volumes.push_back({{"name", "graph"}, {"configMap", {{"name", spec.graph_config_map}}}});
+  if (!spec.graph_config_map.empty())
+    volumes.push_back({{"name", "graph"}, {"configMap", {{"name", spec.graph_config_map}}}});
   return volumes;
 }
 

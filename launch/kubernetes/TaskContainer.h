@@ -17,18 +17,19 @@ class TaskContainer {
  public:
   struct Spec {
     std::string job;
-    int index = -1;        // -1: from TF_CONFIG, which the TFJob operator sets
+    int index = -1;  // -1: from TF_CONFIG, which the TFJob operator sets
     int port = 0;
     std::string container_name = "clusterlab";
     std::string port_name = "grpc";
-    std::string tf_config;  // "" : none set here
+    std::string tf_config;         // "" : none set here
     std::string graph_config_map;  // "" : the project has no graph of its own
   };
 
   static nlohmann::json Container(const ProjectFile& project, const Spec& spec);
   static nlohmann::json Volumes(const ProjectFile& project, const Spec& spec);
   // The ConfigMap holding the project's graph (null when it has none).
-  static nlohmann::json GraphConfigMap(const ProjectFile& project, const std::string& name, const nlohmann::json& metadata);
+  static nlohmann::json GraphConfigMap(const ProjectFile& project, const std::string& name,
+                                       const nlohmann::json& metadata);
 
   static constexpr const char* kGraphMount = "/etc/clusterlab";
   static constexpr const char* kGraphFile = "graph.pbtxt";

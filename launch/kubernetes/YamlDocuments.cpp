@@ -55,14 +55,9 @@ void Emit(YAML::Emitter& out, const nlohmann::json& value) {
       }
       break;
     }
-    case nlohmann::json::value_t::boolean:
-      out << (value.get<bool>() ? "true" : "false");
-      break;
-    case nlohmann::json::value_t::null:
-      out << YAML::Null;
-      break;
-    default:
-      out << value.dump();  // numbers, exactly as JSON writes them
+    case nlohmann::json::value_t::boolean: out << (value.get<bool>() ? "true" : "false"); break;
+    case nlohmann::json::value_t::null: out << YAML::Null; break;
+    default: out << value.dump();  // numbers, exactly as JSON writes them
   }
 }
 
@@ -90,8 +85,7 @@ StatusOr<nlohmann::json> ToJson(const YAML::Node& node, const std::string& where
       if (node.Tag() == "!" || node.Tag() == "tag:yaml.org,2002:str") return nlohmann::json(node.Scalar());
       return PlainScalar(node.Scalar());
     case YAML::NodeType::Null:
-    case YAML::NodeType::Undefined:
-      return nlohmann::json(nullptr);
+    case YAML::NodeType::Undefined: return nlohmann::json(nullptr);
   }
   return nlohmann::json(nullptr);
 }

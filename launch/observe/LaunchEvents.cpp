@@ -8,7 +8,9 @@ namespace clab::launch {
 namespace {
 
 // Invalid UTF-8 in a task's output is replaced, never a reason to lose the line.
-std::string Dump(const nlohmann::json& json) { return json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
+std::string Dump(const nlohmann::json& json) {
+  return json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
 
 }  // namespace
 

@@ -30,7 +30,8 @@ void LaunchLog::TaskStarted(const std::string& task, const std::string& host, lo
 void LaunchLog::TaskLine(const std::string& task, const std::string& line) { Print(task, line); }
 
 void LaunchLog::TaskEnded(const std::string& task, int exit_status, bool stopped) {
-  Print(task, stopped ? absl::StrCat("(stopped, status ", exit_status, ")") : absl::StrCat("(ended with status ", exit_status, ")"));
+  Print(task, stopped ? absl::StrCat("(stopped, status ", exit_status, ")")
+                      : absl::StrCat("(ended with status ", exit_status, ")"));
 }
 
 void LaunchLog::TaskProblem(const std::string& task, const std::string& problem) { Print(task, "problem: " + problem); }

@@ -34,8 +34,8 @@ StatusOr<std::string> ChildProcess::FindProgram(const std::string& program) {
 }
 
 StatusOr<std::unique_ptr<ChildProcess>> ChildProcess::Start(const std::string& name,
-                                                             const std::vector<std::string>& args, LineFn on_line,
-                                                             Options options) {
+                                                            const std::vector<std::string>& args, LineFn on_line,
+                                                            Options options) {
   // Looked up before fork: between fork and exec only async-signal-safe calls may run.
   CLAB_ASSIGN_OR_RETURN(const std::string program, FindProgram(name));
   int pipe_fds[2];

@@ -34,11 +34,10 @@ class ChildProcess {
 
   // Starts `program` (a path, or a name looked up in PATH) with `args` (argv[1..]).
   // FAILED_PRECONDITION naming the program when it cannot be started.
-  static StatusOr<std::unique_ptr<ChildProcess>> Start(const std::string& program,
-                                                       const std::vector<std::string>& args, LineFn on_line,
-                                                       Options options);
-  static StatusOr<std::unique_ptr<ChildProcess>> Start(const std::string& program,
-                                                       const std::vector<std::string>& args, LineFn on_line) {
+  static StatusOr<std::unique_ptr<ChildProcess>> Start(const std::string& program, const std::vector<std::string>& args,
+                                                       LineFn on_line, Options options);
+  static StatusOr<std::unique_ptr<ChildProcess>> Start(const std::string& program, const std::vector<std::string>& args,
+                                                       LineFn on_line) {
     return Start(program, args, std::move(on_line), Options());
   }
   ~ChildProcess();

@@ -15,9 +15,10 @@ StatusOr<CommandResult> RunCommand(const std::vector<std::string>& argv, std::ch
   // Only the reader thread appends, and it is joined (child.reset()) before anyone reads.
   auto lines = std::make_shared<std::vector<std::string>>();
   CLAB_ASSIGN_OR_RETURN(std::unique_ptr<ChildProcess> child,
-                        ChildProcess::Start(argv[0], std::vector<std::string>(argv.begin() + 1, argv.end()),
-                                            [lines](const std::string& line) { lines->push_back(line); },
-                                            ChildProcess::Options{.own_process_group = true}));
+                        ChildProcess::Start(
+                            argv[0], std::vector<std::string>(argv.begin() + 1, argv.end()),
+                            [lines](const std::string& line) { lines->push_back(line); },
+                            ChildProcess::Options{.own_process_group = true}));
   std::optional<int> status = child->Wait(timeout);
   if (!status) {
     child->Stop(std::chrono::milliseconds(1000));

@@ -7,8 +7,7 @@
 
 namespace clab::launch {
 
-JsonFields::JsonFields(const nlohmann::json& object, std::string where)
-    : object_(object), where_(std::move(where)) {}
+JsonFields::JsonFields(const nlohmann::json& object, std::string where) : object_(object), where_(std::move(where)) {}
 
 std::string JsonFields::PathOf(const std::string& name) const {
   return where_.empty() ? name : absl::StrCat(where_, ".", name);

@@ -18,7 +18,8 @@ StatusOr<LaunchSettings> LaunchSettings::FromJson(const nlohmann::json& json, co
   LaunchSettings settings;
   CLAB_RETURN_IF_ERROR(fields.Choice("method", Methods(), &settings.method));
   if (const nlohmann::json* hosts = fields.Member("hosts")) {
-    if (!hosts->is_object()) return errors::InvalidArgument(fields.PathOf("hosts"), ": wants an object of host -> settings");
+    if (!hosts->is_object())
+      return errors::InvalidArgument(fields.PathOf("hosts"), ": wants an object of host -> settings");
     for (const auto& [host, entry] : hosts->items()) {
       if (host.empty()) return errors::InvalidArgument(fields.PathOf("hosts"), ": a host name is empty");
       CLAB_ASSIGN_OR_RETURN(settings.hosts[host], HostSettings::FromJson(entry, fields.PathOf("hosts." + host)));

@@ -62,19 +62,19 @@ std::string ProjectFile::Stem() const {
 }
 
 StatusOr<ProjectFile> ProjectFile::FromJson(const nlohmann::json& json, const std::string& where) {
-  auto fail = [&](const Status& status) {
-    return Status(status.code(), absl::StrCat(where, ": ", status.message()));
-  };
+  auto fail = [&](const Status& status) { return Status(status.code(), absl::StrCat(where, ": ", status.message())); };
   JsonFields fields(json, "");
   if (Status s = fields.CheckObject(); !s.ok()) return fail(s);
   std::string format;
   if (Status s = fields.String("format", &format); !s.ok()) return fail(s);
   if (format != "clusterlab-project")
-    return fail(errors::InvalidArgument("format: not a ClusterLab project (expected \"format\": \"clusterlab-project\")"));
+    return fail(
+        errors::InvalidArgument("format: not a ClusterLab project (expected \"format\": \"clusterlab-project\")"));
   int64_t version = kFormatVersion;
   if (Status s = fields.Int("version", &version, 0, 1 << 20); !s.ok()) return fail(s);
   if (version > kFormatVersion)
-    return fail(errors::InvalidArgument("version: ", version, " is newer than this ClusterLab reads (", kFormatVersion, ")"));
+    return fail(
+        errors::InvalidArgument("version: ", version, " is newer than this ClusterLab reads (", kFormatVersion, ")"));
 
   ProjectFile project;
   project.path = where;

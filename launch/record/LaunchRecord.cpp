@@ -87,13 +87,15 @@ Status LaunchRecord::Write() const {
                           {"binary", task.binary},
                           {"log", task.log},
                           {"pid", task.pid}});
-  const nlohmann::json json = {{"method", method},         {"project", Absolute(project)}, {"launcher_pid", launcher_pid},
-                               {"ssh_config", ssh_config}, {"job_id", job_id},             {"work_dir", work_dir},
-                               {"tasks", tasks_json}};
+  const nlohmann::json json = {
+      {"method", method}, {"project", Absolute(project)}, {"launcher_pid", launcher_pid}, {"ssh_config", ssh_config},
+      {"job_id", job_id}, {"work_dir", work_dir},         {"tasks", tasks_json}};
   const std::string path = PathFor(project);
   std::error_code error;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), error);
-  if (error) return errors::Unavailable("cannot create ", std::filesystem::path(path).parent_path().string(), ": ", error.message());
+  if (error)
+    return errors::Unavailable("cannot create ", std::filesystem::path(path).parent_path().string(), ": ",
+                               error.message());
   return WriteTextFile(path, json.dump(2) + "\n");
 }
 

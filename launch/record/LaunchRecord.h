@@ -15,7 +15,7 @@ namespace clab::launch {
 
 struct LaunchRecord {
   struct Task {
-    std::string name;    // "/job:ps/replica:0/task:0"
+    std::string name;  // "/job:ps/replica:0/task:0"
     std::string host;
     HostSettings ssh;    // how the host was reached (user, port)
     std::string binary;  // the program's path on the host

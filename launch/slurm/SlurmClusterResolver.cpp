@@ -99,14 +99,16 @@ StatusOr<SlurmClusterResolver::Resolved> SlurmClusterResolver::Resolve(const Opt
     asked.push_back(absl::StrCat(job, ":", count));
   }
   if (wanted != num_tasks)
-    return errors::InvalidArgument("the jobs want ", wanted, " tasks (", absl::StrJoin(asked, ", "), ") but SLURM gave ",
-                                   num_tasks, " (", environment.tasks_variable, " over ", per_node.size(), " nodes)");
+    return errors::InvalidArgument("the jobs want ", wanted, " tasks (", absl::StrJoin(asked, ", "),
+                                   ") but SLURM gave ", num_tasks, " (", environment.tasks_variable, " over ",
+                                   per_node.size(), " nodes)");
 
   int gpus_per_task = options.gpus_per_task;
-  if (options.gpus_per_node > 0 && gpus_per_task == 0) gpus_per_task = options.gpus_per_node / std::max(1, max_per_node);
+  if (options.gpus_per_node > 0 && gpus_per_task == 0)
+    gpus_per_task = options.gpus_per_node / std::max(1, max_per_node);
   if (options.gpus_per_node > 0 && (gpus_per_task < 1 || max_per_node * gpus_per_task > options.gpus_per_node))
-    return errors::InvalidArgument(max_per_node, " tasks on a node with ", gpus_per_task, " GPUs each need more than the ",
-                                   options.gpus_per_node, " GPUs a node has");
+    return errors::InvalidArgument(max_per_node, " tasks on a node with ", gpus_per_task,
+                                   " GPUs each need more than the ", options.gpus_per_node, " GPUs a node has");
 
   // Nodes sorted by name; on each, consecutive ports (and GPUs) from the base.
   std::vector<std::string> addresses, devices;
@@ -114,7 +116,8 @@ StatusOr<SlurmClusterResolver::Resolved> SlurmClusterResolver::Resolve(const Opt
     for (int offset = 0; offset < count; ++offset) {
       addresses.push_back(HostPort{node, options.port_base + offset}.ToString());
       std::vector<std::string> ids;
-      for (int g = 0; options.gpus_per_node > 0 && g < gpus_per_task; ++g) ids.push_back(std::to_string(offset * gpus_per_task + g));
+      for (int g = 0; options.gpus_per_node > 0 && g < gpus_per_task; ++g)
+        ids.push_back(std::to_string(offset * gpus_per_task + g));
       devices.push_back(absl::StrJoin(ids, ","));
     }
   }
@@ -134,7 +137,8 @@ StatusOr<SlurmClusterResolver::Resolved> SlurmClusterResolver::Resolve(const Opt
     start += static_cast<size_t>(count);
   }
   if (environment.rank && resolved.task_type.empty())
-    return errors::InvalidArgument("SLURM_PROCID=", *environment.rank, " is not a task of the ", num_tasks, " in the step");
+    return errors::InvalidArgument("SLURM_PROCID=", *environment.rank, " is not a task of the ", num_tasks,
+                                   " in the step");
   CLAB_ASSIGN_OR_RETURN(resolved.cluster, ClusterSpec::FromDict(cluster));
   return resolved;
 }

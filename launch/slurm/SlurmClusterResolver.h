@@ -30,9 +30,9 @@ namespace clab::launch {
 struct SlurmEnvironment {
   std::vector<std::string> nodes;  // expanded, in SLURM's order
   std::vector<int> tasks_per_node;
-  std::optional<int> rank;         // SLURM_PROCID; absent outside a job step
-  int num_tasks = 0;               // SLURM_STEP_NUM_TASKS (or SLURM_NTASKS)
-  std::string node_name;           // SLURMD_NODENAME: where this task runs ("" : unknown)
+  std::optional<int> rank;  // SLURM_PROCID; absent outside a job step
+  int num_tasks = 0;        // SLURM_STEP_NUM_TASKS (or SLURM_NTASKS)
+  std::string node_name;    // SLURMD_NODENAME: where this task runs ("" : unknown)
   // Which variables the values came from, for messages.
   std::string nodelist_variable;
   std::string tasks_variable;

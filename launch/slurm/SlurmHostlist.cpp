@@ -74,9 +74,10 @@ StatusOr<std::vector<std::string>> Expand(const std::string& hostlist) {
     const size_t close = part.find(']', open);
     if (part.find('[', close) != std::string::npos)
       return errors::InvalidArgument("'", part, "' has more than one range");
-    CLAB_RETURN_IF_ERROR(ExpandRanges(part.substr(0, open), part.substr(open + 1, close - open - 1),
-                                      part.substr(close + 1), &hosts));
-    if (static_cast<int64_t>(hosts.size()) > kMaxHosts) return errors::InvalidArgument("more than ", kMaxHosts, " hosts");
+    CLAB_RETURN_IF_ERROR(
+        ExpandRanges(part.substr(0, open), part.substr(open + 1, close - open - 1), part.substr(close + 1), &hosts));
+    if (static_cast<int64_t>(hosts.size()) > kMaxHosts)
+      return errors::InvalidArgument("more than ", kMaxHosts, " hosts");
   }
   return hosts;
 }

@@ -70,7 +70,8 @@ StatusOr<SlurmJobStatus> SlurmJob::Query(const std::string& job_id) {
   }
   if (job.ok()) said.push_back(absl::StrCat("scontrol: ", job->Output()));
   // Long gone: the accounting database, where there is one.
-  auto accounting = RunCommand({"sacct", "-n", "-X", "-P", "-j", job_id, "-o", "State,ExitCode,Reason"}, kCommandTimeout);
+  auto accounting =
+      RunCommand({"sacct", "-n", "-X", "-P", "-j", job_id, "-o", "State,ExitCode,Reason"}, kCommandTimeout);
   if (accounting.ok() && accounting->exit_status == 0 && !accounting->lines.empty() &&
       !accounting->lines.front().empty()) {
     const std::vector<std::string> parts = absl::StrSplit(accounting->lines.front(), '|');

@@ -15,9 +15,7 @@
 namespace clab::launch {
 
 SlurmLauncher::SlurmLauncher(ProjectFile project, SlurmLaunchOptions options, LaunchObserver& observer)
-    : project_(std::move(project)),
-      options_(std::move(options)),
-      observer_(observer),
+    : project_(std::move(project)), options_(std::move(options)), observer_(observer),
       rank_names_(RankNames(project_)) {}
 
 SlurmLauncher::~SlurmLauncher() = default;
@@ -57,10 +55,12 @@ Status SlurmLauncher::Start() {
   record_.work_dir = work_dir_;
   if (options_.in_allocation) {
     const std::vector<std::string> argv = SbatchScript::StepCommand(project_, input);
-    observer_.Note(absl::StrCat("running the step in allocation ", std::getenv("SLURM_JOB_ID") ? std::getenv("SLURM_JOB_ID") : "?"));
-    CLAB_ASSIGN_OR_RETURN(step_, ChildProcess::Start(argv[0], std::vector<std::string>(argv.begin() + 1, argv.end()),
-                                                     [this](const std::string& line) { OnOutputLine(line); },
-                                                     ChildProcess::Options{.own_process_group = true}));
+    observer_.Note(absl::StrCat("running the step in allocation ",
+                                std::getenv("SLURM_JOB_ID") ? std::getenv("SLURM_JOB_ID") : "?"));
+    CLAB_ASSIGN_OR_RETURN(step_, ChildProcess::Start(
+                                     argv[0], std::vector<std::string>(argv.begin() + 1, argv.end()),
+                                     [this](const std::string& line) { OnOutputLine(line); },
+                                     ChildProcess::Options{.own_process_group = true}));
     if (const char* job = std::getenv("SLURM_JOB_ID")) record_.job_id = job;
     return record_.Write();
   }
@@ -78,7 +78,8 @@ void SlurmLauncher::OnOutputLine(const std::string& line) {
   const absl::string_view trimmed = absl::StripLeadingAsciiWhitespace(line);
   const size_t colon = trimmed.find(": ");
   size_t rank = 0;
-  if (colon != absl::string_view::npos && absl::SimpleAtoi(trimmed.substr(0, colon), &rank) && rank < rank_names_.size()) {
+  if (colon != absl::string_view::npos && absl::SimpleAtoi(trimmed.substr(0, colon), &rank) &&
+      rank < rank_names_.size()) {
     observer_.TaskLine(rank_names_[rank], std::string(trimmed.substr(colon + 2)));
     return;
   }
@@ -128,7 +129,8 @@ Status SlurmLauncher::Wait() {
       if (stop_requested_ && !cancel_sent) {
         cancel_sent = true;
         observer_.Note(absl::StrCat("cancelling job ", job_id_));
-        if (Status cancelled = SlurmJob::Cancel(job_id_); !cancelled.ok()) observer_.Note(std::string(cancelled.message()));
+        if (Status cancelled = SlurmJob::Cancel(job_id_); !cancelled.ok())
+          observer_.Note(std::string(cancelled.message()));
       }
     }
     CLAB_ASSIGN_OR_RETURN(status, SlurmJob::Query(job_id_));

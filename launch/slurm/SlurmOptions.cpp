@@ -20,9 +20,9 @@ StatusOr<SlurmOptions> SlurmOptions::FromJson(const nlohmann::json& json, const 
 }
 
 nlohmann::json SlurmOptions::ToJson() const {
-  return {{"port_base", port_base},   {"partition", partition},   {"time_limit", time_limit},
-          {"work_dir", work_dir},     {"binary", binary},         {"overcommit", overcommit},
-          {"sbatch_options", sbatch_options}};
+  return {
+      {"port_base", port_base}, {"partition", partition},   {"time_limit", time_limit},        {"work_dir", work_dir},
+      {"binary", binary},       {"overcommit", overcommit}, {"sbatch_options", sbatch_options}};
 }
 
 }  // namespace clab::launch

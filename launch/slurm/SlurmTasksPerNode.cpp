@@ -14,7 +14,8 @@ StatusOr<std::vector<int>> ExpandTasksPerNode(const std::string& tasks_per_node)
     std::cmatch match;
     int tasks = 0, repeats = 1;
     const bool ok = std::regex_match(part.begin(), part.end(), match, part_form) &&
-                    absl::SimpleAtoi(match.str(1), &tasks) && (!match[3].matched || absl::SimpleAtoi(match.str(3), &repeats));
+                    absl::SimpleAtoi(match.str(1), &tasks) &&
+                    (!match[3].matched || absl::SimpleAtoi(match.str(3), &repeats));
     if (!ok || repeats < 1 || repeats > 100000)
       return errors::InvalidArgument("the tasks per node '", tasks_per_node, "' are not valid: '", part,
                                      "' is not N or N(xR)");

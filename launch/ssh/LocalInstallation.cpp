@@ -26,7 +26,8 @@ StatusOr<LocalInstallation> LocalInstallation::Find(const std::string& program) 
                                       "' is not a file");
   const std::filesystem::path data = std::filesystem::path(tools::ExampleDataPath("digits.csv.gz")).parent_path();
   for (const auto& entry : std::filesystem::directory_iterator(data, error))
-    if (entry.is_regular_file() && entry.path().filename() != "README.md") found.data_files.push_back(entry.path().string());
+    if (entry.is_regular_file() && entry.path().filename() != "README.md")
+      found.data_files.push_back(entry.path().string());
   if (error || found.data_files.empty())
     return errors::FailedPrecondition("cannot copy ClusterLab: no example data at ", data.string());
   return found;

@@ -34,7 +34,8 @@ std::string SshWords(const CommandResult& result) {
   return words.empty() ? absl::StrCat("ssh ended with status ", result.exit_status) : absl::StrJoin(words, "; ");
 }
 
-StatusOr<CommandResult> RunOnHost(const SshTarget& target, const std::string& script, std::chrono::milliseconds timeout) {
+StatusOr<CommandResult> RunOnHost(const SshTarget& target, const std::string& script,
+                                  std::chrono::milliseconds timeout) {
   CLAB_ASSIGN_OR_RETURN(CommandResult result, RunCommand(target.SshCommand(RemoteScript::AsCommand(script)), timeout));
   if (result.exit_status == kSshFailed) return SshHostSetup::Unreachable(target, SshWords(result));
   return result;

@@ -3,7 +3,8 @@
 // check that the ClusterLab program is there and runs. Each failure is said in words a
 // person can act on, naming the host:
 //   "cannot reach root@198.18.0.9 over ssh: ssh: connect to host 198.18.0.9 port 22: No route to host"
-//   "no ClusterLab program '/opt/clab/bin/clab' on 198.18.0.2 (set launch.hosts.<host>.binary, or copy it with --copy_binary)"
+//   "no ClusterLab program '/opt/clab/bin/clab' on 198.18.0.2 (set launch.hosts.<host>.binary, or copy it with
+//   --copy_binary)"
 #pragma once
 
 #include "clab/core/Status.h"
@@ -27,8 +28,8 @@ struct PreparedHost {
 class SshHostSetup {
  public:
   struct What {
-    const LocalInstallation* copy = nullptr;  // copy this ClusterLab there (null: use the host's)
-    std::string graph_file;                   // a local file to put there ("" : none)
+    const LocalInstallation* copy = nullptr;                       // copy this ClusterLab there (null: use the host's)
+    std::string graph_file;                                        // a local file to put there ("" : none)
     std::chrono::milliseconds timeout{std::chrono::seconds(120)};  // for each command
   };
 

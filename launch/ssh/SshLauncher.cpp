@@ -33,10 +33,9 @@ std::optional<std::pair<std::string, std::string>> ParseMarker(const std::string
 }  // namespace
 
 SshLauncher::SshLauncher(ProjectFile project, SshLaunchOptions options, LaunchObserver& observer)
-    : project_(std::move(project)),
-      options_(std::move(options)),
-      ssh_config_(options_.ssh_config.empty() ? project_.launch.ssh.config : options_.ssh_config),
-      observer_(observer) {}
+    : project_(std::move(project)), options_(std::move(options)),
+      ssh_config_(options_.ssh_config.empty() ? project_.launch.ssh.config : options_.ssh_config), observer_(observer) {
+}
 
 SshLauncher::~SshLauncher() {
   bool running = false;
@@ -76,14 +75,13 @@ Status SshLauncher::PrepareHosts() {
   for (const ProjectFile::Task& task : project_.Tasks()) {
     if (by_name.count(task.host) > 0) continue;
     hosts_.push_back(std::make_unique<Host>(Host{
-        SshTarget(task.host, project_.launch.ForHost(task.host), ssh_config_,
-                  project_.launch.ssh.connect_timeout_s),
+        SshTarget(task.host, project_.launch.ForHost(task.host), ssh_config_, project_.launch.ssh.connect_timeout_s),
         {}}));
     by_name[task.host] = hosts_.back().get();
   }
   for (const auto& host : hosts_)
-    observer_.Note(absl::StrCat("getting ", host->target.Describe(), " ready",
-                                copy ? " (copying ClusterLab there)" : ""));
+    observer_.Note(
+        absl::StrCat("getting ", host->target.Describe(), " ready", copy ? " (copying ClusterLab there)" : ""));
   std::vector<Status> results(hosts_.size());
   std::vector<std::thread> threads;
   for (size_t i = 0; i < hosts_.size(); ++i) {
@@ -161,9 +159,10 @@ void SshLauncher::StartTask(Task& task) {
   const std::vector<std::string> argv = task.host->target.SshCommand(
       RemoteScript::AsCommand(RemoteScript::Start(host.binary, host.library_dir, task.args, task.log)));
   Task* target = &task;
-  auto stream = ChildProcess::Start(argv[0], std::vector<std::string>(argv.begin() + 1, argv.end()),
-                                    [this, target](const std::string& line) { OnLine(*target, line); },
-                                    ChildProcess::Options{.own_process_group = true});
+  auto stream = ChildProcess::Start(
+      argv[0], std::vector<std::string>(argv.begin() + 1, argv.end()),
+      [this, target](const std::string& line) { OnLine(*target, line); },
+      ChildProcess::Options{.own_process_group = true});
   if (!stream.ok()) {
     Fail(task, std::string(stream.status().message()));
     return;
@@ -236,9 +235,9 @@ void SshLauncher::OnStreamEnded(Task& task, int ssh_status) {
   if (!task.start_problem.empty()) {
     Fail(task, task.start_problem);
   } else if (ssh_status == kSshFailed && task.pid == 0) {
-    Fail(task, std::string(SshHostSetup::Unreachable(task.host->target,
-                                                     task.recent.empty() ? "ssh failed" : task.recent.back())
-                               .message()));
+    Fail(task, std::string(
+                   SshHostSetup::Unreachable(task.host->target, task.recent.empty() ? "ssh failed" : task.recent.back())
+                       .message()));
   } else if (task.pid != 0 && task.stop_sent) {
     task.ended = true;
     observer_.TaskEnded(task.name, 128 + 15, true);
@@ -253,7 +252,8 @@ void SshLauncher::OnStreamEnded(Task& task, int ssh_status) {
 void SshLauncher::SendStops() {
   std::map<Host*, std::vector<Task*>> by_host;
   for (auto& task : tasks_)
-    if (task->stop_requested && !task->stop_sent && !task->ended && task->pid != 0) by_host[task->host].push_back(task.get());
+    if (task->stop_requested && !task->stop_sent && !task->ended && task->pid != 0)
+      by_host[task->host].push_back(task.get());
   for (auto& [host, tasks] : by_host) {
     std::vector<long> pids;
     for (Task* task : tasks) {
@@ -269,8 +269,8 @@ void SshLauncher::SendStops() {
       const std::string why = result.ok() ? result->Output() : std::string(result.status().message());
       std::lock_guard<std::mutex> lock(mu_);
       for (Task* task : tasks)
-        observer_.TaskProblem(task->name, absl::StrCat("could not stop pid ", task->pid, " on ",
-                                                       host->target.Describe(), ": ", why));
+        observer_.TaskProblem(
+            task->name, absl::StrCat("could not stop pid ", task->pid, " on ", host->target.Describe(), ": ", why));
     });
   }
 }
@@ -290,9 +290,8 @@ bool SshLauncher::AllEnded() const {
 void SshLauncher::WriteRecord() {
   record_.tasks.clear();
   for (const auto& task : tasks_) {
-    record_.tasks.push_back(
-        {task->name, task->host->target.host(), task->host->target.settings(), task->host->prepared.binary, task->log,
-         task->ended ? 0 : task->pid});
+    record_.tasks.push_back({task->name, task->host->target.host(), task->host->target.settings(),
+                             task->host->prepared.binary, task->log, task->ended ? 0 : task->pid});
   }
   if (Status written = record_.Write(); !written.ok()) observer_.Note(std::string(written.message()));
 }
@@ -387,13 +386,14 @@ Status SshLauncher::StopRecorded(const LaunchRecord& record, LaunchObserver& obs
     SshTarget target(host, tasks.front()->ssh, record.ssh_config, 10);
     std::vector<long> pids;
     for (const LaunchRecord::Task* task : tasks) pids.push_back(task->pid);
-    auto result = RunCommand(
-        target.SshCommand(RemoteScript::AsCommand(RemoteScript::Stop(pids, tasks.front()->binary, grace_s))),
-        std::chrono::seconds(grace_s + 30));
+    auto result =
+        RunCommand(target.SshCommand(RemoteScript::AsCommand(RemoteScript::Stop(pids, tasks.front()->binary, grace_s))),
+                   std::chrono::seconds(grace_s + 30));
     if (!result.ok() || result->exit_status != 0) {
       const std::string why = result.ok() ? result->Output() : std::string(result.status().message());
       for (const LaunchRecord::Task* task : tasks) {
-        observer.TaskProblem(task->name, absl::StrCat("could not stop pid ", task->pid, " on ", target.Describe(), ": ", why));
+        observer.TaskProblem(task->name,
+                             absl::StrCat("could not stop pid ", task->pid, " on ", target.Describe(), ": ", why));
         problems.push_back(absl::StrCat(task->name, ": ", why));
       }
       continue;

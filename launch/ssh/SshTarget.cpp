@@ -5,9 +5,7 @@
 namespace clab::launch {
 
 SshTarget::SshTarget(std::string host, HostSettings settings, std::string ssh_config, int connect_timeout_s)
-    : host_(std::move(host)),
-      settings_(std::move(settings)),
-      ssh_config_(std::move(ssh_config)),
+    : host_(std::move(host)), settings_(std::move(settings)), ssh_config_(std::move(ssh_config)),
       connect_timeout_s_(connect_timeout_s) {}
 
 std::string SshTarget::Describe() const {

@@ -20,8 +20,8 @@ std::vector<std::string> TaskArguments(const ProjectFile& project, const TaskCom
   const bool training = !has_graph && !seed;
   if (has_graph) {
     // Long runs print every 100th step, so that a console keeps up.
-    args = {"example", "graph", "--graph", options.graph_path, "--print_every",
-            project.run.last_step > 1000 ? "100" : "1"};
+    args = {"example",          "graph",         "--graph",
+            options.graph_path, "--print_every", project.run.last_step > 1000 ? "100" : "1"};
   } else if (seed) {
     args = {"example", "seed"};
   } else {
@@ -29,9 +29,9 @@ std::vector<std::string> TaskArguments(const ProjectFile& project, const TaskCom
   }
   add_task();
   args.insert(args.end(), {"--last_step", std::to_string(project.run.last_step)});
-  const int64_t wait_for_watcher_ms =
-      options.wait_for_watcher_ms > 0 ? options.wait_for_watcher_ms
-                                      : (options.until_workers_done ? TaskCommandOptions::kWaitForPsWatchMs : 0);
+  const int64_t wait_for_watcher_ms = options.wait_for_watcher_ms > 0
+                                          ? options.wait_for_watcher_ms
+                                          : (options.until_workers_done ? TaskCommandOptions::kWaitForPsWatchMs : 0);
   if (wait_for_watcher_ms > 0) args.insert(args.end(), {"--wait_for_watcher_ms", std::to_string(wait_for_watcher_ms)});
   if (seed && project.run.faithful) args.push_back("--faithful");
   if (training && project.run.sync) args.push_back("--sync");

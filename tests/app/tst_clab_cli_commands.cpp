@@ -49,7 +49,8 @@ class ClabCliCommandsTest : public QObject {
   void helpListsEveryCommand() {
     const ProgramResult result = ClabProcess::clab({"--help"});
     QCOMPARE(result.exitCode, 0);
-    for (const char* command : {"graph show", "run", "ops", "demo", "server", "example seed", "example graph", "version", "help"})
+    for (const char* command :
+         {"graph show", "run", "ops", "demo", "server", "example seed", "example graph", "version", "help"})
       QVERIFY2(result.out.contains(QRegularExpression(QString("\\n  %1 +\\S").arg(command))),
                qPrintable(QString("'%1' missing from:\n%2").arg(command, result.out)));
     QCOMPARE(ClabProcess::clab({"help"}).out, result.out);
@@ -104,14 +105,16 @@ class ClabCliCommandsTest : public QObject {
     };
     for (const QStringList& expected : expectedRows) {
       // QStringList::indexOf wants the whole line to match.
-      const QString pattern = QString("%1 +%2 +- +%3 +%4( .*)?")
-                                  .arg(QRegularExpression::escape(expected[0]), expected[1],
-                                       QRegularExpression::escape(expected[2]), QRegularExpression::escape(expected[3]));
+      const QString pattern =
+          QString("%1 +%2 +- +%3 +%4( .*)?")
+              .arg(QRegularExpression::escape(expected[0]), expected[1], QRegularExpression::escape(expected[2]),
+                   QRegularExpression::escape(expected[3]));
       QVERIFY2(lines.indexOf(QRegularExpression(pattern)) >= 0,
                qPrintable(QString("no row matching %1 in:\n%2").arg(pattern, result.out)));
     }
-    QVERIFY2(lines.last().startsWith("7 nodes: 2 Const, 1 VariableV2, 1 Assign, 1 Identity, 1 MatMul, 1 NoOp; 1 variable"),
-             qPrintable(lines.last()));
+    QVERIFY2(
+        lines.last().startsWith("7 nodes: 2 Const, 1 VariableV2, 1 Assign, 1 Identity, 1 MatMul, 1 NoOp; 1 variable"),
+        qPrintable(lines.last()));
   }
 
   void runPrintsEachStep_data() {
@@ -172,8 +175,8 @@ class ClabCliCommandsTest : public QObject {
     const ProgramResult result = ClabProcess::clab({"demo", "--local", "--last_step", "2"});
     QVERIFY2(result.exitCode == 0, qPrintable(result.err));
     const QStringList lines = result.outLines();
-    for (const char* placement : {"x: (VariableV2)", "w: (VariableV2)", "w/Assign: (Assign)", "w/read: (Identity)",
-                                  "MatMul: (MatMul)"})
+    for (const char* placement :
+         {"x: (VariableV2)", "w: (VariableV2)", "w/Assign: (Assign)", "w/read: (Identity)", "MatMul: (MatMul)"})
       QVERIFY2(lines.contains(QString("%1: /job:localhost/replica:0/task:0/device:CPU:0").arg(placement)),
                qPrintable(QString("%1 not placed in:\n%2").arg(placement, result.out)));
     QCOMPARE(lines.count("[[20]]"), 2);

@@ -23,7 +23,9 @@ class ClabCliErrorsTest : public QObject {
               "node { name: \"a\" op: \"FancyOp\" }\n"
               "node { name: \"b\" op: \"OtherOp\" }\n"
               "node { name: \"c\" op: \"FancyOp\" }\n");
-    writeFile("dangling.pbtxt", "node { name: \"y\" op: \"Identity\" input: \"nowhere\" attr { key: \"T\" value { type: DT_FLOAT } } }\n");
+    writeFile(
+        "dangling.pbtxt",
+        "node { name: \"y\" op: \"Identity\" input: \"nowhere\" attr { key: \"T\" value { type: DT_FLOAT } } }\n");
     writeFile("placeholder.pbtxt",
               "node { name: \"x\" op: \"Placeholder\" attr { key: \"dtype\" value { type: DT_FLOAT } } }\n"
               "node { name: \"y\" op: \"Square\" input: \"x\" attr { key: \"T\" value { type: DT_FLOAT } } }\n");

@@ -68,7 +68,9 @@ class TaskProcess {
         "clab", QStringList{"server", "--cluster", cluster, "--job_name", job, "--task_index", QString::number(task)});
   }
 
-  bool crashed() const { return process_.state() == QProcess::NotRunning && process_.exitStatus() == QProcess::CrashExit; }
+  bool crashed() const {
+    return process_.state() == QProcess::NotRunning && process_.exitStatus() == QProcess::CrashExit;
+  }
   bool running() const { return process_.state() == QProcess::Running; }
   qint64 pid() const { return process_.processId(); }
 

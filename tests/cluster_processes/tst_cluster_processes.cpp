@@ -69,7 +69,8 @@ StatusOr<CounterGraph> BuildCounterGraph(const Cluster& cluster, int task, const
   Output total;
   float start = 1;
   for (const std::string& name : names) {
-    ops::Variable v = ops::MakeVariable(g, ops::Const(g, Tensor::Scalar<float>(start++), name + "/initial_value"), name);
+    ops::Variable v =
+        ops::MakeVariable(g, ops::Const(g, Tensor::Scalar<float>(start++), name + "/initial_value"), name);
     built.increments.push_back(ops::AssignAdd(g, v.var, ops::Const(g, Tensor::Scalar<float>(1)), name + "/inc").node());
     total = total.node().empty() ? v.read : ops::Add(g, total, v.read);
   }
@@ -128,7 +129,8 @@ void ClusterProcessesTest::psAndTwoWorkersShareVariables() {
   auto ps = TaskProcess::Server(cluster.spec(), "ps", 0);
   auto worker0 = TaskProcess::Server(cluster.spec(), "worker", 0);
   auto worker1 = TaskProcess::Server(cluster.spec(), "worker", 1);
-  for (TaskProcess* task : {ps.get(), worker0.get(), worker1.get()}) QVERIFY2(task->waitUntilServing(), qPrintable(task->output()));
+  for (TaskProcess* task : {ps.get(), worker0.get(), worker1.get()})
+    QVERIFY2(task->waitUntilServing(), qPrintable(task->output()));
 
   // Between-graph replication: each client builds its own graph for its own worker and
   // talks to that worker's master; the variable lives once, on the ps.
@@ -159,7 +161,8 @@ void ClusterProcessesTest::twoPsHoldVariablesRoundRobin() {
   auto ps0 = TaskProcess::Server(cluster.spec(), "ps", 0);
   auto ps1 = TaskProcess::Server(cluster.spec(), "ps", 1);
   auto worker = TaskProcess::Server(cluster.spec(), "worker", 0);
-  for (TaskProcess* task : {ps0.get(), ps1.get(), worker.get()}) QVERIFY2(task->waitUntilServing(), qPrintable(task->output()));
+  for (TaskProcess* task : {ps0.get(), ps1.get(), worker.get()})
+    QVERIFY2(task->waitUntilServing(), qPrintable(task->output()));
 
   auto graph = BuildCounterGraph(cluster, 0, {"a", "b", "c"});
   QVERIFY(graph.ok());
@@ -270,7 +273,8 @@ void ClusterProcessesTest::serverStopsCleanlyOnSignals() {
   ::kill(static_cast<pid_t>(ps->pid()), signal);
   QCOMPARE(ps->waitForExit(10000), 0);
   const QString output = ps->output();
-  QVERIFY2(output.contains(QString("Received %1, stopping /job:ps/replica:0/task:0").arg(signal == SIGINT ? "SIGINT" : "SIGTERM")),
+  QVERIFY2(output.contains(
+               QString("Received %1, stopping /job:ps/replica:0/task:0").arg(signal == SIGINT ? "SIGINT" : "SIGTERM")),
            qPrintable(output));
   QVERIFY2(output.contains("Server /job:ps/replica:0/task:0 stopped."), qPrintable(output));
   // The port is free again: a new server takes it at once.
@@ -299,7 +303,8 @@ void ClusterProcessesTest::seedProgramAsTwoProcesses() {
   TaskProcess worker("seed_distributed", QStringList{"--job_name=worker"} + common);
   const int exit_code = worker.waitForExit(30000);
   const QString out = worker.output();
-  QVERIFY2(exit_code == 0, qPrintable(QString("exit %1, crashed: %2\n%3").arg(exit_code).arg(worker.crashed()).arg(out)));
+  QVERIFY2(exit_code == 0,
+           qPrintable(QString("exit %1, crashed: %2\n%3").arg(exit_code).arg(worker.crashed()).arg(out)));
   QCOMPARE(out.count("[[20]]"), 2);
   for (const char* line : {"x: (VariableV2): /job:ps/replica:0/task:0/device:CPU:0",
                            "w: (VariableV2): /job:ps/replica:0/task:0/device:CPU:0",
@@ -318,7 +323,8 @@ void ClusterProcessesTest::demoRunsPsAndWorkerProcesses() {
   QVERIFY2(lines.contains("[worker/0] x: (VariableV2): /job:ps/replica:0/task:0/device:CPU:0"), qPrintable(result.out));
   QVERIFY2(lines.contains("[worker/0] MatMul: (MatMul): /job:worker/replica:0/task:0/device:CPU:0"),
            qPrintable(result.out));
-  QVERIFY2(result.out.contains("[ps/0]     Received SIGTERM, stopping /job:ps/replica:0/task:0"), qPrintable(result.out));
+  QVERIFY2(result.out.contains("[ps/0]     Received SIGTERM, stopping /job:ps/replica:0/task:0"),
+           qPrintable(result.out));
   QVERIFY(result.out.contains("Both tasks ended cleanly"));
 }
 
@@ -343,7 +349,8 @@ void ClusterProcessesTest::demoCheckpointsAreListedAndShown() {
   // The step counter's rate near steps 100 and 200, and the session log, in the event file.
   const ProgramResult events = ClabProcess::clab({"events", path});
   QVERIFY2(events.exitCode == 0, qPrintable(events.err));
-  QVERIFY2(events.out.contains(QRegularExpression("\\n20\\d +\\S+ \\S+ +global_step/sec +\\d")), qPrintable(events.out));
+  QVERIFY2(events.out.contains(QRegularExpression("\\n20\\d +\\S+ \\S+ +global_step/sec +\\d")),
+           qPrintable(events.out));
   QVERIFY2(events.out.contains("CHECKPOINT"), qPrintable(events.out));
 
   // A damaged checkpoint is named as such; show reports DATA_LOSS with the file.

@@ -36,7 +36,8 @@ struct Cluster {
   QString spec() const {
     QStringList ps, workers;
     for (int i = 0; i < num_ps; ++i) ps << QString("127.0.0.1:%1").arg(ports[static_cast<size_t>(i)]);
-    for (int i = 0; i < num_workers; ++i) workers << QString("127.0.0.1:%1").arg(ports[static_cast<size_t>(num_ps + i)]);
+    for (int i = 0; i < num_workers; ++i)
+      workers << QString("127.0.0.1:%1").arg(ports[static_cast<size_t>(num_ps + i)]);
     return "ps=" + ps.join(",") + ";worker=" + workers.join(",");
   }
   std::map<std::string, std::vector<std::string>> dict() const {
@@ -188,15 +189,14 @@ void MonitoredClusterTest::nonChiefWaitsForTheChiefThenBothTrain() {
   });
   // The non-chief says what it waits for before any chief exists.
   QTRY_VERIFY_WITH_TIMEOUT(other_events.Has([](const TaskEvent& e) {
-                             return e.has_state() && e.state().phase() == TaskState::WAITING &&
-                                    e.state().uninitialized_size() > 0;
-                           }),
+    return e.has_state() && e.state().phase() == TaskState::WAITING && e.state().uninitialized_size() > 0;
+  }),
                            15000);
   QVERIFY(other.wait_for(std::chrono::milliseconds(200)) == std::future_status::timeout);
 
   auto chief_model = BuildModel(cluster, 0);
-  auto chief = MonitoredTrainingSession(chief_model->g, Options(cluster.target(0), true, kLastStep,
-                                                                chief_events.Make("worker/0")));
+  auto chief = MonitoredTrainingSession(chief_model->g,
+                                        Options(cluster.target(0), true, kLastStep, chief_events.Make("worker/0")));
   QVERIFY2(chief.ok(), StatusText(chief.status()));
   auto chief_runs = TrainToEnd(**chief, chief_model->train);
   QVERIFY2(chief_runs.ok(), StatusText(chief_runs.status()));
@@ -245,9 +245,9 @@ void MonitoredClusterTest::psRestartedMidTrainingIsRecoveredFromTheLastCheckpoin
   QVERIFY(restarted);
   QVERIFY2((*session)->recoveries() >= 1, qPrintable(events.StatusText()));
   QVERIFY2(events.Has([](const TaskEvent& e) {
-             return e.has_log() && QString::fromStdString(e.log().text()).contains("Restoring parameters from") &&
-                    QString::fromStdString(e.log().text()).endsWith("model.ckpt-125");
-           }),
+    return e.has_log() && QString::fromStdString(e.log().text()).contains("Restoring parameters from") &&
+           QString::fromStdString(e.log().text()).endsWith("model.ckpt-125");
+  }),
            qPrintable(events.StatusText()));
 
   std::vector<Tensor> values;

@@ -87,7 +87,8 @@ class TwoHostsTest : public QObject {
     TaskProcess ps("clab", {"server", "--cluster", kCluster, "--job_name", "ps"}, InNamespace(kPsNamespace));
     QVERIFY2(ps.waitUntilServing(), qPrintable(ps.output()));
     // A non-loopback task listens on every interface of its host.
-    QVERIFY2(ps.output().contains("Serving /job:ps/replica:0/task:0 at grpc://192.0.2.1:2223"), qPrintable(ps.output()));
+    QVERIFY2(ps.output().contains("Serving /job:ps/replica:0/task:0 at grpc://192.0.2.1:2223"),
+             qPrintable(ps.output()));
 
     TaskProcess worker("clab",
                        {"example", "seed", "--cluster", kCluster, "--job_name", "worker", "--faithful", "--max_seconds",
@@ -95,7 +96,8 @@ class TwoHostsTest : public QObject {
                        InNamespace(kWorkerNamespace));
     QVERIFY2(worker.waitForOutput("[[20]]\n[[20]]\n[[20]]", 30000), qPrintable(worker.output().left(4000)));
     const QString placement = worker.output();
-    QVERIFY2(placement.contains("w: (VariableV2): /job:ps/replica:0/task:0/device:CPU:0"), qPrintable(placement.left(4000)));
+    QVERIFY2(placement.contains("w: (VariableV2): /job:ps/replica:0/task:0/device:CPU:0"),
+             qPrintable(placement.left(4000)));
     QVERIFY2(placement.contains("MatMul: (MatMul): /job:worker/replica:0/task:0/device:CPU:0"),
              qPrintable(placement.left(4000)));
 

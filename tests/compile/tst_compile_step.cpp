@@ -172,8 +172,7 @@ class CompileStepTest : public QObject {
     auto step = CompileStep(SeedOnPsAndWorker(), signature, ClusterOptions());
     QVERIFY(!step.ok());
     QCOMPARE(static_cast<int>(step.status().code()), code);
-    QVERIFY2(QString::fromStdString(std::string(step.status().message())).contains(message),
-             StatusText(step.status()));
+    QVERIFY2(QString::fromStdString(std::string(step.status().message())).contains(message), StatusText(step.status()));
   }
 
   void statefulNodesStayWhereTheyWent() {

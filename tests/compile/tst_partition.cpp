@@ -1,8 +1,8 @@
 // Partitioning a placed graph: cut edges become _Send/_Recv pairs that agree on their key,
 // one pair per tensor and destination, and control edges survive the cut.
+#include "clab/compile/Partition.h"
 #include "clab/graph/AttrValues.h"
 #include "clab/graph/Graph.h"
-#include "clab/compile/Partition.h"
 
 #include <QtTest>
 
@@ -18,7 +18,7 @@ const std::string kDev1 = "/job:localhost/replica:0/task:0/device:CPU:1";
 const std::string kDev2 = "/job:localhost/replica:0/task:0/device:CPU:2";
 
 tensorflow::NodeDef NodeDefOf(const std::string& name, const std::string& op, const std::vector<std::string>& inputs,
-                         const std::map<std::string, tensorflow::AttrValue>& attrs) {
+                              const std::map<std::string, tensorflow::AttrValue>& attrs) {
   tensorflow::NodeDef node;
   node.set_name(name);
   node.set_op(op);

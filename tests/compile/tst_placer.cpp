@@ -1,12 +1,12 @@
 // The placer: explicit and partial requests, device functions and replica_device_setter,
 // colocation, soft placement, GPU preference, the log line format and error wording.
+#include "clab/compile/Placer.h"
 #include "clab/distributed/ReplicaDeviceSetter.h"
 #include "clab/graph/AttrValues.h"
 #include "clab/graph/Graph.h"
 #include "clab/graph/GraphBuilder.h"
 #include "clab/ops/Ops.h"
 #include "clab/runtime/OpKernel.h"
-#include "clab/compile/Placer.h"
 
 #include <google/protobuf/text_format.h>
 
@@ -30,8 +30,7 @@ std::vector<AvailableDevice> Devices(const QStringList& names) {
 }
 
 const QStringList kThreeTasks = {"/job:worker/replica:0/task:0/device:CPU:0",
-                                 "/job:worker/replica:0/task:1/device:CPU:0",
-                                 "/job:ps/replica:0/task:0/device:CPU:0"};
+                                 "/job:worker/replica:0/task:1/device:CPU:0", "/job:ps/replica:0/task:0/device:CPU:0"};
 const QStringList kLocalWithGpu = {"/job:localhost/replica:0/task:0/device:CPU:0",
                                    "/job:localhost/replica:0/task:0/device:GPU:0"};
 
@@ -49,8 +48,12 @@ const OpRegistry& TestRegistry() {
     KernelFactory never = [](OpKernelConstruction&) -> StatusOr<std::unique_ptr<OpKernel>> {
       return errors::Unimplemented("placement tests build no kernels");
     };
-    r->Register("Both").Input("in: N * float").Output("out: float").Attr("N: int >= 0 = 0")
-        .Kernel("CPU", never).Kernel("GPU", never);
+    r->Register("Both")
+        .Input("in: N * float")
+        .Output("out: float")
+        .Attr("N: int >= 0 = 0")
+        .Kernel("CPU", never)
+        .Kernel("GPU", never);
     r->Register("CpuOnly").Input("in: N * float").Output("out: float").Attr("N: int >= 0 = 0").Kernel("CPU", never);
     r->Register("GpuOnly").Input("in: N * float").Output("out: float").Attr("N: int >= 0 = 0").Kernel("GPU", never);
     return r;
@@ -239,8 +242,8 @@ void TestPlacer::softPlacement() {
   QFETCH(QString, note);
   PlacerOptions options;
   options.allow_soft_placement = soft;
-  Placed placed = Place(ParseGraph(TestNode("n", op.toStdString(), request.toStdString())), kLocalWithGpu, options,
-                        TestRegistry());
+  Placed placed =
+      Place(ParseGraph(TestNode("n", op.toStdString(), request.toStdString())), kLocalWithGpu, options, TestRegistry());
   if (expected.startsWith("/job:")) {
     QVERIFY2(placed.status.ok(), placed.status.ToString().c_str());
     QCOMPARE(QString::fromStdString(placed.DeviceOf("n")), expected);
@@ -300,11 +303,13 @@ void TestPlacer::colocationConflicts() {
   QVERIFY(noted);
 
   // Different ids in one group: an error, unless soft placement keeps the first.
-  auto ids = ParseGraph(TestNode("a", "Both", "/device:GPU:0") +
-                        TestNode("b", "Both", "/device:GPU:1", "attr { key: '_class' value { list { s: 'loc:@a' } } }"));
+  auto ids =
+      ParseGraph(TestNode("a", "Both", "/device:GPU:0") +
+                 TestNode("b", "Both", "/device:GPU:1", "attr { key: '_class' value { list { s: 'loc:@a' } } }"));
   Placed hard = Place(ids, kLocalWithGpu, {}, TestRegistry());
-  QVERIFY2(Message(hard.status).contains("Cannot merge devices with incompatible ids: '/device:GPU:0' and '/device:GPU:1'"),
-           qPrintable(Message(hard.status)));
+  QVERIFY2(
+      Message(hard.status).contains("Cannot merge devices with incompatible ids: '/device:GPU:0' and '/device:GPU:1'"),
+      qPrintable(Message(hard.status)));
 
   // No device type runs both members of a group.
   auto kernels = ParseGraph(TestNode("cpu", "CpuOnly", "") +
@@ -340,8 +345,9 @@ void TestPlacer::replicaDeviceSetterRoundRobin() {
   ops::MatMul(g, x, Output("w2/read"));
   QVERIFY2(g.status().ok(), g.status().ToString().c_str());
 
-  Placed placed = Place(g.graph_def(), {"/job:ps/replica:0/task:0/device:CPU:0", "/job:ps/replica:0/task:1/device:CPU:0",
-                                        "/job:worker/replica:0/task:0/device:CPU:0"});
+  Placed placed =
+      Place(g.graph_def(), {"/job:ps/replica:0/task:0/device:CPU:0", "/job:ps/replica:0/task:1/device:CPU:0",
+                            "/job:worker/replica:0/task:0/device:CPU:0"});
   QVERIFY2(placed.status.ok(), placed.status.ToString().c_str());
   const std::string ps0 = "/job:ps/replica:0/task:0/device:CPU:0", ps1 = "/job:ps/replica:0/task:1/device:CPU:0";
   const std::string worker = "/job:worker/replica:0/task:0/device:CPU:0";
@@ -367,8 +373,8 @@ void TestPlacer::greedyByBytesBalancesWhatRoundRobinPilesUp() {
     for (size_t i = 0; i < rows.size(); ++i) tasks.push_back(g.FindNode("v" + std::to_string(i))->device());
     return tasks;
   };
-  QCOMPARE(build(nullptr), (std::vector<std::string>{"/job:ps/task:0", "/job:ps/task:1", "/job:ps/task:0",
-                                                     "/job:ps/task:1"}));
+  QCOMPARE(build(nullptr),
+           (std::vector<std::string>{"/job:ps/task:0", "/job:ps/task:1", "/job:ps/task:0", "/job:ps/task:1"}));
   QCOMPARE(build(GreedyLoadBalancingStrategy(2, ByteSizeLoadFn)),
            (std::vector<std::string>{"/job:ps/task:0", "/job:ps/task:1", "/job:ps/task:1", "/job:ps/task:1"}));
 
@@ -414,8 +420,8 @@ void TestPlacer::replicaDeviceSetterOptions() {
     QCOMPARE(g.FindNode("v2")->device(), std::string("/job:ps/task:2"));
     QCOMPARE(g.FindNode("v3")->device(), std::string("/job:ps/task:0"));
   }
-  auto no_ps = ReplicaDeviceSetter({.ps_tasks = 2, .cluster = std::map<std::string, std::vector<std::string>>{
-                                                       {"worker", {"w0:2222"}}}});
+  auto no_ps = ReplicaDeviceSetter(
+      {.ps_tasks = 2, .cluster = std::map<std::string, std::vector<std::string>>{{"worker", {"w0:2222"}}}});
   QVERIFY(no_ps.ok() && !*no_ps);
   auto bad = ReplicaDeviceSetter({.ps_tasks = 1, .worker_device = "/job:work-er"});
   QCOMPARE(bad.status().code(), absl::StatusCode::kInvalidArgument);
@@ -460,8 +466,8 @@ void TestPlacer::seedProgramLogLines() {
   PlacerOptions options;
   options.log_device_placement = true;
   options.default_device = "/job:worker/task:0";
-  Placed placed = Place(g.graph_def(), {"/job:ps/replica:0/task:0/device:CPU:0",
-                                        "/job:worker/replica:0/task:0/device:CPU:0"}, options);
+  Placed placed = Place(
+      g.graph_def(), {"/job:ps/replica:0/task:0/device:CPU:0", "/job:worker/replica:0/task:0/device:CPU:0"}, options);
   QVERIFY2(placed.status.ok(), placed.status.ToString().c_str());
   const std::vector<std::string> expected = {
       "x: (Const): /job:worker/replica:0/task:0/device:CPU:0",

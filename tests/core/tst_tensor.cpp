@@ -1,8 +1,8 @@
 // Tensors: construction, sharing, proto round trips, formatting and shapes.
 #include "clab/core/Tensor.h"
 
-#include <QtTest>
 #include <google/protobuf/text_format.h>
+#include <QtTest>
 
 using namespace clab;
 
@@ -65,11 +65,14 @@ class TensorTest : public QObject {
   }
   void protoRoundTrip() {
     QFETCH(bool, typedFields);
-    const std::vector<Tensor> tensors = {
-        Tensor::Matrix<float>({{1.5f, -2}, {3, 4}}), Tensor::Matrix<double>({{1e-300, 2}}),
-        Tensor::Vector<int32_t>({-7, 0, 7}), Tensor::Scalar<int64_t>(1LL << 40),
-        Tensor::Vector<bool>({true, false}), Tensor::Vector<uint8_t>({0, 255}),
-        Tensor::Vector<std::string>({"a", std::string("\0b", 2)}), Tensor(DT_FLOAT, TensorShape{0, 3})};
+    const std::vector<Tensor> tensors = {Tensor::Matrix<float>({{1.5f, -2}, {3, 4}}),
+                                         Tensor::Matrix<double>({{1e-300, 2}}),
+                                         Tensor::Vector<int32_t>({-7, 0, 7}),
+                                         Tensor::Scalar<int64_t>(1LL << 40),
+                                         Tensor::Vector<bool>({true, false}),
+                                         Tensor::Vector<uint8_t>({0, 255}),
+                                         Tensor::Vector<std::string>({"a", std::string("\0b", 2)}),
+                                         Tensor(DT_FLOAT, TensorShape{0, 3})};
     for (const Tensor& t : tensors) {
       tensorflow::TensorProto proto;
       t.AsProto(&proto, typedFields);

@@ -39,19 +39,17 @@ Tensor Random(DataType dtype, const TensorShape& shape, double lo, double hi, un
   return t;
 }
 
-double At(const Tensor& t, int64_t i) {
-  return t.dtype() == DT_FLOAT ? t.data<float>()[i] : t.data<double>()[i];
-}
+double At(const Tensor& t, int64_t i) { return t.dtype() == DT_FLOAT ? t.data<float>()[i] : t.data<double>()[i]; }
 
 // Same shape and |got - want| <= atol + rtol * |want| everywhere; `why` names the first
 // element that is not.
 bool Close(const Tensor& got, const Tensor& want, double rtol, double atol, QString* why) {
   if (got.dtype() != want.dtype() || got.shape() != want.shape()) {
-    *why = QString("got %1 %2, want %3 %4")
-               .arg(QString::fromStdString(DataTypeName(got.dtype())),
-                    QString::fromStdString(got.shape().DebugString()),
-                    QString::fromStdString(DataTypeName(want.dtype())),
-                    QString::fromStdString(want.shape().DebugString()));
+    *why =
+        QString("got %1 %2, want %3 %4")
+            .arg(QString::fromStdString(DataTypeName(got.dtype())), QString::fromStdString(got.shape().DebugString()),
+                 QString::fromStdString(DataTypeName(want.dtype())),
+                 QString::fromStdString(want.shape().DebugString()));
     return false;
   }
   for (int64_t i = 0; i < got.NumElements(); ++i) {
@@ -144,8 +142,8 @@ class GpuKernelsTest : public QObject {
     return (*out)[0];
   }
 
-  void Compare(const tensorflow::NodeDef& node, const std::vector<Tensor>& inputs, const Tensor& want,
-               double rtol, double atol) {
+  void Compare(const tensorflow::NodeDef& node, const std::vector<Tensor>& inputs, const Tensor& want, double rtol,
+               double atol) {
     auto got = RunOnGpu(node, inputs);
     QVERIFY2(got.ok(), qPrintable(Q(got.status())));
     QString why;
@@ -265,8 +263,7 @@ class GpuKernelsTest : public QObject {
     QVERIFY(!out.ok());
     QCOMPARE(out.status().code(), absl::StatusCode::kUnimplemented);
     const std::string message(out.status().message());
-    QVERIFY2(message.find("[2,3]") != std::string::npos && message.find("[3]") != std::string::npos,
-             message.c_str());
+    QVERIFY2(message.find("[2,3]") != std::string::npos && message.find("[3]") != std::string::npos, message.c_str());
 
     auto bad = RunOnGpu(node, {Random(DT_FLOAT, {2, 3}, 0, 1, 1), Random(DT_FLOAT, {4}, 0, 1, 2)});
     QCOMPARE(bad.status().code(), absl::StatusCode::kInvalidArgument);
@@ -310,9 +307,9 @@ class GpuKernelsTest : public QObject {
     QFETCH(bool, transposeB);
     const Tensor a = Random(dtype, transposeA ? TensorShape{k, m} : TensorShape{m, k}, -1, 1, 3);
     const Tensor b = Random(dtype, transposeB ? TensorShape{n, k} : TensorShape{k, n}, -1, 1, 5);
-    const auto node = MakeNode("mm", "MatMul", {"a", "b"},
-                               {{"T", AttrOf(dtype)}, {"transpose_a", AttrOf(transposeA)},
-                                {"transpose_b", AttrOf(transposeB)}});
+    const auto node =
+        MakeNode("mm", "MatMul", {"a", "b"},
+                 {{"T", AttrOf(dtype)}, {"transpose_a", AttrOf(transposeA)}, {"transpose_b", AttrOf(transposeB)}});
     const Tensor want = Reference(node, {a, b}, [&] {
       Tensor c(dtype, TensorShape{m, n});
       for (int i = 0; i < m; ++i)

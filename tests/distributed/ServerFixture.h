@@ -83,8 +83,8 @@ inline StatusOr<std::unique_ptr<GrpcServer>> StartServer(const ClusterSpec& clus
   options.cluster = cluster;
   options.job_name = job;
   options.task_index = task;
-  return GrpcServer::Create(options, log ? log->sink() : std::function<void(const std::string&)>(
-                                                              [](const std::string&) {}));
+  return GrpcServer::Create(options,
+                            log ? log->sink() : std::function<void(const std::string&)>([](const std::string&) {}));
 }
 
 // The seed program's graph: x = [[1,2,3,4]], w = [[2],[2],[2],[2]] as a variable on the ps

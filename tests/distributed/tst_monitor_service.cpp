@@ -111,8 +111,8 @@ class MonitorServiceTest : public QObject {
   void serverStreamsItsEventsAndPublishedOnes() {
     const int ps_port = FreePort();
     const int worker_port = FreePort();
-    const auto cluster = *ClusterSpec::FromDict({{"ps", {LoopbackAddress(ps_port)}},
-                                                  {"worker", {LoopbackAddress(worker_port)}}});
+    const auto cluster =
+        *ClusterSpec::FromDict({{"ps", {LoopbackAddress(ps_port)}}, {"worker", {LoopbackAddress(worker_port)}}});
     auto ps = StartServer(cluster, "ps", 0);
     auto worker = StartServer(cluster, "worker", 0);
     QVERIFY(ps.ok() && worker.ok());

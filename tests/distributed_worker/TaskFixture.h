@@ -28,9 +28,9 @@ class TaskFixture {
     if (!devices.ok()) return nullptr;
     task->devices = std::move(devices).value();
     TaskFixture* raw = task.get();
-    task->worker = std::make_unique<Worker>(
-        task_name, task->devices.get(),
-        GrpcWorkerCacheFactory(ClusterSpec(), task_name, [raw] { return raw->worker.get(); }));
+    task->worker =
+        std::make_unique<Worker>(task_name, task->devices.get(),
+                                 GrpcWorkerCacheFactory(ClusterSpec(), task_name, [raw] { return raw->worker.get(); }));
     task->service = std::make_unique<GrpcWorkerService>(task->worker.get());
     grpc::ServerBuilder builder;
     ConfigureServerBuilder(builder);

@@ -3,19 +3,19 @@
 // _Send/_Recv and RecvTensor, driven the way a master drives them.
 #include "TaskFixture.h"
 
+#include "clab/compile/Partition.h"
+#include "clab/compile/Placer.h"
 #include "clab/graph/AttrValues.h"
 #include "clab/graph/Graph.h"
 #include "clab/graph/GraphBuilder.h"
 #include "clab/graph/Prune.h"
 #include "clab/ops/Ops.h"
-#include "clab/compile/Partition.h"
-#include "clab/compile/Placer.h"
 #include "clab/runtime/Rendezvous.h"
 #include "distributed/GrpcRemoteWorker.h"
 #include "distributed/LocalWorker.h"
 
-#include <QtTest>
 #include <absl/strings/match.h>
+#include <QtTest>
 
 #include <atomic>
 #include <chrono>
@@ -123,9 +123,7 @@ class WorkerGrpcTest : public QObject {
     Status placed = PlaceGraph(graph->get(), available, placer);
     if (!placed.ok()) qFatal("%s", std::string(placed.message()).c_str());
     PartitionOptions options;
-    options.partition_of = [](const std::string& device) {
-      return device.substr(0, device.find("/device:"));
-    };
+    options.partition_of = [](const std::string& device) { return device.substr(0, device.find("/device:")); };
     options.incarnation_of = [this](const std::string& device) {
       return device.rfind(kPs, 0) == 0 ? ps_->cpu()->incarnation() : worker_->cpu()->incarnation();
     };
@@ -199,8 +197,8 @@ class WorkerGrpcTest : public QObject {
       tensorflow::CreateWorkerSessionResponse response;
       StatusWaiter waiter;
       auto request = SessionRequest(job);
-      Remote(std::string("/job:") + job + "/replica:0/task:0")->CreateWorkerSessionAsync(request, &response,
-                                                                                         waiter.callback());
+      Remote(std::string("/job:") + job + "/replica:0/task:0")
+          ->CreateWorkerSessionAsync(request, &response, waiter.callback());
       QVERIFY2(waiter.Wait().ok(), job);
     }
     seed_graph_ = BuildSeedGraph();
@@ -425,7 +423,8 @@ class WorkerGrpcTest : public QObject {
       QVERIFY(ps_done.Wait().ok());
       const Status status = worker_done.Wait();
       QVERIFY2(status.ok(), std::string(status.message()).c_str());
-      const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
+      const auto micros =
+          std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
       qInfo("4 MiB step (RecvTensor + RunGraph fetch): %lld us", static_cast<long long>(micros.count()));
       auto got = Tensor::FromProto(worker_response.recv(0).tensor());
       QVERIFY(got.ok());

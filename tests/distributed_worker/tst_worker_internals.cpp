@@ -11,8 +11,8 @@
 #include "distributed/StepTable.h"
 #include "tensorflow/worker.pb.h"
 
-#include <QtTest>
 #include <absl/strings/match.h>
+#include <QtTest>
 
 #include <atomic>
 #include <chrono>

@@ -147,8 +147,7 @@ void TestDeviceName::parseFull() {
     return;
   }
   QVERIFY(!parsed.ok());
-  QVERIFY2(QString::fromStdString(parsed.status().ToString()).contains(error),
-           parsed.status().ToString().c_str());
+  QVERIFY2(QString::fromStdString(parsed.status().ToString()).contains(error), parsed.status().ToString().c_str());
 }
 
 void TestDeviceName::mergeFillsMissingFields_data() {

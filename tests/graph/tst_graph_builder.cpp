@@ -33,7 +33,8 @@ std::vector<std::string> ClassOf(const GraphBuilder& g, const std::string& node)
 
 std::vector<std::string> InputsOf(const GraphBuilder& g, const std::string& node) {
   const tensorflow::NodeDef* def = g.FindNode(node);
-  return def == nullptr ? std::vector<std::string>{} : std::vector<std::string>(def->input().begin(), def->input().end());
+  return def == nullptr ? std::vector<std::string>{}
+                        : std::vector<std::string>(def->input().begin(), def->input().end());
 }
 
 QString Message(const Status& status) { return QString::fromStdString(std::string(status.message())); }
@@ -309,7 +310,8 @@ void TestGraphBuilder::buildTimeTypeErrors() {
     GraphBuilder g;
     auto value = IntMatrix(g, {{1}});
     g.AddNode("Identity", {Output(value.node(), 3)}, {}, "bad_slot");
-    QVERIFY2(Message(g.status()).contains("names output 3 of a node with 1 output(s)"), qPrintable(Message(g.status())));
+    QVERIFY2(Message(g.status()).contains("names output 3 of a node with 1 output(s)"),
+             qPrintable(Message(g.status())));
   }
 }
 

@@ -90,7 +90,8 @@ class GraphImportTest : public QObject {
     GraphBuilder h;
     const Status refused = ImportGraphDef(unknown, &h);
     QVERIFY(!refused.ok());
-    QVERIFY2(std::string(refused.message()).find("NoSuchOp") != std::string::npos, std::string(refused.message()).c_str());
+    QVERIFY2(std::string(refused.message()).find("NoSuchOp") != std::string::npos,
+             std::string(refused.message()).c_str());
   }
 
   void guessesWhatAStepRuns() {

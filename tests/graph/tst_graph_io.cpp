@@ -1,10 +1,10 @@
 // GraphDefs in TensorFlow's file formats: text (graph.pbtxt) and binary (.pb) round trips,
 // and a graph file written the way TensorFlow 1.x writes one.
+#include "clab/compile/Placer.h"
 #include "clab/distributed/ReplicaDeviceSetter.h"
 #include "clab/graph/Graph.h"
 #include "clab/graph/GraphBuilder.h"
 #include "clab/ops/Ops.h"
-#include "clab/compile/Placer.h"
 
 #include <google/protobuf/text_format.h>
 #include <google/protobuf/util/message_differencer.h>
@@ -115,10 +115,9 @@ void TestGraphIo::loadsTensorFlowStyleGraph() {
   PlacerOptions options;
   options.log_device_placement = true;
   options.log = [&](const std::string& line) { log.push_back(line); };
-  Status placed = PlaceGraph(&graph,
-                             {{"/job:ps/replica:0/task:0/device:CPU:0", "CPU"},
-                              {"/job:worker/replica:0/task:0/device:CPU:0", "CPU"}},
-                             options);
+  Status placed = PlaceGraph(
+      &graph, {{"/job:ps/replica:0/task:0/device:CPU:0", "CPU"}, {"/job:worker/replica:0/task:0/device:CPU:0", "CPU"}},
+      options);
   QVERIFY2(placed.ok(), placed.ToString().c_str());
   QCOMPARE(log.size(), size_t{6});
   QCOMPARE(log[2], std::string("w: (VariableV2): /job:ps/replica:0/task:0/device:CPU:0"));

@@ -10,13 +10,13 @@
 #include "graph/EdgeItem.h"
 #include "graph/GraphBuilders.h"
 #include "graph/GraphDocument.h"
-#include "window/GraphEditor.h"
 #include "graph/GraphScene.h"
 #include "graph/NodeItem.h"
 #include "project/Project.h"
 #include "run/LocalCluster.h"
 #include "views/ConsoleView.h"
 #include "views/PlacementView.h"
+#include "window/GraphEditor.h"
 #include "window/MainWindow.h"
 
 #include <QRandomGenerator>
@@ -43,7 +43,8 @@ class GraphBuildingTest : public QObject {
     QCOMPARE(doc->addNode("Placeholder", "labels"), QString("labels"));
     QVERIFY(doc->setAttr("labels", "dtype", AttrOf(tensorflow::DT_INT32)));
     QVERIFY(doc->setAttr("labels", "shape", AttrOf(*AttrText::parseShape("[?]"))));
-    QVERIFY2(editor.applyBuild(GraphBuilders::addDense(doc->graph(), "x", 8, "relu", "hidden"), &error), qPrintable(error));
+    QVERIFY2(editor.applyBuild(GraphBuilders::addDense(doc->graph(), "x", 8, "relu", "hidden"), &error),
+             qPrintable(error));
     QVERIFY(doc->node("hidden/Relu") != nullptr);
     QCOMPARE(AttrText::shapeText(doc->ports("hidden/Relu").output_shapes.at(0)), QString("[-1,8]"));
     QVERIFY2(editor.applyBuild(GraphBuilders::addDense(doc->graph(), "hidden/Relu", 3, "none", "logits"), &error),
@@ -99,13 +100,15 @@ class GraphBuildingTest : public QObject {
     QVERIFY2(error.contains("'labels:0' is int32") && error.contains("Cast"), qPrintable(error));
     QVERIFY(!editor.applyBuild(GraphBuilders::addDense(doc->graph(), "nope", 4, "relu", "d"), &error));
     QVERIFY2(error.contains("'nope' is not in the graph"), qPrintable(error));
-    QVERIFY(!editor.applyBuild(GraphBuilders::addLoss(doc->graph(), "sparse softmax cross-entropy", "logits/BiasAdd", "x"), &error));
+    QVERIFY(!editor.applyBuild(
+        GraphBuilders::addLoss(doc->graph(), "sparse softmax cross-entropy", "logits/BiasAdd", "x"), &error));
     QVERIFY2(error.contains("integer class ids"), qPrintable(error));
     QVERIFY(!editor.applyBuild(GraphBuilders::addOptimizer(doc->graph(), "Adam", 0, "loss"), &error));
     QVERIFY2(error.contains("learning rate"), qPrintable(error));
     QCOMPARE(doc->nodeCount(), count);
     // A second optimizer (Adam) trains the model's variables, not the first one's state.
-    QVERIFY2(editor.applyBuild(GraphBuilders::addOptimizer(doc->graph(), "Adam", 0.01, "loss"), &error), qPrintable(error));
+    QVERIFY2(editor.applyBuild(GraphBuilders::addOptimizer(doc->graph(), "Adam", 0.01, "loss"), &error),
+             qPrintable(error));
     const QStringList names = doc->nodeNames();
     const auto has_slot = [&names](const QString& variable) {
       return std::any_of(names.begin(), names.end(), [&](const QString& n) { return n.endsWith(variable + "/Adam"); });
@@ -174,7 +177,8 @@ class GraphBuildingTest : public QObject {
     GraphEditor editor;
     editor.setProject(Project::digitsMlp());
     GraphScene* scene = editor.scene();
-    QVERIFY2(scene->scopes().contains("hidden1") && scene->scopes().contains("logits"), qPrintable(scene->scopes().join(",")));
+    QVERIFY2(scene->scopes().contains("hidden1") && scene->scopes().contains("logits"),
+             qPrintable(scene->scopes().join(",")));
     QVERIFY(scene->item("hidden1/weights") != nullptr);
     scene->collapseAll();
     NodeItem* hidden = scene->item("hidden1/");
@@ -187,7 +191,8 @@ class GraphBuildingTest : public QObject {
     for (QGraphicsItem* item : scene->items())
       if (item->type() == EdgeItem::Type) {
         auto* edge = static_cast<EdgeItem*>(item);
-        hidden_to_logits = hidden_to_logits || (edge->source()->name() == "hidden1/" && edge->destination()->name() == "logits/");
+        hidden_to_logits =
+            hidden_to_logits || (edge->source()->name() == "hidden1/" && edge->destination()->name() == "logits/");
       }
     QVERIFY(hidden_to_logits);
     // Selecting the box selects the nodes it stands for.

@@ -9,7 +9,6 @@
 #include "graph/AttrText.h"
 #include "graph/DeviceColors.h"
 #include "graph/GraphDocument.h"
-#include "window/GraphEditor.h"
 #include "graph/GraphFiles.h"
 #include "graph/GraphLayout.h"
 #include "graph/GraphScene.h"
@@ -19,6 +18,7 @@
 #include "graph/OpPalette.h"
 #include "monitor/RunMonitor.h"
 #include "project/Project.h"
+#include "window/GraphEditor.h"
 #include "window/MainWindow.h"
 
 #include <google/protobuf/util/message_differencer.h>
@@ -197,9 +197,10 @@ class GraphEditorTest : public QObject {
     QCOMPARE(Device(*doc, "w"), QString("/job:ps/task:1"));
 
     // A run's placement log (worker 0's master) replaces the preview.
-    editor.showRunPlacement({{"/job:worker/replica:0/task:1", "w", "VariableV2", "/job:ps/replica:0/task:7/device:CPU:0"},
-                             {"/job:worker/replica:0/task:0", "w", "VariableV2", "/job:ps/replica:0/task:0/device:CPU:0"},
-                             {"/job:worker/replica:0/task:0", "gone", "NoOp", "/job:worker/replica:0/task:0/device:CPU:0"}});
+    editor.showRunPlacement(
+        {{"/job:worker/replica:0/task:1", "w", "VariableV2", "/job:ps/replica:0/task:7/device:CPU:0"},
+         {"/job:worker/replica:0/task:0", "w", "VariableV2", "/job:ps/replica:0/task:0/device:CPU:0"},
+         {"/job:worker/replica:0/task:0", "gone", "NoOp", "/job:worker/replica:0/task:0/device:CPU:0"}});
     QCOMPARE(editor.scene()->assignedDevices().value("w"), QString("/job:ps/replica:0/task:0/device:CPU:0"));
     QVERIFY(!editor.scene()->assignedDevices().contains("gone"));
     // A graph the engine refuses cannot be placed: the reason is the engine's.
@@ -235,7 +236,8 @@ class GraphEditorTest : public QObject {
 
     undo->undo();  // the connection
     QVERIFY(doc.dataInputs("Identity").isEmpty());
-    QVERIFY2(doc.error("Identity").contains("has 0 data input(s), but the op expects 1"), qPrintable(doc.error("Identity")));
+    QVERIFY2(doc.error("Identity").contains("has 0 data input(s), but the op expects 1"),
+             qPrintable(doc.error("Identity")));
     undo->undo();  // the attr
     DataType dtype = DT_INVALID;
     QVERIFY(GetNodeAttr(*doc.node("a"), "dtype", &dtype).ok());
@@ -454,7 +456,8 @@ class GraphEditorTest : public QObject {
                  qPrintable(QStringLiteral("nodes %1 and %2 overlap").arg(i).arg(j)));
     // Edges go left to right, apart from the one that closes the cycle.
     int backwards = 0;
-    for (const auto& [src, dst] : edges) backwards += positions[static_cast<size_t>(src)].x() >= positions[static_cast<size_t>(dst)].x();
+    for (const auto& [src, dst] : edges)
+      backwards += positions[static_cast<size_t>(src)].x() >= positions[static_cast<size_t>(dst)].x();
     QVERIFY(backwards <= 1);
 
     // The same through the canvas, from a GraphDef of a thousand nodes.
@@ -478,7 +481,8 @@ class GraphEditorTest : public QObject {
     GraphScene scene(&doc);
     QVERIFY2(doc.check().ok(), qPrintable(doc.check().messages(doc.graph()).join('\n').left(500)));
     std::vector<QRectF> boxes;
-    for (const QString& name : doc.nodeNames()) boxes.push_back(QRectF(scene.position(name), NodeItem::sizeFor(scene.item(name)->look())));
+    for (const QString& name : doc.nodeNames())
+      boxes.push_back(QRectF(scene.position(name), NodeItem::sizeFor(scene.item(name)->look())));
     for (size_t i = 0; i < boxes.size(); ++i)
       for (size_t j = i + 1; j < boxes.size(); ++j) QVERIFY(!boxes[i].intersects(boxes[j]));
   }
@@ -528,7 +532,6 @@ class GraphEditorTest : public QObject {
     QVERIFY(!Project::fromJson(json, &wrong, &error));
     QVERIFY(error.startsWith("graph:"));
   }
-
 };
 
 QTEST_MAIN(GraphEditorTest)

@@ -55,7 +55,7 @@ class IdxFileTest : public QObject {
     IdxArray array(type, {3, 2, 4});
     for (int64_t i = 0; i < array.NumElements(); ++i) {
       double v = static_cast<double>(i * 7 % 23);
-      if (type != IdxType::kUint8) v -= 11;             // negatives for signed types
+      if (type != IdxType::kUint8) v -= 11;  // negatives for signed types
       if (type == IdxType::kInt16 || type == IdxType::kInt32) v *= 1000;
       if (type == IdxType::kFloat32 || type == IdxType::kFloat64) v += 0.25;
       array.Set(i, v);

@@ -283,8 +283,7 @@ class MinibatchDatasetTest : public QObject {
     auto p = Build(options);
     std::vector<int> ids[2];
     std::vector<std::thread> threads;
-    for (int t = 0; t < 2; ++t)
-      threads.emplace_back([&, t] { ids[t] = Stream(*p, 10); });
+    for (int t = 0; t < 2; ++t) threads.emplace_back([&, t] { ids[t] = Stream(*p, 10); });
     for (auto& thread : threads) thread.join();
     std::vector<int> all = ids[0];
     all.insert(all.end(), ids[1].begin(), ids[1].end());
@@ -365,7 +364,8 @@ class MinibatchDatasetTest : public QObject {
     options.shard_index = 2;
     batch = Next(*Build(options));
     QVERIFY(!batch.ok());
-    QVERIFY2(Contains(batch.status(), "shard 2 of 3 of its training split has no examples"), StatusText(batch.status()));
+    QVERIFY2(Contains(batch.status(), "shard 2 of 3 of its training split has no examples"),
+             StatusText(batch.status()));
   }
 
   void declaredFeatureCountIsChecked() {
@@ -383,10 +383,8 @@ class MinibatchDatasetTest : public QObject {
 
   void badAttrsFailWhenBuilding() {
     for (const auto& change : std::vector<std::function<void(ops::MinibatchDatasetOptions&)>>{
-             [](auto& o) { o.shard_index = 2; },
-             [](auto& o) { o.scale = "normalise"; },
-             [](auto& o) { o.split = "held_out"; },
-             [](auto& o) { o.split = "test"; },
+             [](auto& o) { o.shard_index = 2; }, [](auto& o) { o.scale = "normalise"; },
+             [](auto& o) { o.split = "held_out"; }, [](auto& o) { o.split = "test"; },
              [](auto& o) { o.batch_size = 0; }}) {
       GraphBuilder g;
       ops::MinibatchDatasetOptions options;

@@ -52,13 +52,15 @@ class JsonSchemaCheck {
     return problems.empty();
   }
 
-  static void Check(const Json& schema, const Json& value, const std::string& path, std::vector<std::string>* problems) {
+  static void Check(const Json& schema, const Json& value, const std::string& path,
+                    std::vector<std::string>* problems) {
     const std::string at = path.empty() ? "(top)" : path;
     if (schema.value("x-kubernetes-int-or-string", false)) {
       if (!value.is_number_integer() && !value.is_string()) problems->push_back(at + ": wants an integer or a string");
       if (value.is_string() && schema.contains("pattern") &&
           !std::regex_search(value.get<std::string>(), std::regex(schema["pattern"].get<std::string>())))
-        problems->push_back(at + ": '" + value.get<std::string>() + "' does not match " + schema["pattern"].get<std::string>());
+        problems->push_back(at + ": '" + value.get<std::string>() + "' does not match " +
+                            schema["pattern"].get<std::string>());
       return;
     }
     if (schema.contains("type")) {
@@ -85,19 +87,23 @@ class JsonSchemaCheck {
       int passing = 0;
       for (const Json& option : schema[combination]) passing += Passes(option, value) ? 1 : 0;
       const bool ok = std::string(combination) == "oneOf" ? passing == 1 : passing >= 1;
-      if (!ok) problems->push_back(at + ": " + value.dump() + " fits " + std::to_string(passing) + " of its " + combination);
+      if (!ok)
+        problems->push_back(at + ": " + value.dump() + " fits " + std::to_string(passing) + " of its " + combination);
     }
     if (schema.contains("allOf"))
       for (const Json& part : schema["allOf"]) Check(part, value, path, problems);
     if (value.is_string() && schema.contains("pattern") &&
         !std::regex_search(value.get<std::string>(), std::regex(schema["pattern"].get<std::string>())))
-      problems->push_back(at + ": '" + value.get<std::string>() + "' does not match " + schema["pattern"].get<std::string>());
+      problems->push_back(at + ": '" + value.get<std::string>() + "' does not match " +
+                          schema["pattern"].get<std::string>());
     if (value.is_number_integer()) {
       const int64_t number = value.get<int64_t>();
       const std::string format = schema.value("format", "");
       if (format == "int32" && (number < INT32_MIN || number > INT32_MAX)) problems->push_back(at + ": out of int32");
-      if (schema.contains("minimum") && number < schema["minimum"].get<int64_t>()) problems->push_back(at + ": below its minimum");
-      if (schema.contains("maximum") && number > schema["maximum"].get<int64_t>()) problems->push_back(at + ": above its maximum");
+      if (schema.contains("minimum") && number < schema["minimum"].get<int64_t>())
+        problems->push_back(at + ": below its minimum");
+      if (schema.contains("maximum") && number > schema["maximum"].get<int64_t>())
+        problems->push_back(at + ": above its maximum");
     }
     if (value.is_object()) CheckObject(schema, value, path, problems);
     if (value.is_array() && schema.contains("items")) {
@@ -108,17 +114,21 @@ class JsonSchemaCheck {
         for (const Json& item : value) {
           std::string key;
           for (const Json& name : schema["x-kubernetes-list-map-keys"])
-            key += (item.is_object() && item.contains(name.get<std::string>()) ? item[name.get<std::string>()].dump() : "-") + "|";
+            key += (item.is_object() && item.contains(name.get<std::string>()) ? item[name.get<std::string>()].dump()
+                                                                               : "-") +
+                   "|";
           if (!keys.insert(key).second) problems->push_back(at + ": two items with the same key " + key);
         }
       }
     }
   }
 
-  static void CheckObject(const Json& schema, const Json& value, const std::string& path, std::vector<std::string>* problems) {
+  static void CheckObject(const Json& schema, const Json& value, const std::string& path,
+                          std::vector<std::string>* problems) {
     if (schema.contains("required"))
       for (const Json& name : schema["required"])
-        if (!value.contains(name.get<std::string>())) problems->push_back(Member(path, name.get<std::string>()) + ": missing");
+        if (!value.contains(name.get<std::string>()))
+          problems->push_back(Member(path, name.get<std::string>()) + ": missing");
     if (schema.value("x-kubernetes-preserve-unknown-fields", false)) return;
     const Json* properties = schema.contains("properties") ? &schema["properties"] : nullptr;
     const Json* additional = schema.contains("additionalProperties") ? &schema["additionalProperties"] : nullptr;

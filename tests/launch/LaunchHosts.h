@@ -53,7 +53,8 @@ class LaunchHosts {
   // skips), or they were made and do not work as they should (fault(): the test fails).
   QString SetUp() {
     if (::geteuid() != 0) return "network namespaces need root";
-    for (const char* program : {"/usr/sbin/sshd", "/usr/bin/ssh", "/usr/bin/ssh-keygen", "/usr/bin/unshare", "/usr/bin/mount"})
+    for (const char* program :
+         {"/usr/sbin/sshd", "/usr/bin/ssh", "/usr/bin/ssh-keygen", "/usr/bin/unshare", "/usr/bin/mount"})
       if (!QFile::exists(program))
         return QStringLiteral("%1 is not installed (openssh-server, openssh-client, util-linux, mount)").arg(program);
     if (!dir_.isValid()) return "cannot make a temporary directory";
@@ -66,7 +67,8 @@ class LaunchHosts {
     QString known_hosts;
     for (auto& host : hosts_) {
       const QString key = dir_.filePath(host->hostname + "_host_key");
-      if (!Run({"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key})) return Fault("ssh-keygen failed: " + last_output_);
+      if (!Run({"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key}))
+        return Fault("ssh-keygen failed: " + last_output_);
       QFile public_key(key + ".pub");
       public_key.open(QIODevice::ReadOnly);
       known_hosts += host->address + " " + QString::fromUtf8(public_key.readAll()).section(' ', 0, 1) + "\n";
@@ -81,8 +83,8 @@ class LaunchHosts {
       if (!QDir().mkpath(home)) return "cannot make " + home;
       host->sshd = std::make_unique<QProcess>();
       host->sshd->setProcessChannelMode(QProcess::MergedChannels);
-      host->sshd->start("ip", {"netns", "exec", host->name_space, "unshare", "--uts", "--mount", "--propagation", "private",
-                               "sh", "-c",
+      host->sshd->start("ip", {"netns", "exec", host->name_space, "unshare", "--uts", "--mount", "--propagation",
+                               "private", "sh", "-c",
                                QStringLiteral("mount --bind %1 /root && hostname %2 && exec /usr/sbin/sshd -D -e -f %3")
                                    .arg(home, host->hostname, config)});
       if (!host->sshd->waitForStarted(5000)) return "cannot start sshd: " + host->sshd->errorString();
@@ -95,13 +97,15 @@ class LaunchHosts {
     for (auto& host : hosts_) {
       QElapsedTimer waited;
       waited.start();
-      while (!Run(inClient() + QStringList{"ssh", "-F", sshConfig(), "-o", "BatchMode=yes", host->address, "hostname"})) {
+      while (
+          !Run(inClient() + QStringList{"ssh", "-F", sshConfig(), "-o", "BatchMode=yes", host->address, "hostname"})) {
         if (host->sshd->state() == QProcess::NotRunning)
           return "sshd did not start: " + QString::fromUtf8(host->sshd->readAll());
         if (waited.elapsed() > 20000) return Fault("sshd on " + host->address + " does not answer: " + last_output_);
         host->sshd->waitForReadyRead(200);
       }
-      if (last_output_.trimmed() != host->hostname) return Fault("the host name is not the namespace's own: " + last_output_);
+      if (last_output_.trimmed() != host->hostname)
+        return Fault("the host name is not the namespace's own: " + last_output_);
     }
     return {};
   }
@@ -169,17 +173,18 @@ class LaunchHosts {
       const Host& host = *hosts_[i];
       const QString outer = QStringLiteral("lc%1b%2").arg(suffix_).arg(i + 1);
       const QString inner = QStringLiteral("lc%1h%2").arg(suffix_).arg(i + 1);
-      steps += QList<QStringList>{{"netns", "add", host.name_space},
-                                  {"link", "add", outer, "netns", client_, "type", "veth", "peer", "name", inner, "netns",
-                                   host.name_space},
-                                  {"-n", client_, "link", "set", outer, "master", "br0"},
-                                  {"-n", client_, "link", "set", outer, "up"},
-                                  {"-n", host.name_space, "addr", "add", host.address + "/24", "dev", inner},
-                                  {"-n", host.name_space, "link", "set", inner, "up"},
-                                  {"-n", host.name_space, "link", "set", "lo", "up"}};
+      steps += QList<QStringList>{
+          {"netns", "add", host.name_space},
+          {"link", "add", outer, "netns", client_, "type", "veth", "peer", "name", inner, "netns", host.name_space},
+          {"-n", client_, "link", "set", outer, "master", "br0"},
+          {"-n", client_, "link", "set", outer, "up"},
+          {"-n", host.name_space, "addr", "add", host.address + "/24", "dev", inner},
+          {"-n", host.name_space, "link", "set", inner, "up"},
+          {"-n", host.name_space, "link", "set", "lo", "up"}};
     }
     for (const QStringList& step : steps)
-      if (!Run(QStringList{"ip"} + step)) return QStringLiteral("'ip %1' failed: %2").arg(step.join(' '), last_output_.trimmed());
+      if (!Run(QStringList{"ip"} + step))
+        return QStringLiteral("'ip %1' failed: %2").arg(step.join(' '), last_output_.trimmed());
     return {};
   }
 

@@ -50,14 +50,15 @@ class SlurmCluster {
     if (::chown(qPrintable(munge_dir), munge->pw_uid, munge->pw_gid) != 0 ||
         ::chown(qPrintable(key.fileName()), munge->pw_uid, munge->pw_gid) != 0)
       return "cannot give the munge key to the munge user";
-    QFile::setPermissions(munge_dir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ExeGroup | QFile::ExeOther);
+    QFile::setPermissions(munge_dir,
+                          QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ExeGroup | QFile::ExeOther);
     QFile::setPermissions(key.fileName(), QFile::ReadOwner);
     socket_ = munge_dir + "/munge.socket";
     // munged refuses to run as root; setpriv makes it the munge user without another process.
-    munged_ = Start("/usr/bin/setpriv", {"--reuid=munge", "--regid=munge", "--init-groups", "/usr/sbin/munged",
-                                          "--foreground", "--socket=" + socket_,
-                                          "--key-file=" + key.fileName(), "--pid-file=" + munge_dir + "/munged.pid",
-                                          "--log-file=" + munge_dir + "/munged.log", "--seed-file=" + munge_dir + "/munged.seed"});
+    munged_ = Start("/usr/bin/setpriv",
+                    {"--reuid=munge", "--regid=munge", "--init-groups", "/usr/sbin/munged", "--foreground",
+                     "--socket=" + socket_, "--key-file=" + key.fileName(), "--pid-file=" + munge_dir + "/munged.pid",
+                     "--log-file=" + munge_dir + "/munged.log", "--seed-file=" + munge_dir + "/munged.seed"});
     if (!WaitFor([&] { return QFile::exists(socket_); }, 20000, munged_.get()))
       return "munged did not start: " + Said(munged_.get()) + ReadFile(munge_dir + "/munged.log");
 

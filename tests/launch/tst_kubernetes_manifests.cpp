@@ -86,7 +86,8 @@ std::vector<std::string> ServerRules(const Json& object) {
         const std::string name = port.value("name", "");
         if (number < 1 || number > 65535) problems.push_back("containerPort " + std::to_string(number));
         // IANA_SVC_NAME: at most 15, a letter in it.
-        if (name.size() > 15 || !std::regex_match(name, port_name) || name.find_first_of("abcdefghijklmnopqrstuvwxyz") == std::string::npos)
+        if (name.size() > 15 || !std::regex_match(name, port_name) ||
+            name.find_first_of("abcdefghijklmnopqrstuvwxyz") == std::string::npos)
           problems.push_back("port name '" + name + "'");
       }
     }
@@ -106,8 +107,9 @@ StatusOr<ProjectFile> Everything() {
   CLAB_ASSIGN_OR_RETURN(ProjectFile project, Example("digits-mlp.clab"));
   project.path = "/work/lab/Digits MLP v2.clab";
   project.graph = "node {\n  name: \"x\"\n  op: \"Const\"\n}\n";
-  CLAB_ASSIGN_OR_RETURN(project.cluster,
-                        ClusterSpec::Parse("ps=gpu1.lab:2223,gpu2.lab:2223;worker=gpu1.lab:2222,gpu2.lab:2222,gpu3.lab:2300"));
+  CLAB_ASSIGN_OR_RETURN(
+      project.cluster,
+      ClusterSpec::Parse("ps=gpu1.lab:2223,gpu2.lab:2223;worker=gpu1.lab:2222,gpu2.lab:2222,gpu3.lab:2300"));
   project.launch.kubernetes.name_space = "ml-team";
   project.launch.kubernetes.image = "registry.lab:5000/clusterlab:0.1";
   project.launch.kubernetes.checkpoint_claim = "clab-checkpoints";
@@ -168,8 +170,8 @@ class KubernetesManifestsTest : public QObject {
       const std::string what =
           document.value("kind", "?") + " " + document.value("metadata", Json::object()).value("name", "?");
       const JsonSchemaCheck* schema = SchemaFor(document.value("kind", ""));
-      QVERIFY2(schema != nullptr, qPrintable(QString::fromStdString("no schema (under " + Schemas().toStdString() +
-                                                                     ") for " + what)));
+      QVERIFY2(schema != nullptr,
+               qPrintable(QString::fromStdString("no schema (under " + Schemas().toStdString() + ") for " + what)));
       std::vector<std::string> problems = schema->Problems(document);
       for (const std::string& rule : ServerRules(document)) problems.push_back("server rule: " + rule);
       QVERIFY2(problems.empty(), qPrintable(QString::fromStdString(what + ": " + Json(problems).dump())));
@@ -200,7 +202,8 @@ class KubernetesManifestsTest : public QObject {
     tfjob["spec"]["tfReplicaSpecs"]["PS"]["template"]["spec"]["containers"][0].erase("name");
     const QString tfjob_text = QString::fromStdString(Json(SchemaFor("TFJob")->Problems(tfjob)).dump());
     QVERIFY2(tfjob_text.contains("spec.tfReplicaSpecs.PS.replicas: wants"), qPrintable(tfjob_text));
-    QVERIFY2(tfjob_text.contains("spec.tfReplicaSpecs.PS.template.spec.containers[0].name: missing"), qPrintable(tfjob_text));
+    QVERIFY2(tfjob_text.contains("spec.tfReplicaSpecs.PS.template.spec.containers[0].name: missing"),
+             qPrintable(tfjob_text));
   }
 
   void tfJobReplicaSpecs() {
@@ -291,7 +294,8 @@ class KubernetesManifestsTest : public QObject {
     QVERIFY2(text.ok(), text.status().ToString().c_str());
     auto imported = ImportKubernetes(*text, result->files.front());
     QVERIFY2(imported.ok(), imported.status().ToString().c_str());
-    QCOMPARE(QString::fromStdString(imported->project_cluster.ToInline()), QString::fromStdString(original.cluster.ToInline()));
+    QCOMPARE(QString::fromStdString(imported->project_cluster.ToInline()),
+             QString::fromStdString(original.cluster.ToInline()));
     // The cluster as Kubernetes addresses it: the same jobs and tasks; a pod keeps its
     // task's port, a TFJob replica type its first task's.
     const ClusterSpec& cluster = imported->cluster;
@@ -332,7 +336,8 @@ class KubernetesManifestsTest : public QObject {
     std::vector<Json> twice = documents;
     twice.push_back(documents.back());
     twice.back()["metadata"]["name"] = "another";
-    QVERIFY2(message(import(twice)).contains("document 5 (Pod 'another'): /job:worker/task:1 is already the task of another pod"),
+    QVERIFY2(message(import(twice))
+                 .contains("document 5 (Pod 'another'): /job:worker/task:1 is already the task of another pod"),
              qPrintable(message(import(twice))));
 
     std::vector<Json> missing = documents;
@@ -341,12 +346,14 @@ class KubernetesManifestsTest : public QObject {
 
     std::vector<Json> closed = documents;
     closed[0]["spec"]["ports"] = Json::array();
-    QVERIFY2(message(import(closed)).contains("must be headless (clusterIP: None), select the pod and expose port 2223"),
-             qPrintable(message(import(closed))));
+    QVERIFY2(
+        message(import(closed)).contains("must be headless (clusterIP: None), select the pod and expose port 2223"),
+        qPrintable(message(import(closed))));
 
     auto broken = ImportKubernetes("kind: Pod\n  metadata: [", "bad.yaml");
     QVERIFY(!broken.ok());
-    QVERIFY2(std::string(broken.status().message()).rfind("bad.yaml: line ", 0) == 0, broken.status().ToString().c_str());
+    QVERIFY2(std::string(broken.status().message()).rfind("bad.yaml: line ", 0) == 0,
+             broken.status().ToString().c_str());
   }
 
   // The command line does the same: export, change the project, import, and the cluster is back.
@@ -371,9 +378,10 @@ class KubernetesManifestsTest : public QObject {
     const ProgramResult kubernetes = ClabProcess::clab(
         {"import", copy, "--k8s", dir.filePath("k8s/clab-digits-tfjob.yaml"), "--addresses", "kubernetes"});
     QVERIFY2(kubernetes.exitCode == 0, qPrintable(kubernetes.out + kubernetes.err));
-    QVERIFY2(kubernetes.out.contains("ps=clab-digits-ps-0.default.svc:2223;worker=clab-digits-worker-0.default.svc:2222,"
-                                     "clab-digits-worker-1.default.svc:2222"),
-             qPrintable(kubernetes.out));
+    QVERIFY2(
+        kubernetes.out.contains("ps=clab-digits-ps-0.default.svc:2223;worker=clab-digits-worker-0.default.svc:2222,"
+                                "clab-digits-worker-1.default.svc:2222"),
+        qPrintable(kubernetes.out));
   }
 };
 

@@ -98,19 +98,24 @@ class LaunchSettingsTest : public QObject {
   void wrongSettingsAreNamed_data() {
     QTest::addColumn<QString>("launch");
     QTest::addColumn<QString>("message");
-    QTest::newRow("method") << R"({"method": "mpi"})" << "launch.method: 'mpi' is not one of local, ssh, slurm, kubernetes";
-    QTest::newRow("port type") << R"({"hosts": {"h1": {"ssh_port": "22"}}})" << "launch.hosts.h1.ssh_port: wants a whole number";
+    QTest::newRow("method") << R"({"method": "mpi"})"
+                            << "launch.method: 'mpi' is not one of local, ssh, slurm, kubernetes";
+    QTest::newRow("port type") << R"({"hosts": {"h1": {"ssh_port": "22"}}})"
+                               << "launch.hosts.h1.ssh_port: wants a whole number";
     QTest::newRow("port range") << R"({"hosts": {"h1": {"ssh_port": 70000}}})"
                                 << "launch.hosts.h1.ssh_port: 70000 is out of range (0-65535)";
-    QTest::newRow("misspelt") << R"({"hosts": {"h1": {"usr": "ana"}}})" << "launch.hosts.h1.usr: unknown setting";
-    QTest::newRow("restart") << R"({"ssh": {"restart": "always"}})" << "launch.ssh.restart: 'always' is not one of on-failure, never";
+    QTest::newRow("misspelt") << R"({"hosts": {"h1": {"usr": "ana"}}})"
+                              << "launch.hosts.h1.usr: unknown setting";
+    QTest::newRow("restart") << R"({"ssh": {"restart": "always"}})"
+                             << "launch.ssh.restart: 'always' is not one of on-failure, never";
     QTest::newRow("namespace") << R"({"kubernetes": {"namespace": "ML_Team"}})"
                                << "launch.kubernetes.namespace: 'ML_Team' is not a DNS label";
     QTest::newRow("quantity") << R"({"kubernetes": {"cpu": "2 cores"}})"
                               << "launch.kubernetes.cpu: '2 cores' is not a Kubernetes quantity";
     QTest::newRow("options list") << R"({"slurm": {"sbatch_options": "--gres=gpu:1"}})"
                                   << "launch.slurm.sbatch_options: wants a list of strings";
-    QTest::newRow("not an object") << R"([1])" << "launch: wants an object";
+    QTest::newRow("not an object") << R"([1])"
+                                   << "launch: wants an object";
   }
   void wrongSettingsAreNamed() {
     QFETCH(QString, launch);
@@ -197,8 +202,8 @@ class LaunchSettingsTest : public QObject {
     QCOMPARE(run(RemoteScript::Check("no-such-clab-program", "")).trimmed(),
              QString("clab-launch: no-binary no-such-clab-program"));
     // A task: its pid, its lines (quoting kept), its exit status.
-    const QString output = run(RemoteScript::Start(
-        "sh", "", {"-c", "echo \"it's $1\"; exit 3", "x", "a 'quoted' word"}, (data + "/logs/t.log").toStdString()));
+    const QString output = run(RemoteScript::Start("sh", "", {"-c", "echo \"it's $1\"; exit 3", "x", "a 'quoted' word"},
+                                                   (data + "/logs/t.log").toStdString()));
     const QStringList lines = output.trimmed().split('\n');
     QVERIFY2(lines.size() == 3, qPrintable(output));
     QVERIFY2(lines[0].startsWith("clab-launch: pid "), qPrintable(output));
@@ -221,7 +226,8 @@ class LaunchSettingsTest : public QObject {
     ssh.ssh_port = 2200;
     record.tasks.push_back({"/job:ps/replica:0/task:0", "198.18.0.2", ssh, "/opt/clab", "/l.log", 77});
     QVERIFY(record.Write().ok());
-    QVERIFY(QString::fromStdString(LaunchRecord::PathFor(record.project)).startsWith(state.path() + "/clusterlab/launches/digits-"));
+    QVERIFY(QString::fromStdString(LaunchRecord::PathFor(record.project))
+                .startsWith(state.path() + "/clusterlab/launches/digits-"));
     auto read = LaunchRecord::Read("/some/where/digits.clab");
     QVERIFY2(read.ok(), read.status().ToString().c_str());
     QCOMPARE(read->tasks.size(), size_t{1});

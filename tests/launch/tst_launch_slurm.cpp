@@ -100,15 +100,19 @@ class LaunchSlurmTest : public QObject {
     QVERIFY2(output.contains("clab launch: job " + job + " is RUNNING"), qPrintable(output));
     QVERIFY2(output.contains("clab launch: job " + job + " is COMPLETED"), qPrintable(output.right(2000)));
     // Each rank found its task and address in SLURM's environment.
-    QVERIFY2(QRegularExpression("\\[ps/0\\] clab slurm task: rank 0 is /job:ps/replica:0/task:0 at localhost:\\d+").match(output).hasMatch(),
+    QVERIFY2(QRegularExpression("\\[ps/0\\] clab slurm task: rank 0 is /job:ps/replica:0/task:0 at localhost:\\d+")
+                 .match(output)
+                 .hasMatch(),
              qPrintable(output.left(3000)));
     QVERIFY2(output.contains("[worker/1] clab slurm task: rank 2 is /job:worker/replica:0/task:1 at localhost:"),
              qPrintable(output.left(3000)));
-    QVERIFY2(output.contains("[ps/0] Every worker has finished: stopping /job:ps/replica:0/task:0"), qPrintable(output.right(3000)));
+    QVERIFY2(output.contains("[ps/0] Every worker has finished: stopping /job:ps/replica:0/task:0"),
+             qPrintable(output.right(3000)));
     // The workers learnt the digits.
     for (int worker = 0; worker < 2; ++worker) {
       const QRegularExpressionMatch learnt =
-          QRegularExpression(QStringLiteral("\\[worker/%1\\] Worker %1 ran \\d+ steps; held-out accuracy ([0-9.]+)").arg(worker))
+          QRegularExpression(
+              QStringLiteral("\\[worker/%1\\] Worker %1 ran \\d+ steps; held-out accuracy ([0-9.]+)").arg(worker))
               .match(output);
       QVERIFY2(learnt.hasMatch(), qPrintable(output.right(3000)));
       const double accuracy = learnt.captured(1).toDouble();
@@ -122,18 +126,21 @@ class LaunchSlurmTest : public QObject {
 
   void everyRankOfAStepGetsTheSameCluster() {
     const int base = FreePortBase(3);
-    const QString output = g_slurm->Client(
-        "srun", {"-n3", "--overcommit", "--label", ClabProcess::programPath("clab"), "slurm", "spec", "--jobs", "ps:1,worker:2",
-                 "--port_base", QString::number(base)},
-        60000);
+    const QString output = g_slurm->Client("srun",
+                                           {"-n3", "--overcommit", "--label", ClabProcess::programPath("clab"), "slurm",
+                                            "spec", "--jobs", "ps:1,worker:2", "--port_base", QString::number(base)},
+                                           60000);
     const QString cluster = QStringLiteral(R"({"ps":["localhost:%1"],"worker":["localhost:%2","localhost:%3"]})")
                                 .arg(base)
                                 .arg(base + 1)
                                 .arg(base + 2);
-    for (const char* rank : {"0", "1", "2"}) QVERIFY2(output.contains(QString(rank) + ": cluster: " + cluster), qPrintable(output));
-    QVERIFY2(output.contains(QStringLiteral("0: this task (rank 0): /job:ps/replica:0/task:0 at localhost:%1").arg(base)),
-             qPrintable(output));
-    QVERIFY2(output.contains(QStringLiteral("2: this task (rank 2): /job:worker/replica:0/task:1 at localhost:%1").arg(base + 2)),
+    for (const char* rank : {"0", "1", "2"})
+      QVERIFY2(output.contains(QString(rank) + ": cluster: " + cluster), qPrintable(output));
+    QVERIFY2(
+        output.contains(QStringLiteral("0: this task (rank 0): /job:ps/replica:0/task:0 at localhost:%1").arg(base)),
+        qPrintable(output));
+    QVERIFY2(output.contains(
+                 QStringLiteral("2: this task (rank 2): /job:worker/replica:0/task:1 at localhost:%1").arg(base + 2)),
              qPrintable(output));
   }
 
@@ -141,8 +148,10 @@ class LaunchSlurmTest : public QObject {
   void seedRunsInsideAnAllocation() {
     const QString project = WriteProject("seed", 200, "seed.clab");
     const QString output = g_slurm->Client(
-        "salloc", {"-n2", "--overcommit", ClabProcess::programPath("clab"), "launch", project, "--via", "slurm"}, 120000);
-    QVERIFY2(QRegularExpression("clab launch: running the step in allocation \\d+").match(output).hasMatch(), qPrintable(output));
+        "salloc", {"-n2", "--overcommit", ClabProcess::programPath("clab"), "launch", project, "--via", "slurm"},
+        120000);
+    QVERIFY2(QRegularExpression("clab launch: running the step in allocation \\d+").match(output).hasMatch(),
+             qPrintable(output));
     QVERIFY2(output.count("[worker/0] [[20]]") >= 100, qPrintable(output.right(3000)));
     QVERIFY2(output.contains("[ps/0] Every worker has finished"), qPrintable(output.right(3000)));
     QVERIFY2(output.contains("clab launch: the run is over."), qPrintable(output.right(3000)));

@@ -50,7 +50,9 @@ QString WriteProject(const QString& example, const QString& name, const Json& cl
 }
 
 // "198.18.0.2:2223" for host 0.
-std::string At(int host, int port) { return QStringLiteral("%1:%2").arg(g_hosts->host(host).address).arg(port).toStdString(); }
+std::string At(int host, int port) {
+  return QStringLiteral("%1:%2").arg(g_hosts->host(host).address).arg(port).toStdString();
+}
 
 // Each host: the build's clab (the hosts share this file system) and a data directory.
 Json HostSettings(const QString& binary = {}) {
@@ -106,8 +108,9 @@ class LaunchSshTest : public QObject {
     const int code = run->finish(60000);
     const QString output = run->output();
     QVERIFY2(code == 1, qPrintable(QStringLiteral("exit %1: %2").arg(code).arg(output)));
-    QVERIFY2(output.contains("[ps/0] problem: cannot reach 198.18.0.9 over ssh: ssh: connect to host 198.18.0.9 port 22:"),
-             qPrintable(output));
+    QVERIFY2(
+        output.contains("[ps/0] problem: cannot reach 198.18.0.9 over ssh: ssh: connect to host 198.18.0.9 port 22:"),
+        qPrintable(output));
     QVERIFY2(output.contains("[worker/0] problem: no ClusterLab program '/nonexistent/clab' on 198.18.0.3 "
                              "(set launch.hosts.198.18.0.3.binary, or copy it with --copy_binary)"),
              qPrintable(output));
@@ -119,8 +122,9 @@ class LaunchSshTest : public QObject {
     QProcess blocker;
     blocker.setProcessChannelMode(QProcess::MergedChannels);
     const QString ps_address = g_hosts->host(0).address + ":2223";
-    blocker.start(g_hosts->inHost(0).first(), g_hosts->inHost(0).mid(1) + QStringList{ClabProcess::programPath("clab"),
-                  "server", "--cluster", "ps=" + ps_address, "--job_name", "ps"});
+    blocker.start(g_hosts->inHost(0).first(),
+                  g_hosts->inHost(0).mid(1) + QStringList{ClabProcess::programPath("clab"), "server", "--cluster",
+                                                          "ps=" + ps_address, "--job_name", "ps"});
     QVERIFY(blocker.waitForStarted(5000));
     QString said;
     QElapsedTimer timer;
@@ -131,7 +135,8 @@ class LaunchSshTest : public QObject {
     }
     QVERIFY2(said.contains("Serving /job:ps"), qPrintable(said));
     Json launch = {{"method", "ssh"}, {"hosts", HostSettings()}};
-    const QString project = WriteProject("seed.clab", "port.clab", {{"ps", {At(0, 2223)}}, {"worker", {At(1, 2222)}}}, launch);
+    const QString project =
+        WriteProject("seed.clab", "port.clab", {{"ps", {At(0, 2223)}}, {"worker", {At(1, 2222)}}}, launch);
     auto run = InClient({"launch", project, "--ssh_config", g_hosts->sshConfig()});
     const int code = run->finish(90000);
     const QString output = run->output();
@@ -142,13 +147,16 @@ class LaunchSshTest : public QObject {
     QCOMPARE(blocker.state(), QProcess::Running);
     blocker.terminate();
     QVERIFY(blocker.waitForFinished(10000));
-    for (qint64 pid : ReportedPids(output)) QVERIFY2(!QFile::exists(QStringLiteral("/proc/%1").arg(pid)), qPrintable(output));
+    for (qint64 pid : ReportedPids(output))
+      QVERIFY2(!QFile::exists(QStringLiteral("/proc/%1").arg(pid)), qPrintable(output));
   }
 
   void seedRunsOnTwoHosts() {
     // The ssh configuration named by the project this time, not on the command line.
-    Json launch = {{"method", "ssh"}, {"hosts", HostSettings()}, {"ssh", {{"config", g_hosts->sshConfig().toStdString()}}}};
-    const QString project = WriteProject("seed.clab", "seed.clab", {{"ps", {At(0, 2223)}}, {"worker", {At(1, 2222)}}}, launch);
+    Json launch = {
+        {"method", "ssh"}, {"hosts", HostSettings()}, {"ssh", {{"config", g_hosts->sshConfig().toStdString()}}}};
+    const QString project =
+        WriteProject("seed.clab", "seed.clab", {{"ps", {At(0, 2223)}}, {"worker", {At(1, 2222)}}}, launch);
     auto run = InClient({"launch", project});
     const int code = run->finish(120000);
     const QString output = run->output();
@@ -158,12 +166,15 @@ class LaunchSshTest : public QObject {
     QVERIFY2(output.contains("[ps/0] Serving /job:ps/replica:0/task:0 at grpc://198.18.0.2:2223"), qPrintable(output));
     QVERIFY2(output.count("[worker/0] [[20]]") >= 100, qPrintable(output.right(3000)));
     // The ps saw the worker finish and stopped by itself.
-    QVERIFY2(output.contains("[ps/0] Every worker has finished: stopping /job:ps/replica:0/task:0"), qPrintable(output.right(3000)));
+    QVERIFY2(output.contains("[ps/0] Every worker has finished: stopping /job:ps/replica:0/task:0"),
+             qPrintable(output.right(3000)));
     QVERIFY2(output.contains("clab launch: the run is over."), qPrintable(output.right(3000)));
     const QList<qint64> pids = ReportedPids(output);
     QCOMPARE(pids.size(), 2);
-    for (qint64 pid : pids) QVERIFY2(!QFile::exists(QStringLiteral("/proc/%1").arg(pid)), qPrintable(QString::number(pid)));
-    QVERIFY2(ProcessesMentioning(g_hosts->dir() + "/h").isEmpty(), qPrintable(ProcessesMentioning(g_hosts->dir() + "/h").join('\n')));
+    for (qint64 pid : pids)
+      QVERIFY2(!QFile::exists(QStringLiteral("/proc/%1").arg(pid)), qPrintable(QString::number(pid)));
+    QVERIFY2(ProcessesMentioning(g_hosts->dir() + "/h").isEmpty(),
+             qPrintable(ProcessesMentioning(g_hosts->dir() + "/h").join('\n')));
     // Its record is gone with it.
     QVERIFY(QDir(g_hosts->dir() + "/state/clusterlab/launches").entryList(QDir::Files).isEmpty());
   }
@@ -175,12 +186,14 @@ class LaunchSshTest : public QObject {
     hosts[g_hosts->host(1).address.toStdString()]["checkpoint_dir"] = (g_hosts->dir() + "/h2-data/ckpt").toStdString();
     Json launch = {{"method", "ssh"}, {"hosts", hosts}, {"ssh", {{"copy_binary", true}}}};
     // Long enough to be stopped, not to end.
-    const QString project = WriteProject("digits-mlp.clab", "digits.clab",
-                                         {{"ps", {At(0, 2223)}}, {"worker", {At(1, 2222), At(0, 2224)}}}, launch, 10000000);
+    const QString project =
+        WriteProject("digits-mlp.clab", "digits.clab", {{"ps", {At(0, 2223)}}, {"worker", {At(1, 2222), At(0, 2224)}}},
+                     launch, 10000000);
     auto run = InClient({"launch", project, "--ssh_config", g_hosts->sshConfig()});
     QVERIFY2(run->waitFor("[worker/0] (started on launch-h2", 120000), qPrintable(run->output()));
-    QVERIFY2(run->output().contains("ClusterLab " CLAB_VERSION " at " + g_hosts->dir() + "/h1-data/clusterlab/bin/clab"),
-             qPrintable(run->output()));
+    QVERIFY2(
+        run->output().contains("ClusterLab " CLAB_VERSION " at " + g_hosts->dir() + "/h1-data/clusterlab/bin/clab"),
+        qPrintable(run->output()));
 
     // Worker 0 watched as the studio watches it: its monitor service.
     auto watch = InClient(QStringList{"watch", g_hosts->host(1).address + ":2222", "--steps"});
@@ -204,7 +217,7 @@ class LaunchSshTest : public QObject {
     QVERIFY(ps_pid > 0);
     const int steps_before = watch->output().count("step global_step=");
     QVERIFY2(g_hosts->Run(g_hosts->inClient() + QStringList{"ssh", "-F", g_hosts->sshConfig(), g_hosts->host(0).address,
-                                                             QStringLiteral("kill -9 %1").arg(ps_pid)}),
+                                                            QStringLiteral("kill -9 %1").arg(ps_pid)}),
              qPrintable(g_hosts->lastOutput()));
     QVERIFY2(run->waitFor("restarting /job:ps/replica:0/task:0 on 198.18.0.2 (it ended with status 137", 30000),
              qPrintable(run->output().right(3000)));
@@ -224,7 +237,8 @@ class LaunchSshTest : public QObject {
     QVERIFY2(run->output().contains("stopped before the workers finished"), qPrintable(run->output().right(3000)));
     for (qint64 pid : ReportedPids(run->output()))
       QVERIFY2(!QFile::exists(QStringLiteral("/proc/%1").arg(pid)), qPrintable(QString::number(pid)));
-    QVERIFY2(ProcessesMentioning(g_hosts->dir() + "/h").isEmpty(), qPrintable(ProcessesMentioning(g_hosts->dir() + "/h").join('\n')));
+    QVERIFY2(ProcessesMentioning(g_hosts->dir() + "/h").isEmpty(),
+             qPrintable(ProcessesMentioning(g_hosts->dir() + "/h").join('\n')));
     watch->finish(30000);
   }
 };

@@ -6,16 +6,16 @@
 #include "TaskProcess.h"
 #include "cluster/ClusterScene.h"
 #include "cluster/TaskItem.h"
-#include "window/HostRunController.h"
 #include "launch/LaunchSettingsDialog.h"
 #include "launch/RemoteRun.h"
 #include "project/Project.h"
 #include "views/ConsoleView.h"
+#include "window/HostRunController.h"
 #include "window/MainWindow.h"
 
 #include <QComboBox>
-#include <QLineEdit>
 #include <QJsonDocument>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -106,8 +106,9 @@ class LaunchStudioTest : public QObject {
     QVERIFY2(window.hostRun()->startOnHosts(&error), qPrintable(error));
     QVERIFY(finished.wait(60000));
     QCOMPARE(finished.first().at(0).toBool(), false);
-    const QString expected = QStringLiteral("cannot reach 127.0.0.1:%1 over ssh: ssh: connect to host 127.0.0.1 port %1: "
-                                            "Connection refused")
+    const QString expected = QStringLiteral(
+                                 "cannot reach 127.0.0.1:%1 over ssh: ssh: connect to host 127.0.0.1 port %1: "
+                                 "Connection refused")
                                  .arg(closed);
     for (const char* task : {"/job:ps/replica:0/task:0", "/job:worker/replica:0/task:0"}) {
       TaskItem* item = window.scene()->item(task);

@@ -67,12 +67,18 @@ class SlurmResolverTest : public QObject {
   void rejectsBadHostlists_data() {
     QTest::addColumn<QString>("hostlist");
     QTest::addColumn<QString>("message");
-    QTest::newRow("unclosed") << "n[1-3" << "a '[' that is not closed";
-    QTest::newRow("backwards") << "n[3-1]" << "the range '3-1' runs backwards";
-    QTest::newRow("not a number") << "n[a-b]" << "'a-b' is not a number or a range of numbers";
-    QTest::newRow("empty name") << "n1,,n2" << "an empty host name";
-    QTest::newRow("nested") << "n[1-[2]]" << "a '[' inside a range";
-    QTest::newRow("two ranges") << "n[1-2]x[3-4]" << "has more than one range";
+    QTest::newRow("unclosed") << "n[1-3"
+                              << "a '[' that is not closed";
+    QTest::newRow("backwards") << "n[3-1]"
+                               << "the range '3-1' runs backwards";
+    QTest::newRow("not a number") << "n[a-b]"
+                                  << "'a-b' is not a number or a range of numbers";
+    QTest::newRow("empty name") << "n1,,n2"
+                                << "an empty host name";
+    QTest::newRow("nested") << "n[1-[2]]"
+                            << "a '[' inside a range";
+    QTest::newRow("two ranges") << "n[1-2]x[3-4]"
+                                << "has more than one range";
   }
   void rejectsBadHostlists() {
     QFETCH(QString, hostlist);
@@ -123,26 +129,39 @@ class SlurmResolverTest : public QObject {
     QTest::addColumn<QString>("task");
     QTest::addColumn<QString>("devices");
     // testSimpleRetrievalFromEnv: without jobs, every task is a worker.
-    QTest::newRow("workers only") << "t02n13,t02n41,t02n43" << "1(x3)" << 0 << "" << 0 << 0
-                                  << "worker=t02n13:8888,t02n41:8888,t02n43:8888" << "worker/0" << "";
+    QTest::newRow("workers only") << "t02n13,t02n41,t02n43"
+                                  << "1(x3)" << 0 << "" << 0 << 0 << "worker=t02n13:8888,t02n41:8888,t02n43:8888"
+                                  << "worker/0"
+                                  << "";
     // testSimpleSuccessfulRetrieval / testTaskPerNodeNotSetRetrieval.
-    QTest::newRow("ps and workers") << "t02n13,t02n41,t02n43" << "1(x3)" << 0 << "ps:1,worker:2" << 0 << 0
-                                    << "ps=t02n13:8888;worker=t02n41:8888,t02n43:8888" << "ps/0" << "";
+    QTest::newRow("ps and workers") << "t02n13,t02n41,t02n43"
+                                    << "1(x3)" << 0 << "ps:1,worker:2" << 0 << 0
+                                    << "ps=t02n13:8888;worker=t02n41:8888,t02n43:8888"
+                                    << "ps/0"
+                                    << "";
     // testMultiTaskPerNodeRetrieval: two tasks on the first two nodes; rank 1 is worker 0,
     // the second task of t02n13, and gets GPU 1 of 2.
-    QTest::newRow("two per node") << "t02n13,t02n41,t02n43" << "2(x2),1" << 1 << "ps:1,worker:4" << 2 << 1
+    QTest::newRow("two per node") << "t02n13,t02n41,t02n43"
+                                  << "2(x2),1" << 1 << "ps:1,worker:4" << 2 << 1
                                   << "ps=t02n13:8888;worker=t02n13:8889,t02n41:8888,t02n41:8889,t02n43:8888"
-                                  << "worker/0" << "1";
+                                  << "worker/0"
+                                  << "1";
     // testMultipleGpusPerTaskRetrieval: two GPUs each, so rank 1 gets 2 and 3.
-    QTest::newRow("two GPUs each") << "t02n13,t02n41,t02n43" << "2(x2),1" << 1 << "ps:1,worker:4" << 4 << 2
+    QTest::newRow("two GPUs each") << "t02n13,t02n41,t02n43"
+                                   << "2(x2),1" << 1 << "ps:1,worker:4" << 4 << 2
                                    << "ps=t02n13:8888;worker=t02n13:8889,t02n41:8888,t02n41:8889,t02n43:8888"
-                                   << "worker/0" << "2,3";
+                                   << "worker/0"
+                                   << "2,3";
     // Nodes are sorted by name as Python sorts strings (n10 before n2), ranges expanded.
-    QTest::newRow("sorted nodes") << "n[2,10],n1" << "1(x3)" << 2 << "ps:1,worker:2" << 0 << 0
-                                  << "ps=n1:8888;worker=n10:8888,n2:8888" << "worker/1" << "";
+    QTest::newRow("sorted nodes") << "n[2,10],n1"
+                                  << "1(x3)" << 2 << "ps:1,worker:2" << 0 << 0 << "ps=n1:8888;worker=n10:8888,n2:8888"
+                                  << "worker/1"
+                                  << "";
     // The task's own example: n[1-3,5] with 2(x3),1 is seven tasks.
-    QTest::newRow("n[1-3,5]") << "n[1-3,5]" << "2(x3),1" << 6 << "ps:2,worker:5" << 0 << 0
-                              << "ps=n1:8888,n1:8889;worker=n2:8888,n2:8889,n3:8888,n3:8889,n5:8888" << "worker/4"
+    QTest::newRow("n[1-3,5]") << "n[1-3,5]"
+                              << "2(x3),1" << 6 << "ps:2,worker:5" << 0 << 0
+                              << "ps=n1:8888,n1:8889;worker=n2:8888,n2:8889,n3:8888,n3:8889,n5:8888"
+                              << "worker/4"
                               << "";
   }
   void resolvesAsTensorFlowDoes() {
@@ -159,10 +178,11 @@ class SlurmResolverTest : public QObject {
     QVERIFY(counts.ok());
     int num_tasks = 0;
     for (int count : *counts) num_tasks += count;
-    auto environment = SlurmEnvironment::Read(FakeEnvironment({{"SLURM_STEP_NODELIST", nodelist.toStdString()},
-                                                               {"SLURM_STEP_TASKS_PER_NODE", tasksPerNode.toStdString()},
-                                                               {"SLURM_STEP_NUM_TASKS", std::to_string(num_tasks)},
-                                                               {"SLURM_PROCID", std::to_string(rank)}}));
+    auto environment =
+        SlurmEnvironment::Read(FakeEnvironment({{"SLURM_STEP_NODELIST", nodelist.toStdString()},
+                                                {"SLURM_STEP_TASKS_PER_NODE", tasksPerNode.toStdString()},
+                                                {"SLURM_STEP_NUM_TASKS", std::to_string(num_tasks)},
+                                                {"SLURM_PROCID", std::to_string(rank)}}));
     QVERIFY2(environment.ok(), environment.status().ToString().c_str());
     SlurmClusterResolver::Options options;
     if (!jobs.isEmpty()) options.jobs = *SlurmClusterResolver::ParseJobs(jobs.toStdString());
@@ -200,7 +220,8 @@ class SlurmResolverTest : public QObject {
     QVERIFY2(std::string(outside.status().message()).find("not in a SLURM allocation") != std::string::npos,
              outside.status().ToString().c_str());
 
-    auto environment = read({{"SLURM_STEP_NODELIST", "n[1-3]"}, {"SLURM_STEP_TASKS_PER_NODE", "1(x3)"}, {"SLURM_PROCID", "0"}});
+    auto environment =
+        read({{"SLURM_STEP_NODELIST", "n[1-3]"}, {"SLURM_STEP_TASKS_PER_NODE", "1(x3)"}, {"SLURM_PROCID", "0"}});
     QVERIFY(environment.ok());
     SlurmClusterResolver::Options options;
     options.jobs = {{"ps", 1}, {"worker", 3}};
@@ -211,18 +232,20 @@ class SlurmResolverTest : public QObject {
              too_many.status().ToString().c_str());
 
     // TensorFlow would zip the lists and drop the third node; here it is an error.
-    auto uneven = read({{"SLURM_STEP_NODELIST", "n[1-3]"}, {"SLURM_STEP_TASKS_PER_NODE", "1(x2)"}, {"SLURM_PROCID", "0"}});
+    auto uneven =
+        read({{"SLURM_STEP_NODELIST", "n[1-3]"}, {"SLURM_STEP_TASKS_PER_NODE", "1(x2)"}, {"SLURM_PROCID", "0"}});
     QVERIFY(uneven.ok());
     options.jobs = {{"worker", 2}};
     auto dropped = SlurmClusterResolver::Resolve(options, *uneven);
     QVERIFY(!dropped.ok());
-    QVERIFY2(std::string(dropped.status().message()).find("names 3 nodes but SLURM_STEP_TASKS_PER_NODE counts tasks for 2") !=
-                 std::string::npos,
+    QVERIFY2(std::string(dropped.status().message())
+                     .find("names 3 nodes but SLURM_STEP_TASKS_PER_NODE counts tasks for 2") != std::string::npos,
              dropped.status().ToString().c_str());
 
     auto bad_rank = read({{"SLURM_STEP_NODELIST", "n1"}, {"SLURM_STEP_TASKS_PER_NODE", "1"}, {"SLURM_PROCID", "x"}});
     QVERIFY(!bad_rank.ok());
-    QVERIFY2(std::string(bad_rank.status().message()) == "SLURM_PROCID='x' is not a number", bad_rank.status().ToString().c_str());
+    QVERIFY2(std::string(bad_rank.status().message()) == "SLURM_PROCID='x' is not a number",
+             bad_rank.status().ToString().c_str());
 
     auto gpus = read({{"SLURM_STEP_NODELIST", "n1"}, {"SLURM_STEP_TASKS_PER_NODE", "3"}, {"SLURM_PROCID", "0"}});
     options.jobs = {{"worker", 3}};
@@ -230,7 +253,8 @@ class SlurmResolverTest : public QObject {
     options.gpus_per_task = 2;
     auto short_of_gpus = SlurmClusterResolver::Resolve(options, *gpus);
     QVERIFY(!short_of_gpus.ok());
-    QVERIFY2(std::string(short_of_gpus.status().message()).find("need more than the 4 GPUs a node has") != std::string::npos,
+    QVERIFY2(std::string(short_of_gpus.status().message()).find("need more than the 4 GPUs a node has") !=
+                 std::string::npos,
              short_of_gpus.status().ToString().c_str());
 
     for (const char* jobs : {"ps", "ps:0", ":2", "ps:1,,worker:x"}) {

@@ -20,7 +20,7 @@ PartialShape ScalarShape() { return PartialShape(std::vector<int64_t>{}); }
 QString Q(const absl::Status& s) { return QString::fromStdString(FormatStatus(s)); }
 QString Q(const Tensor& t) { return QString::fromStdString(t.SummarizeValue(32)); }
 
-#define EXPECT_TENSOR(actual, expected)                                                  \
+#define EXPECT_TENSOR(actual, expected) \
   QVERIFY2((actual).Equals(expected), qPrintable(QString("got %1, want %2").arg(Q(actual), Q(expected))))
 
 // Runs `node` and returns its single output; fails the test on an error.
@@ -53,7 +53,8 @@ class ArrayOpsTest : public QObject {
   }
 
   void constRejectsTypeMismatch() {
-    auto node = MakeNode("x", "Const", {}, {{"value", AttrOf(Tensor::Scalar<int32_t>(1))}, {"dtype", AttrOf(DT_FLOAT)}});
+    auto node =
+        MakeNode("x", "Const", {}, {{"value", AttrOf(Tensor::Scalar<int32_t>(1))}, {"dtype", AttrOf(DT_FLOAT)}});
     auto out = RunKernel(node, {});
     QCOMPARE(out.status().code(), absl::StatusCode::kInvalidArgument);
     QVERIFY2(Q(out.status()).contains("Type mismatch between value (int32) and dtype (float) of Const node 'x'"),
@@ -350,8 +351,9 @@ class ArrayOpsTest : public QObject {
     shapes = InferShapes(node, {PartialShape{2}, ScalarShape()});
     QCOMPARE((*shapes)[0], (PartialShape{-1, -1}));
     shapes = InferShapes(node, {PartialShape{2}, PartialShape{2}});
-    QVERIFY2(Q(shapes.status()).contains("Shape must be rank 0 but is rank 1 for 'node' (op: 'Fill') with input shapes: "
-                                         "[2], [2]."),
+    QVERIFY2(Q(shapes.status())
+                 .contains("Shape must be rank 0 but is rank 1 for 'node' (op: 'Fill') with input shapes: "
+                           "[2], [2]."),
              qPrintable(Q(shapes.status())));
   }
 

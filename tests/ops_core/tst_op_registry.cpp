@@ -2,8 +2,8 @@
 #include "clab/graph/AttrValues.h"
 #include "clab/graph/OpRegistry.h"
 
-#include <QtTest>
 #include <google/protobuf/text_format.h>
+#include <QtTest>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -222,10 +222,8 @@ class OpRegistryTest : public QObject {
   void validateOpDefNamesTheBadReference() {
     QFETCH(QString, complaint);
     OpRegistry r;
-    if (QTest::currentDataTag() == QString("undeclared"))
-      r.Register("Bad").Input("x: T");
-    else
-      r.Register("Bad").Input("x: N * float").Attr("N: bool");
+    if (QTest::currentDataTag() == QString("undeclared")) r.Register("Bad").Input("x: T");
+    else r.Register("Bad").Input("x: N * float").Attr("N: bool");
     Status status = ValidateOpDef(*r.Find("Bad"));
     QVERIFY2(Q(status).contains(complaint), qPrintable(Q(status)));
   }
@@ -245,7 +243,10 @@ class OpRegistryTest : public QObject {
     QVERIFY(AbortsInChild([mistake] {
       OpRegistry r;
       switch (mistake) {
-        case 0: r.Register("Twice"); r.Register("Twice"); break;
+        case 0:
+          r.Register("Twice");
+          r.Register("Twice");
+          break;
         case 1: r.Register("Op").Input("x T"); break;
         case 2: r.Register("Op").Attr("T: {float} = DT_INT32"); break;
         case 3: r.Register("Op").Attr("a: int").Attr("a: bool"); break;

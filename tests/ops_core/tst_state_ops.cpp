@@ -19,7 +19,7 @@ PartialShape ScalarShape() { return PartialShape(std::vector<int64_t>{}); }
 QString Q(const absl::Status& s) { return QString::fromStdString(FormatStatus(s)); }
 QString Q(const Tensor& t) { return QString::fromStdString(t.SummarizeValue(32)); }
 
-#define EXPECT_TENSOR(actual, expected)                                                  \
+#define EXPECT_TENSOR(actual, expected) \
   QVERIFY2((actual).Equals(expected), qPrintable(QString("got %1, want %2").arg(Q(actual), Q(expected))))
 
 ResourceMgr* Resources() { return TestCpuDevice()->resource_mgr(); }
@@ -77,9 +77,9 @@ class StateOpsTest : public QObject {
   }
 
   void sharedNameAndContainer() {
-    auto out = RunKernelOnEdges(
-        VariableNode("local_name", DT_INT32, ScalarShape(), {{"shared_name", AttrOf("global")}, {"container", AttrOf("c")}}),
-        {});
+    auto out = RunKernelOnEdges(VariableNode("local_name", DT_INT32, ScalarShape(),
+                                             {{"shared_name", AttrOf("global")}, {"container", AttrOf("c")}}),
+                                {});
     QVERIFY2(out.ok(), qPrintable(Q(out.status())));
     QCOMPARE(Resources()->Names("c"), (std::vector<std::string>{"global"}));
     QVERIFY(Resources()->Names().empty());
@@ -92,8 +92,9 @@ class StateOpsTest : public QObject {
     MakeVariable("w", DT_FLOAT, PartialShape{2});
     auto out = RunKernelOnEdges(VariableNode("w", DT_INT32, PartialShape{2}), {});
     QCOMPARE(out.status().code(), absl::StatusCode::kInvalidArgument);
-    QVERIFY2(Q(out.status()).contains("Variable 'w' in container '' already exists with dtype float, but node 'w' "
-                                      "declares int32"),
+    QVERIFY2(Q(out.status())
+                 .contains("Variable 'w' in container '' already exists with dtype float, but node 'w' "
+                           "declares int32"),
              qPrintable(Q(out.status())));
   }
 
@@ -241,8 +242,9 @@ class StateOpsTest : public QObject {
     QVERIFY(Write("Assign", var, Tensor::Vector<float>({1, 2})).ok());
     auto out = Write("AssignAdd", var, Tensor::Vector<float>({1, 2, 3}));
     QCOMPARE(out.status().code(), absl::StatusCode::kInvalidArgument);
-    QVERIFY2(Q(out.status()).contains("Cannot update variable 'w' with shape [2] using a Tensor with shape [3], shapes "
-                                      "must be equal."),
+    QVERIFY2(Q(out.status())
+                 .contains("Cannot update variable 'w' with shape [2] using a Tensor with shape [3], shapes "
+                           "must be equal."),
              qPrintable(Q(out.status())));
   }
 

@@ -22,10 +22,10 @@ inline QString Q(const absl::Status& s) { return QString::fromStdString(FormatSt
 inline QString Q(const Tensor& t) { return QString::fromStdString(t.SummarizeValue(32)); }
 
 // Evaluates each argument once: running a stateful kernel twice would change what is compared.
-#define EXPECT_TENSOR(actual, expected)                                                               \
-  do {                                                                                                \
-    const ::clab::Tensor actual_ = (actual);                                                          \
-    const ::clab::Tensor expected_ = (expected);                                                      \
+#define EXPECT_TENSOR(actual, expected)                                                                        \
+  do {                                                                                                         \
+    const ::clab::Tensor actual_ = (actual);                                                                   \
+    const ::clab::Tensor expected_ = (expected);                                                               \
     QVERIFY2(actual_.Equals(expected_), qPrintable(QString("got %1, want %2").arg(Q(actual_), Q(expected_)))); \
   } while (0)
 
@@ -103,9 +103,9 @@ inline bool AllClose(const Tensor& actual, const Tensor& expected, double rtol, 
   return true;
 }
 
-#define EXPECT_CLOSE(actual, expected, rtol, atol)                          \
-  do {                                                                      \
-    QString why_;                                                           \
+#define EXPECT_CLOSE(actual, expected, rtol, atol)                                                      \
+  do {                                                                                                  \
+    QString why_;                                                                                       \
     QVERIFY2(::clab::testing::AllClose((actual), (expected), (rtol), (atol), &why_), qPrintable(why_)); \
   } while (0)
 

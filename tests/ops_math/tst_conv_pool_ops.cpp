@@ -13,21 +13,21 @@ namespace {
 
 using AttrMap = std::map<std::string, tensorflow::AttrValue>;
 
-tensorflow::NodeDef ConvNode(const std::string& op, DataType type, std::vector<int64_t> strides, const std::string& padding,
-                             AttrMap extra = {}) {
-  std::vector<std::string> inputs = op == "Conv2D" ? std::vector<std::string>{"input", "filter"}
-                                                   : std::vector<std::string>{"a", "b", "out_backprop"};
+tensorflow::NodeDef ConvNode(const std::string& op, DataType type, std::vector<int64_t> strides,
+                             const std::string& padding, AttrMap extra = {}) {
+  std::vector<std::string> inputs =
+      op == "Conv2D" ? std::vector<std::string>{"input", "filter"} : std::vector<std::string>{"a", "b", "out_backprop"};
   AttrMap attrs = {{"T", AttrOf(type)}, {"strides", AttrOf(strides)}, {"padding", AttrOf(padding)}};
   for (auto& [key, value] : extra) attrs[key] = value;
   return MakeNode("c", op, inputs, attrs);
 }
 
-tensorflow::NodeDef PoolNode(const std::string& op, DataType type, std::vector<int64_t> ksize, std::vector<int64_t> strides,
-                             const std::string& padding, AttrMap extra = {}) {
-  std::vector<std::string> inputs = op == "MaxPool" ? std::vector<std::string>{"x"}
-                                                    : std::vector<std::string>{"x", "y", "grad"};
-  AttrMap attrs = {{"T", AttrOf(type)}, {"ksize", AttrOf(ksize)}, {"strides", AttrOf(strides)},
-                   {"padding", AttrOf(padding)}};
+tensorflow::NodeDef PoolNode(const std::string& op, DataType type, std::vector<int64_t> ksize,
+                             std::vector<int64_t> strides, const std::string& padding, AttrMap extra = {}) {
+  std::vector<std::string> inputs =
+      op == "MaxPool" ? std::vector<std::string>{"x"} : std::vector<std::string>{"x", "y", "grad"};
+  AttrMap attrs = {
+      {"T", AttrOf(type)}, {"ksize", AttrOf(ksize)}, {"strides", AttrOf(strides)}, {"padding", AttrOf(padding)}};
   for (auto& [key, value] : extra) attrs[key] = value;
   return MakeNode("p", op, inputs, attrs);
 }
@@ -53,7 +53,8 @@ DirectConv Convolve(const Tensor& x, const Tensor& f, const Tensor* d_out, int64
   int64_t oh, ow, pt, pl;
   Window(h, kh, s, same, &oh, &pt);
   Window(w, kw, s, same, &ow, &pl);
-  DirectConv r{Tensor(DT_DOUBLE, TensorShape({n, oh, ow, co})), Tensor(DT_DOUBLE, x.shape()), Tensor(DT_DOUBLE, f.shape())};
+  DirectConv r{Tensor(DT_DOUBLE, TensorShape({n, oh, ow, co})), Tensor(DT_DOUBLE, x.shape()),
+               Tensor(DT_DOUBLE, f.shape())};
   for (Tensor* t : {&r.output, &r.d_input, &r.d_filter}) std::fill_n(t->data<double>(), t->NumElements(), 0.0);
   for (int64_t b = 0; b < n; ++b)
     for (int64_t oy = 0; oy < oh; ++oy)
@@ -101,8 +102,9 @@ class ConvPoolOpsTest : public QObject {
     const Tensor ones = Tensor::Vector<float>({1, 1, 1, 1}).Reshaped(TensorShape({2, 2, 1, 1})).value();
     EXPECT_TENSOR(RunOne(ConvNode("Conv2D", DT_FLOAT, {1, 1, 1, 1}, "VALID"), {image, ones}),
                   Tensor::Vector<float>({12, 16, 24, 28}).Reshaped(TensorShape({1, 2, 2, 1})).value());
-    EXPECT_TENSOR(RunOne(ConvNode("Conv2D", DT_FLOAT, {1, 1, 1, 1}, "SAME"), {image, ones}),
-                  Tensor::Vector<float>({12, 16, 9, 24, 28, 15, 15, 17, 9}).Reshaped(TensorShape({1, 3, 3, 1})).value());
+    EXPECT_TENSOR(
+        RunOne(ConvNode("Conv2D", DT_FLOAT, {1, 1, 1, 1}, "SAME"), {image, ones}),
+        Tensor::Vector<float>({12, 16, 9, 24, 28, 15, 15, 17, 9}).Reshaped(TensorShape({1, 3, 3, 1})).value());
     EXPECT_TENSOR(RunOne(ConvNode("Conv2D", DT_FLOAT, {1, 2, 2, 1}, "SAME"), {image, ones}),
                   Tensor::Vector<float>({12, 9, 15, 9}).Reshaped(TensorShape({1, 2, 2, 1})).value());
   }
@@ -136,10 +138,12 @@ class ConvPoolOpsTest : public QObject {
     const std::string padding = same ? "SAME" : "VALID";
     for (Device* device : {static_cast<Device*>(nullptr), SingleThreadedDevice()}) {
       EXPECT_CLOSE(RunOne(ConvNode("Conv2D", DT_DOUBLE, strides, padding), {x, f}, device), want.output, 1e-12, 1e-12);
-      EXPECT_CLOSE(RunOne(ConvNode("Conv2DBackpropInput", DT_DOUBLE, strides, padding), {Sizes(input), f, d_out}, device),
-                   want.d_input, 1e-12, 1e-12);
-      EXPECT_CLOSE(RunOne(ConvNode("Conv2DBackpropFilter", DT_DOUBLE, strides, padding), {x, Sizes(filter), d_out}, device),
-                   want.d_filter, 1e-12, 1e-11);
+      EXPECT_CLOSE(
+          RunOne(ConvNode("Conv2DBackpropInput", DT_DOUBLE, strides, padding), {Sizes(input), f, d_out}, device),
+          want.d_input, 1e-12, 1e-12);
+      EXPECT_CLOSE(
+          RunOne(ConvNode("Conv2DBackpropFilter", DT_DOUBLE, strides, padding), {x, Sizes(filter), d_out}, device),
+          want.d_filter, 1e-12, 1e-11);
     }
     // float: the same within float's precision, and identical with or without threads.
     const Tensor xf = CastTensor<float, double>(x), ff = CastTensor<float, double>(f);
@@ -148,7 +152,8 @@ class ConvPoolOpsTest : public QObject {
     EXPECT_CLOSE(pooled, want_f, 1e-4, 1e-4);
     EXPECT_TENSOR(pooled, RunOne(ConvNode("Conv2D", DT_FLOAT, strides, padding), {xf, ff}, SingleThreadedDevice()));
     const Tensor d_out_f = CastTensor<float, double>(d_out);
-    const Tensor d_filter = RunOne(ConvNode("Conv2DBackpropFilter", DT_FLOAT, strides, padding), {xf, Sizes(filter), d_out_f});
+    const Tensor d_filter =
+        RunOne(ConvNode("Conv2DBackpropFilter", DT_FLOAT, strides, padding), {xf, Sizes(filter), d_out_f});
     EXPECT_TENSOR(d_filter, RunOne(ConvNode("Conv2DBackpropFilter", DT_FLOAT, strides, padding),
                                    {xf, Sizes(filter), d_out_f}, SingleThreadedDevice()));
   }
@@ -164,27 +169,32 @@ class ConvPoolOpsTest : public QObject {
   void conv2DErrorsNameTheNodeAndShapes() {
     const Tensor x = TestData(TensorShape({1, 5, 5, 3}), -1, 1), f = TestData(TensorShape({3, 3, 2, 4}), -1, 1);
     const QString depth = KernelError(ConvNode("Conv2D", DT_DOUBLE, {1, 1, 1, 1}, "SAME"), {x, f});
-    EXPECT_CONTAINS(depth, "INVALID_ARGUMENT: Conv2D: input depth 3 does not match the filter's in_channels 2: "
-                           "input [1,5,5,3], filter [3,3,2,4]");
+    EXPECT_CONTAINS(depth,
+                    "INVALID_ARGUMENT: Conv2D: input depth 3 does not match the filter's in_channels 2: "
+                    "input [1,5,5,3], filter [3,3,2,4]");
     EXPECT_CONTAINS(depth, "{{node c}}");
-    const QString rank = KernelError(ConvNode("Conv2D", DT_DOUBLE, {1, 1, 1, 1}, "SAME"),
-                                     {TestData(TensorShape({5, 5, 3}), -1, 1), f});
+    const QString rank =
+        KernelError(ConvNode("Conv2D", DT_DOUBLE, {1, 1, 1, 1}, "SAME"), {TestData(TensorShape({5, 5, 3}), -1, 1), f});
     EXPECT_CONTAINS(rank, "input must be 4-dimensional (NHWC), got shape [5,5,3]");
     const QString small = KernelError(ConvNode("Conv2D", DT_DOUBLE, {1, 1, 1, 1}, "VALID"),
                                       {TestData(TensorShape({1, 1, 1, 2}), -1, 1), f});
-    EXPECT_CONTAINS(small, "Computed output size would be negative: -1 [input_size: 1, effective_filter_size: 3, stride: 1]");
-    const QString backprop = KernelError(ConvNode("Conv2DBackpropInput", DT_DOUBLE, {1, 1, 1, 1}, "SAME"),
-                                         {Sizes(TensorShape({1, 5, 5, 2})), f, TestData(TensorShape({1, 4, 4, 4}), -1, 1)});
-    EXPECT_CONTAINS(backprop, "out_backprop [1,4,4,4] does not match the output [1,5,5,4] of input [1,5,5,2] "
-                              "convolved by filter [3,3,2,4]");
+    EXPECT_CONTAINS(small,
+                    "Computed output size would be negative: -1 [input_size: 1, effective_filter_size: 3, stride: 1]");
+    const QString backprop =
+        KernelError(ConvNode("Conv2DBackpropInput", DT_DOUBLE, {1, 1, 1, 1}, "SAME"),
+                    {Sizes(TensorShape({1, 5, 5, 2})), f, TestData(TensorShape({1, 4, 4, 4}), -1, 1)});
+    EXPECT_CONTAINS(backprop,
+                    "out_backprop [1,4,4,4] does not match the output [1,5,5,4] of input [1,5,5,2] "
+                    "convolved by filter [3,3,2,4]");
 
-    EXPECT_CONTAINS(ShapeError(ConvNode("Conv2D", DT_FLOAT, {1, 1, 1, 1}, "SAME"), {PartialShape{-1, 5, 5, 3},
-                                                                                     PartialShape{3, 3, 2, 4}}),
+    EXPECT_CONTAINS(ShapeError(ConvNode("Conv2D", DT_FLOAT, {1, 1, 1, 1}, "SAME"),
+                               {PartialShape{-1, 5, 5, 3}, PartialShape{3, 3, 2, 4}}),
                     "input depth 3 does not match the filter's in_channels 2 for 'c' (op: 'Conv2D') with input shapes: "
                     "[?,5,5,3], [3,3,2,4].");
-    EXPECT_CONTAINS(ShapeError(ConvNode("Conv2D", DT_FLOAT, {1, 1, 1, 1}, "SAME"), {PartialShape{5, 5, 3},
-                                                                                     PartialShape{3, 3, 3, 4}}),
-                    "input (NHWC) must be rank 4 but is rank 3 for 'c' (op: 'Conv2D') with input shapes: [5,5,3], [3,3,3,4].");
+    EXPECT_CONTAINS(
+        ShapeError(ConvNode("Conv2D", DT_FLOAT, {1, 1, 1, 1}, "SAME"),
+                   {PartialShape{5, 5, 3}, PartialShape{3, 3, 3, 4}}),
+        "input (NHWC) must be rank 4 but is rank 3 for 'c' (op: 'Conv2D') with input shapes: [5,5,3], [3,3,3,4].");
   }
 
   void conv2DRejectsWhatItDoesNotSupport_data() {
@@ -212,7 +222,8 @@ class ConvPoolOpsTest : public QObject {
     const QString kernel =
         KernelError(node, {Tensor(DT_FLOAT, TensorShape({1, 4, 4, 1})), Tensor(DT_FLOAT, TensorShape({2, 2, 1, 1}))});
     EXPECT_CONTAINS(kernel, "Node 'c' (op Conv2D): " + message);
-    EXPECT_CONTAINS(ShapeError(node, {PartialShape{1, 4, 4, 1}, PartialShape{2, 2, 1, 1}}), message + QString(" for 'c'"));
+    EXPECT_CONTAINS(ShapeError(node, {PartialShape{1, 4, 4, 1}, PartialShape{2, 2, 1, 1}}),
+                    message + QString(" for 'c'"));
   }
 
   void conv2DShapes_data() {
@@ -235,7 +246,8 @@ class ConvPoolOpsTest : public QObject {
     QFETCH(int, stride);
     QFETCH(QString, padding);
     QFETCH(PartialShape, out);
-    QCOMPARE(OutputShape(ConvNode("Conv2D", DT_FLOAT, {1, stride, stride, 1}, padding.toStdString()), {input, filter}), out);
+    QCOMPARE(OutputShape(ConvNode("Conv2D", DT_FLOAT, {1, stride, stride, 1}, padding.toStdString()), {input, filter}),
+             out);
   }
 
   void backpropShapesComeFromTheSizes() {
@@ -248,7 +260,8 @@ class ConvPoolOpsTest : public QObject {
              PartialShape::UnknownOfRank(4));
     const Tensor filter_sizes = Sizes(TensorShape({3, 3, 1, 16}));
     QCOMPARE(OutputShape(ConvNode("Conv2DBackpropFilter", DT_FLOAT, {1, 1, 1, 1}, "SAME"),
-                         {PartialShape{-1, 8, 8, 1}, PartialShape{4}, PartialShape{-1, 8, 8, 16}}, {nullptr, &filter_sizes}),
+                         {PartialShape{-1, 8, 8, 1}, PartialShape{4}, PartialShape{-1, 8, 8, 16}},
+                         {nullptr, &filter_sizes}),
              PartialShape({3, 3, 1, 16}));
   }
 
@@ -261,8 +274,10 @@ class ConvPoolOpsTest : public QObject {
                   Tensor::Vector<float>({5, 7, 13, 15}).Reshaped(TensorShape({1, 2, 2, 1})).value());
     // 3x3 windows, stride 2, SAME on 4x4: the padding (after the image) never wins, even
     // against negative values.
-    const Tensor negative = Tensor::Vector<float>({-1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12, -13, -14, -15, -16})
-                                .Reshaped(TensorShape({1, 4, 4, 1})).value();
+    const Tensor negative =
+        Tensor::Vector<float>({-1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12, -13, -14, -15, -16})
+            .Reshaped(TensorShape({1, 4, 4, 1}))
+            .value();
     EXPECT_TENSOR(RunOne(PoolNode("MaxPool", DT_FLOAT, {1, 3, 3, 1}, {1, 2, 2, 1}, "SAME"), {negative}),
                   Tensor::Vector<float>({-1, -3, -9, -11}).Reshaped(TensorShape({1, 2, 2, 1})).value());
   }
@@ -278,8 +293,10 @@ class ConvPoolOpsTest : public QObject {
     const Tensor image = Tensor::Vector<double>(values).Reshaped(TensorShape({1, 4, 4, 2})).value();
     const tensorflow::NodeDef pool = PoolNode("MaxPool", DT_DOUBLE, {1, 2, 2, 1}, {1, 2, 2, 1}, "VALID");
     const Tensor pooled = RunOne(pool, {image});
-    const Tensor grad = Tensor::Vector<double>({1, 10, 2, 20, 3, 30, 4, 40}).Reshaped(TensorShape({1, 2, 2, 2})).value();
-    const Tensor d = RunOne(PoolNode("MaxPoolGrad", DT_DOUBLE, {1, 2, 2, 1}, {1, 2, 2, 1}, "VALID"), {image, pooled, grad});
+    const Tensor grad =
+        Tensor::Vector<double>({1, 10, 2, 20, 3, 30, 4, 40}).Reshaped(TensorShape({1, 2, 2, 2})).value();
+    const Tensor d =
+        RunOne(PoolNode("MaxPoolGrad", DT_DOUBLE, {1, 2, 2, 1}, {1, 2, 2, 1}, "VALID"), {image, pooled, grad});
     std::vector<double> want(32, 0.0);
     auto at = [](int y, int x, int c) { return static_cast<size_t>((y * 4 + x) * 2 + c); };
     want[at(0, 0, 0)] = 1, want[at(0, 2, 0)] = 2, want[at(2, 0, 0)] = 3, want[at(2, 2, 0)] = 4;
@@ -309,22 +326,26 @@ class ConvPoolOpsTest : public QObject {
   }
 
   void maxPoolShapesAndErrors() {
-    QCOMPARE(OutputShape(PoolNode("MaxPool", DT_FLOAT, {1, 2, 2, 1}, {1, 2, 2, 1}, "VALID"), {PartialShape{-1, 8, 8, 16}}),
-             PartialShape({-1, 4, 4, 16}));
+    QCOMPARE(
+        OutputShape(PoolNode("MaxPool", DT_FLOAT, {1, 2, 2, 1}, {1, 2, 2, 1}, "VALID"), {PartialShape{-1, 8, 8, 16}}),
+        PartialShape({-1, 4, 4, 16}));
     QCOMPARE(OutputShape(PoolNode("MaxPool", DT_FLOAT, {1, 2, 2, 1}, {1, 2, 2, 1}, "SAME"), {PartialShape{3, 5, 5, 2}}),
              PartialShape({3, 3, 3, 2}));
-    EXPECT_CONTAINS(ShapeError(PoolNode("MaxPool", DT_FLOAT, {1, 2, 2, 1}, {1, 2, 2, 1}, "VALID"), {PartialShape{8, 8}}),
-                    "input (NHWC) must be rank 4 but is rank 2 for 'p' (op: 'MaxPool') with input shapes: [8,8].");
-    EXPECT_CONTAINS(ShapeError(PoolNode("MaxPool", DT_FLOAT, {2, 2, 2, 1}, {1, 2, 2, 1}, "VALID"), {PartialShape{1, 8, 8, 1}}),
-                    "pooling over the batch or depth dimension is not supported: ksize [2, 2, 2, 1]");
+    EXPECT_CONTAINS(
+        ShapeError(PoolNode("MaxPool", DT_FLOAT, {1, 2, 2, 1}, {1, 2, 2, 1}, "VALID"), {PartialShape{8, 8}}),
+        "input (NHWC) must be rank 4 but is rank 2 for 'p' (op: 'MaxPool') with input shapes: [8,8].");
+    EXPECT_CONTAINS(
+        ShapeError(PoolNode("MaxPool", DT_FLOAT, {2, 2, 2, 1}, {1, 2, 2, 1}, "VALID"), {PartialShape{1, 8, 8, 1}}),
+        "pooling over the batch or depth dimension is not supported: ksize [2, 2, 2, 1]");
     EXPECT_CONTAINS(KernelError(PoolNode("MaxPool", DT_FLOAT, {1, 2, 2, 1}, {1, 2, 2, 1}, "VALID",
                                          {{"data_format", AttrOf("NCHW")}}),
                                 {Tensor(DT_FLOAT, TensorShape({1, 1, 4, 4}))}),
                     "Node 'p' (op MaxPool): data_format 'NCHW' is not supported");
     const Tensor x(DT_FLOAT, TensorShape({1, 4, 4, 1}));
-    EXPECT_CONTAINS(KernelError(PoolNode("MaxPoolGrad", DT_FLOAT, {1, 2, 2, 1}, {1, 2, 2, 1}, "VALID"),
-                                {x, Tensor(DT_FLOAT, TensorShape({1, 2, 2, 1})), Tensor(DT_FLOAT, TensorShape({1, 3, 3, 1}))}),
-                    "MaxPoolGrad: grad [1,3,3,1] does not match the output [1,2,2,1] of pooling orig_input [1,4,4,1]");
+    EXPECT_CONTAINS(
+        KernelError(PoolNode("MaxPoolGrad", DT_FLOAT, {1, 2, 2, 1}, {1, 2, 2, 1}, "VALID"),
+                    {x, Tensor(DT_FLOAT, TensorShape({1, 2, 2, 1})), Tensor(DT_FLOAT, TensorShape({1, 3, 3, 1}))}),
+        "MaxPoolGrad: grad [1,3,3,1] does not match the output [1,2,2,1] of pooling orig_input [1,4,4,1]");
   }
 
   void softmaxCrossEntropyWithLogits() {
@@ -338,10 +359,12 @@ class ConvPoolOpsTest : public QObject {
     const QString mismatch = KernelError(BinaryNode("SoftmaxCrossEntropyWithLogits", DT_DOUBLE),
                                          {logits, Tensor::Matrix<double>({{1, 0, 0}, {0, 1, 0}})});
     EXPECT_CONTAINS(mismatch, "logits_size=[2,2] labels_size=[2,3]");
-    EXPECT_CONTAINS(ShapeError(BinaryNode("SoftmaxCrossEntropyWithLogits", DT_FLOAT), {PartialShape{-1, 10}, PartialShape{-1, 9}}),
-                    "logits and labels must be the same size: logits_size=[?,10] labels_size=[?,9] for "
-                    "'SoftmaxCrossEntropyWithLogits'");
-    QCOMPARE(OutputShape(BinaryNode("SoftmaxCrossEntropyWithLogits", DT_FLOAT), {PartialShape{-1, 10}, PartialShape{32, -1}}),
+    EXPECT_CONTAINS(
+        ShapeError(BinaryNode("SoftmaxCrossEntropyWithLogits", DT_FLOAT), {PartialShape{-1, 10}, PartialShape{-1, 9}}),
+        "logits and labels must be the same size: logits_size=[?,10] labels_size=[?,9] for "
+        "'SoftmaxCrossEntropyWithLogits'");
+    QCOMPARE(OutputShape(BinaryNode("SoftmaxCrossEntropyWithLogits", DT_FLOAT),
+                         {PartialShape{-1, 10}, PartialShape{32, -1}}),
              PartialShape({32}));
   }
 
@@ -353,10 +376,12 @@ class ConvPoolOpsTest : public QObject {
 
   void shapeOp() {
     const Tensor x(DT_FLOAT, TensorShape({2, 3, 4}));
-    EXPECT_TENSOR(RunOne(MakeNode("s", "Shape", {"x"}, {{"T", AttrOf(DT_FLOAT)}}), {x}), Tensor::Vector<int32_t>({2, 3, 4}));
+    EXPECT_TENSOR(RunOne(MakeNode("s", "Shape", {"x"}, {{"T", AttrOf(DT_FLOAT)}}), {x}),
+                  Tensor::Vector<int32_t>({2, 3, 4}));
     EXPECT_TENSOR(RunOne(MakeNode("s", "Shape", {"x"}, {{"T", AttrOf(DT_FLOAT)}, {"out_type", AttrOf(DT_INT64)}}), {x}),
                   Tensor::Vector<int64_t>({2, 3, 4}));
-    QCOMPARE(OutputShape(MakeNode("s", "Shape", {"x"}, {{"T", AttrOf(DT_FLOAT)}}), {PartialShape{-1, 8}}), PartialShape({2}));
+    QCOMPARE(OutputShape(MakeNode("s", "Shape", {"x"}, {{"T", AttrOf(DT_FLOAT)}}), {PartialShape{-1, 8}}),
+             PartialShape({2}));
   }
 };
 

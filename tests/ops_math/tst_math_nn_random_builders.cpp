@@ -59,12 +59,18 @@ class MathNnRandomBuildersTest : public QObject {
     QCOMPARE(g.FindNode(sum.node())->op(), std::string("AddV2"));
     QCOMPARE(g.ShapeOf(sum), (PartialShape{-1, 3}));
     const std::pair<Output, const char*> built[] = {
-        {ops::Sub(g, x, b), "Sub"},           {ops::Mul(g, x, b), "Mul"},
-        {ops::RealDiv(g, x, b), "RealDiv"},   {ops::Neg(g, x), "Neg"},
-        {ops::Square(g, x), "Square"},        {ops::Sqrt(g, x), "Sqrt"},
-        {ops::Exp(g, x), "Exp"},              {ops::Log(g, x), "Log"},
-        {ops::Relu(g, x), "Relu"},            {ops::Sigmoid(g, x), "Sigmoid"},
-        {ops::Tanh(g, x), "Tanh"},            {ops::Softmax(g, x, "probabilities"), "Softmax"},
+        {ops::Sub(g, x, b), "Sub"},
+        {ops::Mul(g, x, b), "Mul"},
+        {ops::RealDiv(g, x, b), "RealDiv"},
+        {ops::Neg(g, x), "Neg"},
+        {ops::Square(g, x), "Square"},
+        {ops::Sqrt(g, x), "Sqrt"},
+        {ops::Exp(g, x), "Exp"},
+        {ops::Log(g, x), "Log"},
+        {ops::Relu(g, x), "Relu"},
+        {ops::Sigmoid(g, x), "Sigmoid"},
+        {ops::Tanh(g, x), "Tanh"},
+        {ops::Softmax(g, x, "probabilities"), "Softmax"},
     };
     for (const auto& [out, op] : built) {
       QCOMPARE(g.FindNode(out.node())->op(), std::string(op));

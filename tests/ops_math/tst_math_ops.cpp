@@ -37,7 +37,8 @@ Tensor ReferenceMatMul(const Tensor& a, const Tensor& b, bool ta, bool tb) {
     for (int64_t j = 0; j < n; ++j) {
       double sum = 0;
       for (int64_t p = 0; p < k; ++p)
-        sum += av[static_cast<size_t>(ta ? p * m + i : i * k + p)] * bv[static_cast<size_t>(tb ? j * k + p : p * n + j)];
+        sum +=
+            av[static_cast<size_t>(ta ? p * m + i : i * k + p)] * bv[static_cast<size_t>(tb ? j * k + p : p * n + j)];
       out.data<double>()[i * n + j] = sum;
     }
   return out;
@@ -97,9 +98,10 @@ class MathOpsTest : public QObject {
     QFETCH(bool, tb);
     // [[1,2,3],[4,5,6]] x [[7,8],[9,10],[11,12]] = [[58,64],[139,154]], with each operand
     // stored transposed when its flag is set.
-    const Tensor a = ta ? Tensor::Matrix<double>({{1, 4}, {2, 5}, {3, 6}}) : Tensor::Matrix<double>({{1, 2, 3}, {4, 5, 6}});
-    const Tensor b = tb ? Tensor::Matrix<double>({{7, 9, 11}, {8, 10, 12}})
-                        : Tensor::Matrix<double>({{7, 8}, {9, 10}, {11, 12}});
+    const Tensor a =
+        ta ? Tensor::Matrix<double>({{1, 4}, {2, 5}, {3, 6}}) : Tensor::Matrix<double>({{1, 2, 3}, {4, 5, 6}});
+    const Tensor b =
+        tb ? Tensor::Matrix<double>({{7, 9, 11}, {8, 10, 12}}) : Tensor::Matrix<double>({{7, 8}, {9, 10}, {11, 12}});
     const Tensor want = Convert(Tensor::Matrix<double>({{58, 64}, {139, 154}}), type);
     EXPECT_TENSOR(RunOne(MatMulNode(type, ta, tb), {Convert(a, type), Convert(b, type)}), want);
   }
@@ -199,7 +201,8 @@ class MathOpsTest : public QObject {
   }
 
   void realDivByZeroFollowsIeee() {
-    const Tensor out = RunOne(BinaryNode("RealDiv", DT_FLOAT), {Tensor::Vector<float>({1, -1, 0}), Tensor::Scalar<float>(0)});
+    const Tensor out =
+        RunOne(BinaryNode("RealDiv", DT_FLOAT), {Tensor::Vector<float>({1, -1, 0}), Tensor::Scalar<float>(0)});
     QVERIFY(std::isinf(out.data<float>()[0]) && out.data<float>()[0] > 0);
     QVERIFY(std::isinf(out.data<float>()[1]) && out.data<float>()[1] < 0);
     QVERIFY(std::isnan(out.data<float>()[2]));

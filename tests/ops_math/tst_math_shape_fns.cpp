@@ -98,7 +98,8 @@ class MathShapeFnsTest : public QObject {
     QFETCH(PartialShape, x);
     QFETCH(PartialShape, y);
     QFETCH(PartialShape, out);
-    for (const char* op : {"Add", "AddV2", "Sub", "Mul", "RealDiv"}) QCOMPARE(OutputShape(BinaryNode(op, DT_FLOAT), {x, y}), out);
+    for (const char* op : {"Add", "AddV2", "Sub", "Mul", "RealDiv"})
+      QCOMPARE(OutputShape(BinaryNode(op, DT_FLOAT), {x, y}), out);
   }
 
   void broadcastError() {
@@ -152,8 +153,9 @@ class MathShapeFnsTest : public QObject {
     const Tensor axes = Tensor::Vector<int32_t>({2});
     auto shapes = InferShapes(SumNode(false), {PartialShape{2, 3}, PartialShape{1}}, {nullptr, &axes});
     QCOMPARE(shapes.status().code(), absl::StatusCode::kInvalidArgument);
-    QVERIFY2(Q(shapes.status()).startsWith("INVALID_ARGUMENT: Invalid reduction dimension 2 for input with 2 "
-                                           "dimension(s) for 'Sum' (op: 'Sum')"),
+    QVERIFY2(Q(shapes.status())
+                 .startsWith("INVALID_ARGUMENT: Invalid reduction dimension 2 for input with 2 "
+                             "dimension(s) for 'Sum' (op: 'Sum')"),
              qPrintable(Q(shapes.status())));
   }
 

@@ -44,8 +44,8 @@ class NnOpsTest : public QObject {
   void softmaxIsStableForLargeLogits() {
     // Near 1000 a float is only good to 6e-5, which bounds how close the result can be.
     const Tensor logits = Tensor::Matrix<float>({{1000, 1000 + std::log(3.0f)}, {-1000, -1000}});
-    EXPECT_CLOSE(RunOne(UnaryNode("Softmax", DT_FLOAT), {logits}), Tensor::Matrix<float>({{0.25f, 0.75f}, {0.5f, 0.5f}}),
-                 1e-4, 0);
+    EXPECT_CLOSE(RunOne(UnaryNode("Softmax", DT_FLOAT), {logits}),
+                 Tensor::Matrix<float>({{0.25f, 0.75f}, {0.5f, 0.5f}}), 1e-4, 0);
   }
 
   void softmaxUsesTheLastAxisOfAnyRank() {
@@ -65,7 +65,8 @@ class NnOpsTest : public QObject {
   void softmaxRejectsScalars() {
     auto out = RunKernel(UnaryNode("Softmax", DT_FLOAT), {Tensor::Scalar<float>(1)});
     QCOMPARE(out.status().code(), absl::StatusCode::kInvalidArgument);
-    QCOMPARE(Q(out.status()), QString("INVALID_ARGUMENT: logits must have >= 1 dimension, got []\n\t [[{{node Softmax}}]]"));
+    QCOMPARE(Q(out.status()),
+             QString("INVALID_ARGUMENT: logits must have >= 1 dimension, got []\n\t [[{{node Softmax}}]]"));
   }
 
   void activationsOfLargeInputsMatchSingleThreaded() {

@@ -12,8 +12,9 @@ namespace {
 
 tensorflow::NodeDef RandomNode(const std::string& op, DataType dtype, int64_t seed, int64_t seed2,
                                DataType shape_type = DT_INT32) {
-  return MakeNode(op, op, {"shape"},
-                  {{"dtype", AttrOf(dtype)}, {"T", AttrOf(shape_type)}, {"seed", AttrOf(seed)}, {"seed2", AttrOf(seed2)}});
+  return MakeNode(
+      op, op, {"shape"},
+      {{"dtype", AttrOf(dtype)}, {"T", AttrOf(shape_type)}, {"seed", AttrOf(seed)}, {"seed2", AttrOf(seed2)}});
 }
 
 Tensor ShapeInput(std::vector<int32_t> dims) { return Tensor::Vector<int32_t>(dims); }
@@ -140,7 +141,8 @@ class RandomOpsTest : public QObject {
     QFETCH(double, stddev);
     QFETCH(double, low);
     QFETCH(double, high);
-    const Tensor samples = RunOne(RandomNode(op.toStdString(), dtype, 123, 456, DT_INT64), {Tensor::Vector<int64_t>({100000})});
+    const Tensor samples =
+        RunOne(RandomNode(op.toStdString(), dtype, 123, 456, DT_INT64), {Tensor::Vector<int64_t>({100000})});
     QCOMPARE(samples.NumElements(), int64_t{100000});
     const Moments m = MomentsOf(samples);
     // With 100k samples the standard error of the mean is ~0.003 for a unit stddev.

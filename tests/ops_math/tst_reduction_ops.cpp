@@ -9,7 +9,8 @@ Q_DECLARE_METATYPE(std::vector<int>)
 
 namespace {
 
-tensorflow::NodeDef ReductionNode(const std::string& op, DataType type, bool keep_dims, DataType index_type = DT_INT32) {
+tensorflow::NodeDef ReductionNode(const std::string& op, DataType type, bool keep_dims,
+                                  DataType index_type = DT_INT32) {
   return MakeNode(op, op, {"input", "axes"},
                   {{"T", AttrOf(type)}, {"Tidx", AttrOf(index_type)}, {"keep_dims", AttrOf(keep_dims)}});
 }
@@ -78,8 +79,7 @@ class ReductionOpsTest : public QObject {
     QTest::addColumn<std::vector<int>>("axes");
     QTest::addColumn<bool>("keep_dims");
     auto row = [](const char* name, TensorShape shape, std::vector<int> axes) {
-      for (bool keep : {false, true})
-        QTest::addRow("%s%s", name, keep ? " keep_dims" : "") << shape << axes << keep;
+      for (bool keep : {false, true}) QTest::addRow("%s%s", name, keep ? " keep_dims" : "") << shape << axes << keep;
     };
     row("vector all", TensorShape{7}, {0});
     row("matrix rows", TensorShape{4, 5}, {1});
@@ -115,20 +115,21 @@ class ReductionOpsTest : public QObject {
       const Tensor pooled = RunOne(ReductionNode(op, DT_DOUBLE, keep_dims), {x, axes_tensor});
       EXPECT_CLOSE(pooled, want, 1e-12, 1e-9);
       // Fixed block boundaries: the thread count cannot change a single bit.
-      EXPECT_TENSOR(RunOne(ReductionNode(op, DT_DOUBLE, keep_dims, DT_INT64), {x, axes_tensor64}, SingleThreadedDevice()),
-                    pooled);
+      EXPECT_TENSOR(
+          RunOne(ReductionNode(op, DT_DOUBLE, keep_dims, DT_INT64), {x, axes_tensor64}, SingleThreadedDevice()),
+          pooled);
       // Float inputs accumulate in double, so they stay close even over a million values.
       EXPECT_CLOSE(RunOne(ReductionNode(op, DT_FLOAT, keep_dims), {CastTensor<float, double>(x), axes_tensor}),
-                   (CastTensor<float, double>(ReferenceReduction(CastTensor<double, float>(CastTensor<float, double>(x)),
-                                                                 axes, keep_dims, mean))),
+                   (CastTensor<float, double>(ReferenceReduction(
+                       CastTensor<double, float>(CastTensor<float, double>(x)), axes, keep_dims, mean))),
                    1e-6, 1e-6);
     }
   }
 
   void integerSumsAreExact() {
     const Tensor x = CastTensor<int32_t, double>(TestData(TensorShape{1000, 300}, -1000, 1000, 9));
-    const Tensor want = CastTensor<int32_t, double>(
-        ReferenceReduction(CastTensor<double, int32_t>(x), {0}, false, false));
+    const Tensor want =
+        CastTensor<int32_t, double>(ReferenceReduction(CastTensor<double, int32_t>(x), {0}, false, false));
     EXPECT_TENSOR(RunOne(ReductionNode("Sum", DT_INT32, false), {x, Tensor::Vector<int32_t>({0})}), want);
   }
 
@@ -141,8 +142,9 @@ class ReductionOpsTest : public QObject {
     QVERIFY(std::isnan(mean.data<float>()[0]));
     EXPECT_TENSOR(RunOne(ReductionNode("Sum", DT_FLOAT, true), {x, Tensor::Scalar<int32_t>(1)}),
                   Tensor(DT_FLOAT, TensorShape({0, 1})));
-    EXPECT_TENSOR(RunOne(ReductionNode("Mean", DT_INT32, false), {Tensor(DT_INT32, TensorShape{0}), Tensor::Scalar<int32_t>(0)}),
-                  Tensor::Scalar<int32_t>(0));
+    EXPECT_TENSOR(
+        RunOne(ReductionNode("Mean", DT_INT32, false), {Tensor(DT_INT32, TensorShape{0}), Tensor::Scalar<int32_t>(0)}),
+        Tensor::Scalar<int32_t>(0));
   }
 
   void errors_data() {

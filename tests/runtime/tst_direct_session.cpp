@@ -4,20 +4,20 @@
 #include "clab/graph/GraphBuilder.h"
 #include "clab/graph/OpRegistry.h"
 #include "clab/ops/Ops.h"
-#include "clab/runtime/DirectSession.h"
 #include "clab/runtime/Device.h"
+#include "clab/runtime/DirectSession.h"
 #include "clab/runtime/OpKernel.h"
 #include "clab/runtime/Session.h"
 #include "clab/runtime/ThreadPool.h"
 
 #include <QtTest>
 
+#include <unistd.h>
 #include <atomic>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <thread>
-#include <unistd.h>
 
 using namespace clab;
 
@@ -51,14 +51,15 @@ void RegisterTestOpsAndDevices() {
         return std::unique_ptr<OpKernel>(std::make_unique<PassThroughKernel>());
       });
   // Only sessions that ask for it by count get the fake device.
-  RegisterDeviceFactory("FAKE", [](const std::string& task_prefix, const tensorflow::ConfigProto& config)
-                                    -> StatusOr<std::vector<std::unique_ptr<Device>>> {
-    std::vector<std::unique_ptr<Device>> devices;
-    auto count = config.device_count().find("FAKE");
-    if (count != config.device_count().end() && count->second > 0)
-      devices.push_back(std::make_unique<FakeCpuDevice>(task_prefix + "/device:CPU:1"));
-    return devices;
-  });
+  RegisterDeviceFactory("FAKE",
+                        [](const std::string& task_prefix,
+                           const tensorflow::ConfigProto& config) -> StatusOr<std::vector<std::unique_ptr<Device>>> {
+                          std::vector<std::unique_ptr<Device>> devices;
+                          auto count = config.device_count().find("FAKE");
+                          if (count != config.device_count().end() && count->second > 0)
+                            devices.push_back(std::make_unique<FakeCpuDevice>(task_prefix + "/device:CPU:1"));
+                          return devices;
+                        });
 }
 
 // The seed program: x = [[1,2,3,4]], w = Variable([[2],[2],[2],[2]]), MatMul(x, w).
@@ -196,9 +197,9 @@ void TestDirectSession::matmulShapeMismatchNamesNodeAndShapes() {
   QVERIFY(g.status().ok());
   auto session = OpenSession(g.graph_def());
   std::vector<Tensor> out;
-  const Status status = session->Run({{"a", Tensor::Matrix<int32_t>({{1, 2, 3, 4}})},
-                                      {"b", Tensor::Matrix<int32_t>({{1}, {2}, {3}})}},
-                                     {"MatMul"}, {}, &out);
+  const Status status =
+      session->Run({{"a", Tensor::Matrix<int32_t>({{1, 2, 3, 4}})}, {"b", Tensor::Matrix<int32_t>({{1}, {2}, {3}})}},
+                   {"MatMul"}, {}, &out);
   QCOMPARE(status.code(), absl::StatusCode::kInvalidArgument);
   QVERIFY2(Contains(status, "MatMul"), FormatStatus(status).c_str());
   QVERIFY2(Contains(status, "[1,4]"), FormatStatus(status).c_str());
@@ -335,7 +336,8 @@ void TestDirectSession::signatureIsCompiledOnce() {
   g_kernel_constructions = 0;
   std::vector<Tensor> out;
   for (int i = 0; i < 3; ++i) {
-    QVERIFY(session->Run({{"p", Tensor::Scalar<float>(5)}, {"q", Tensor::Scalar<float>(2)}}, {"counted"}, {}, &out).ok());
+    QVERIFY(
+        session->Run({{"p", Tensor::Scalar<float>(5)}, {"q", Tensor::Scalar<float>(2)}}, {"counted"}, {}, &out).ok());
     QCOMPARE(out[0].scalar<float>(), 3.0f);
   }
   QCOMPARE(g_kernel_constructions.load(), 1);
@@ -344,8 +346,9 @@ void TestDirectSession::signatureIsCompiledOnce() {
   QCOMPARE(out[0].scalar<float>(), 6.0f);
   QCOMPARE(g_kernel_constructions.load(), 1);
   // A new fetch list is a new signature.
-  QVERIFY(session->Run({{"p", Tensor::Scalar<float>(1)}, {"q", Tensor::Scalar<float>(1)}}, {"counted", "diff"}, {}, &out)
-              .ok());
+  QVERIFY(
+      session->Run({{"p", Tensor::Scalar<float>(1)}, {"q", Tensor::Scalar<float>(1)}}, {"counted", "diff"}, {}, &out)
+          .ok());
   QCOMPARE(g_kernel_constructions.load(), 2);
   // The same fetches in another order are the same signature; outputs come in the order asked.
   QVERIFY(session->Run({{"p", Tensor::Scalar<float>(5)}, {"q", Tensor::Scalar<float>(2)}}, {"counted", "p"}, {}, &out)

@@ -62,22 +62,23 @@ void RegisterTestOps() {
         CLAB_RETURN_IF_ERROR(c.GetAttr("parties", &parties));
         return std::unique_ptr<OpKernel>(std::make_unique<MeetKernel>(parties));
       });
-  registry.Register("TestFail")
-      .Output("out: float")
-      .Stateful()
-      .Kernel("CPU", LambdaKernel([](OpKernelContext* ctx) { ctx->SetStatus(errors::InvalidArgument("boom")); }));
+  registry.Register("TestFail").Output("out: float").Stateful().Kernel("CPU", LambdaKernel([](OpKernelContext* ctx) {
+                                                                         ctx->SetStatus(
+                                                                             errors::InvalidArgument("boom"));
+                                                                       }));
   registry.Register("TestCount")
       .Input("in: float")
       .Output("out: float")
       .Stateful()
       .Kernel("CPU", LambdaKernel([](OpKernelContext* ctx) {
-        ++g_count_runs;
-        ctx->set_output(0, ctx->input(0));
-      }));
+                ++g_count_runs;
+                ctx->set_output(0, ctx->input(0));
+              }));
 }
 
-tensorflow::NodeDef NodeDefOf(const std::string& name, const std::string& op, const std::vector<std::string>& inputs = {},
-                         const std::map<std::string, tensorflow::AttrValue>& attrs = {}) {
+tensorflow::NodeDef NodeDefOf(const std::string& name, const std::string& op,
+                              const std::vector<std::string>& inputs = {},
+                              const std::map<std::string, tensorflow::AttrValue>& attrs = {}) {
   tensorflow::NodeDef node;
   node.set_name(name);
   node.set_op(op);
@@ -133,9 +134,9 @@ void TestExecutor::initTestCase() {
 
 void TestExecutor::runsChainAndFetches() {
   Executor::Params params;
-  params.graph = GraphOf({NodeDefOf("x", "Const", {}, {{"dtype", AttrOf(DT_FLOAT)}, {"value", AttrOf(Tensor::Scalar<float>(4))}}),
-                          NodeDefOf("y", "Identity", {"x"}, {{"T", AttrOf(DT_FLOAT)}}),
-                          NodeDefOf("z", "TestCount", {"y"})});
+  params.graph =
+      GraphOf({NodeDefOf("x", "Const", {}, {{"dtype", AttrOf(DT_FLOAT)}, {"value", AttrOf(Tensor::Scalar<float>(4))}}),
+               NodeDefOf("y", "Identity", {"x"}, {{"T", AttrOf(DT_FLOAT)}}), NodeDefOf("z", "TestCount", {"y"})});
   params.device = cpu_;
   params.fetches = {"z:0", "x"};
   auto executor = Executor::Create(params);
@@ -218,9 +219,9 @@ void TestExecutor::feedStandsInForNode() {
 
 void TestExecutor::uninitializedVariableIsNamed() {
   Executor::Params params;
-  params.graph = GraphOf({NodeDefOf("weights", "VariableV2", {},
-                               {{"dtype", AttrOf(DT_FLOAT)}, {"shape", AttrOf(PartialShape{2})}}),
-                          NodeDefOf("read", "Identity", {"weights"}, {{"T", AttrOf(DT_FLOAT)}})});
+  params.graph = GraphOf(
+      {NodeDefOf("weights", "VariableV2", {}, {{"dtype", AttrOf(DT_FLOAT)}, {"shape", AttrOf(PartialShape{2})}}),
+       NodeDefOf("read", "Identity", {"weights"}, {{"T", AttrOf(DT_FLOAT)}})});
   params.device = cpu_;
   params.fetches = {"read"};
   auto executor = Executor::Create(params);
@@ -234,8 +235,9 @@ void TestExecutor::uninitializedVariableIsNamed() {
 
 void TestExecutor::sendAndRecvMeetAcrossExecutors() {
   Executor::Params sender;
-  sender.graph = GraphOf({NodeDefOf("c", "Const", {}, {{"dtype", AttrOf(DT_FLOAT)}, {"value", AttrOf(Tensor::Scalar<float>(5))}}),
-                          NodeDefOf("send", "_Send", {"c"}, SendRecvAttrs("edge_1_c:0"))});
+  sender.graph =
+      GraphOf({NodeDefOf("c", "Const", {}, {{"dtype", AttrOf(DT_FLOAT)}, {"value", AttrOf(Tensor::Scalar<float>(5))}}),
+               NodeDefOf("send", "_Send", {"c"}, SendRecvAttrs("edge_1_c:0"))});
   sender.device = cpu_;
   Executor::Params receiver;
   receiver.graph = GraphOf({NodeDefOf("recv", "_Recv", {}, SendRecvAttrs("edge_1_c:0")),
@@ -266,7 +268,8 @@ void TestExecutor::sendAndRecvMeetAcrossExecutors() {
 
 void TestExecutor::unknownFetchIsRejectedAtCreate() {
   Executor::Params params;
-  params.graph = GraphOf({NodeDefOf("x", "Const", {}, {{"dtype", AttrOf(DT_FLOAT)}, {"value", AttrOf(Tensor::Scalar<float>(1))}})});
+  params.graph = GraphOf(
+      {NodeDefOf("x", "Const", {}, {{"dtype", AttrOf(DT_FLOAT)}, {"value", AttrOf(Tensor::Scalar<float>(1))}})});
   params.device = cpu_;
   params.fetches = {"nope:0"};
   auto executor = Executor::Create(params);
@@ -277,8 +280,9 @@ void TestExecutor::unknownFetchIsRejectedAtCreate() {
 
 void TestExecutor::collectsStepStats() {
   Executor::Params params;
-  params.graph = GraphOf({NodeDefOf("x", "Const", {}, {{"dtype", AttrOf(DT_FLOAT)}, {"value", AttrOf(Tensor::Scalar<float>(1))}}),
-                          NodeDefOf("y", "Identity", {"x"}, {{"T", AttrOf(DT_FLOAT)}})});
+  params.graph =
+      GraphOf({NodeDefOf("x", "Const", {}, {{"dtype", AttrOf(DT_FLOAT)}, {"value", AttrOf(Tensor::Scalar<float>(1))}}),
+               NodeDefOf("y", "Identity", {"x"}, {{"T", AttrOf(DT_FLOAT)}})});
   params.device = cpu_;
   params.fetches = {"y"};
   auto executor = Executor::Create(params);

@@ -24,11 +24,11 @@
 #include "window/MainWindow.h"
 
 #include <QJsonDocument>
-#include <QTcpServer>
 #include <QJsonObject>
-#include <QUndoStack>
 #include <QSignalSpy>
+#include <QTcpServer>
 #include <QTemporaryDir>
+#include <QUndoStack>
 #include <QtTest>
 
 #include <csignal>
@@ -99,7 +99,7 @@ class StudioTest : public QObject {
 
   void validationNamesTheTask() {
     Project project = Project::seedTwoWorkers();
-    project.tasks[1].port = 99999;                 // worker 0
+    project.tasks[1].port = 99999;                  // worker 0
     project.tasks[2].port = project.tasks[0].port;  // worker 1 on the ps's address
     const QStringList problems = project.validate();
     QVERIFY2(problems.contains("/job:worker/replica:0/task:0: port 99999 is out of range (1-65535)"),
@@ -199,7 +199,8 @@ class StudioTest : public QObject {
     const QString worker2 = "/job:worker/replica:0/task:2";
     QCOMPARE(console.tabNames(), QStringList{"All"});
     console.append({{worker10, 1.0, 20, "log", "ten says hello"}, {ps, 1.0, 20, "state", "LISTENING: up"}});
-    console.append({{worker2, 1.0, 30, "StepCounterHook", "two is slow"}, {worker0, 1.0, 40, "error", "zero failed"},
+    console.append({{worker2, 1.0, 30, "StepCounterHook", "two is slow"},
+                    {worker0, 1.0, 40, "error", "zero failed"},
                     {worker2, 1.0, 20, "LoggingTensorHook", "loss = 0.5"}});
     // Tabs appear as tasks speak, in task order (indices as numbers).
     QCOMPARE(console.tabNames(), (QStringList{"All", "ps:0", "worker:0", "worker:2", "worker:10"}));
@@ -245,7 +246,7 @@ class StudioTest : public QObject {
     QProcess ps, worker;
     ps.start(ClabProcess::programPath("clab"), {"server", "--cluster", spec, "--job_name", "ps"});
     worker.start(ClabProcess::programPath("clab"), {"example", "seed", "--cluster", spec, "--job_name", "worker",
-                                                     "--last_step", "100000000", "--max_seconds", "60"});
+                                                    "--last_step", "100000000", "--max_seconds", "60"});
     QVERIFY(ps.waitForStarted() && worker.waitForStarted());
 
     MainWindow window(ClabProcess::programPath("clab"));
@@ -260,7 +261,8 @@ class StudioTest : public QObject {
     const QString ps_cpu = "/job:ps/replica:0/task:0/device:CPU:0";
     const QString worker_cpu = "/job:worker/replica:0/task:0/device:CPU:0";
     QTRY_VERIFY_WITH_TIMEOUT(window.scene()->item("/job:ps/replica:0/task:0")->toolTip().contains(ps_cpu), 10000);
-    QTRY_VERIFY_WITH_TIMEOUT(window.scene()->item("/job:worker/replica:0/task:0")->toolTip().contains(worker_cpu), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.scene()->item("/job:worker/replica:0/task:0")->toolTip().contains(worker_cpu),
+                             10000);
     QCOMPARE(window.scene()->item("/job:ps/replica:0/task:0")->devicesSummary(), QString("CPU:0"));
     QVERIFY(window.scene()->item("/job:ps/replica:0/task:0")->toolTip().contains("(CPU, 256 MiB)"));
     window.scene()->item("/job:ps/replica:0/task:0")->setSelected(true);
@@ -300,14 +302,14 @@ class StudioTest : public QObject {
     QVERIFY(window.console()->text().contains("MODEL_READY"));
     // A task's tab opens with its first line, which may still be on its way (the ps does not
     // wait for the studio's watch: its first lines may come after the workers').
-    QTRY_COMPARE_WITH_TIMEOUT(window.console()->tabNames(), (QStringList{"All", "ps:0", "worker:0", "worker:1"}), 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(window.console()->tabNames(), (QStringList{"All", "ps:0", "worker:0", "worker:1"}),
+                              10000);
     QVERIFY(window.console()->text("/job:worker/replica:0/task:1").contains("MODEL_READY"));
     // Local tasks report their devices too.
     QTRY_VERIFY_WITH_TIMEOUT(window.scene()->item("/job:worker/replica:0/task:1")->devicesSummary() == "CPU:0", 10000);
     // The workers report the bytes they exchange with the ps every second: on the links.
-    QTRY_VERIFY_WITH_TIMEOUT(window.scene()->linkLabel("/job:ps/replica:0/task:0", "/job:worker/replica:0/task:1")
-                                 .endsWith("B/s"),
-                             10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        window.scene()->linkLabel("/job:ps/replica:0/task:0", "/job:worker/replica:0/task:1").endsWith("B/s"), 10000);
 
     const QList<qint64> pids = window.cluster()->pids();
     QCOMPARE(pids.size(), 3);
@@ -398,7 +400,8 @@ class StudioTest : public QObject {
     // its restore event names the file and the step read from it, its session's first run
     // read step 100, and it saved model.ckpt-100 again when its session started.
     QVERIFY2(run_to(300), qPrintable(window.console()->text().right(4000)));
-    QVERIFY2(window.console()->text().contains("Restoring parameters from " + chosen), qPrintable(window.console()->text()));
+    QVERIFY2(window.console()->text().contains("Restoring parameters from " + chosen),
+             qPrintable(window.console()->text()));
     const TaskStatus chief = window.monitor()->statuses().value("/job:worker/replica:0/task:0");
     QCOMPARE(chief.restored_from, chosen);
     QCOMPARE(chief.restored_step, qint64{100});
@@ -413,7 +416,8 @@ class StudioTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(window.checkpoints()->checkpointText(0, 0) == "300", 5000);
     const int oldest = window.checkpoints()->checkpointCount() - 1;
     QCOMPARE(window.checkpoints()->checkpointText(oldest, 0), QString("0"));
-    const QString data = QString::fromStdString(clab::BundleDataFile(QDir(dir.path()).filePath("model.ckpt-0").toStdString()));
+    const QString data =
+        QString::fromStdString(clab::BundleDataFile(QDir(dir.path()).filePath("model.ckpt-0").toStdString()));
     QFile file(data);
     QVERIFY(file.open(QIODevice::ReadWrite));
     QByteArray bytes = file.readAll();

@@ -5,13 +5,13 @@
 #include "ClabProcess.h"
 
 #include "clab/distributed/Server.h"
+#include "cluster/ClusterScene.h"
+#include "cluster/TaskItem.h"
 #include "monitor/RunMonitor.h"
 #include "project/Project.h"
 #include "views/ConsoleView.h"
 #include "views/DashboardView.h"
 #include "window/MainWindow.h"
-#include "cluster/ClusterScene.h"
-#include "cluster/TaskItem.h"
 
 #include <QElapsedTimer>
 #include <QTcpServer>
@@ -60,9 +60,7 @@ class StudioLoadTest : public QObject {
     beat.start();
     qint64 longest_gap = 0;
     QTimer heartbeat;
-    connect(&heartbeat, &QTimer::timeout, [&] {
-      longest_gap = std::max(longest_gap, beat.restart());
-    });
+    connect(&heartbeat, &QTimer::timeout, [&] { longest_gap = std::max(longest_gap, beat.restart()); });
     heartbeat.start(20);
 
     constexpr int kLines = 20000;
@@ -89,7 +87,8 @@ class StudioLoadTest : public QObject {
     // The pause is reported, not asserted: it depends on how busy the machine is.
     qInfo("longest pause of the GUI thread while 10,000 lines/s arrived: %lld ms, in %d batches of at most %lld lines",
           longest_gap, batches, static_cast<long long>(largest_batch));
-    QVERIFY2(largest_batch <= static_cast<qsizetype>(RunMonitor::kMaxEventsPerDrain), qPrintable(QString::number(largest_batch)));
+    QVERIFY2(largest_batch <= static_cast<qsizetype>(RunMonitor::kMaxEventsPerDrain),
+             qPrintable(QString::number(largest_batch)));
     QVERIFY(batches > 1);
     // Every line is shown, or counted as lost and said so (a loaded machine may make the
     // watcher fall behind what the task's server keeps).

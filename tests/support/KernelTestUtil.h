@@ -97,8 +97,7 @@ inline StatusOr<std::vector<EdgeValue>> RunKernelOnEdges(tensorflow::NodeDef nod
   }
 
   auto factory = op->kernels.find(device->type());
-  if (factory == op->kernels.end())
-    return errors::NotFound("Op '", op->name, "' has no ", device->type(), " kernel");
+  if (factory == op->kernels.end()) return errors::NotFound("Op '", op->name, "' has no ", device->type(), " kernel");
   OpKernelConstruction construction(node, *op, device, input_types, output_types);
   CLAB_ASSIGN_OR_RETURN(std::unique_ptr<OpKernel> kernel, factory->second(construction));
 
@@ -134,8 +133,7 @@ inline StatusOr<std::vector<Tensor>> RunKernel(const tensorflow::NodeDef& node, 
 
 // Runs the op's shape function. `input_constants` may be shorter than the inputs (missing
 // ones are unknown); input types come from the validated node.
-inline StatusOr<std::vector<PartialShape>> InferShapes(tensorflow::NodeDef node,
-                                                       std::vector<PartialShape> input_shapes,
+inline StatusOr<std::vector<PartialShape>> InferShapes(tensorflow::NodeDef node, std::vector<PartialShape> input_shapes,
                                                        std::vector<const Tensor*> input_constants = {},
                                                        const OpRegistry& registry = OpRegistry::Global()) {
   CLAB_ASSIGN_OR_RETURN(const OpDef* op, registry.LookUp(node.op()));

@@ -5,7 +5,6 @@
 // its Chrome trace export; the digits MLP's step with packed transfers and fed zeros; bad
 // fetches named in the error.
 #include "graph/GraphDocument.h"
-#include "window/GraphEditor.h"
 #include "graph/GraphScene.h"
 #include "graph/NodeItem.h"
 #include "graph/ProgramGraphs.h"
@@ -18,20 +17,21 @@
 #include "teach/TeachingStage.h"
 #include "teach/TeachingText.h"
 #include "teach/TimelineView.h"
-#include "window/MainWindow.h"
 #include "translations/StudioLanguage.h"
+#include "window/GraphEditor.h"
+#include "window/MainWindow.h"
 
+#include <QDockWidget>
+#include <QGraphicsPathItem>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPushButton>
-#include <QTemporaryDir>
-#include <QDockWidget>
-#include <QGraphicsPathItem>
 #include <QPen>
+#include <QPushButton>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace clab;
@@ -47,7 +47,8 @@ QMap<QString, QStringList> Cluster(int ps, int workers) {
 }
 
 tensorflow::GraphDef ProgramGraph(const QString& program) {
-  auto graph = ProgramGraphs::build(program, {{"ps", {"127.0.0.1:2222"}}, {"worker", {"127.0.0.1:2300", "127.0.0.1:2301"}}});
+  auto graph =
+      ProgramGraphs::build(program, {{"ps", {"127.0.0.1:2222"}}, {"worker", {"127.0.0.1:2300", "127.0.0.1:2301"}}});
   return graph.ok() ? *graph : tensorflow::GraphDef();
 }
 
@@ -151,8 +152,8 @@ class TeachingTest : public QObject {
     panel->step();
     QCOMPARE(panel->phase(), TeachingPhase::kDone);
     QVERIFY(panel->explanationHtml().contains("[[20]]"));
-    const QList<TeachingPhase> expected{TeachingPhase::kPrune, TeachingPhase::kPlace, TeachingPhase::kPartition,
-                                        TeachingPhase::kRegister, TeachingPhase::kRun, TeachingPhase::kDone};
+    const QList<TeachingPhase> expected{TeachingPhase::kPrune,    TeachingPhase::kPlace, TeachingPhase::kPartition,
+                                        TeachingPhase::kRegister, TeachingPhase::kRun,   TeachingPhase::kDone};
     QCOMPARE(panel->phasesSeen(), expected);
     // Back goes to the last node of the run; Play from the end starts again and runs on.
     panel->back();
@@ -267,7 +268,8 @@ class TeachingTest : public QObject {
     // runs such a partition.
     const QString registered = TeachingText::explainPhase(TeachingPhase::kRegister, *walk);
     QVERIFY2(registered.contains("registers such a partition as two graphs"), qPrintable(registered));
-    QVERIFY(!TeachingText::explainPhase(TeachingPhase::kRegister, *StepWalkthrough::plan(ProgramGraph("seed"), Cluster(1, 1), {"MatMul"}, {}))
+    QVERIFY(!TeachingText::explainPhase(TeachingPhase::kRegister,
+                                        *StepWalkthrough::plan(ProgramGraph("seed"), Cluster(1, 1), {"MatMul"}, {}))
                  .contains("two graphs"));
   }
 

@@ -11,13 +11,13 @@
 #include "clab/graph/GraphBuilder.h"
 #include "clab/ops/Ops.h"
 #include "clab/runtime/Session.h"
-#include "clab/train/GlobalStep.h"
 #include "clab/train/AdagradOptimizer.h"
 #include "clab/train/AdamOptimizer.h"
+#include "clab/train/GlobalStep.h"
 #include "clab/train/GradientDescentOptimizer.h"
+#include "clab/train/Gradients.h"
 #include "clab/train/MomentumOptimizer.h"
 #include "clab/train/RMSPropOptimizer.h"
-#include "clab/train/Gradients.h"
 
 #include <QTcpServer>
 #include <QtTest>
@@ -37,7 +37,7 @@ using Builder = std::function<Output(GraphBuilder&, const std::vector<Output>&)>
 struct GradCase {
   std::vector<std::vector<int64_t>> shapes;  // one placeholder per shape
   Builder build;
-  bool positive = false;  // inputs drawn from (0.5, 2) instead of (-2, 2) (Log)
+  bool positive = false;       // inputs drawn from (0.5, 2) instead of (-2, 2) (Log)
   bool unknown_batch = false;  // placeholders declare dimension 0 unknown (shapes only known at run time)
 };
 
@@ -209,8 +209,9 @@ class GradientsTest : public QObject {
         minus[i].data<double>()[k] -= kEps;
         const double numeric = (loss_at(plus) - loss_at(minus)) / (2 * kEps);
         const double exact = analytic[i].data<double>()[k];
-        QVERIFY2(std::abs(numeric - exact) <= 1e-5 * std::max(1.0, std::abs(numeric)),
-                 qPrintable(QString("input %1 element %2: analytic %3, numeric %4").arg(i).arg(k).arg(exact).arg(numeric)));
+        QVERIFY2(
+            std::abs(numeric - exact) <= 1e-5 * std::max(1.0, std::abs(numeric)),
+            qPrintable(QString("input %1 element %2: analytic %3, numeric %4").arg(i).arg(k).arg(exact).arg(numeric)));
       }
     }
   }
@@ -218,8 +219,8 @@ class GradientsTest : public QObject {
   void accuracyInTheGraph() {
     // ArgMax, Equal, Cast and Mean: the fraction of rows whose largest logit is the label.
     GraphBuilder g;
-    Output logits = ops::Const(g, Tensor::Matrix<float>({{0.1f, 0.9f, 0.0f}, {2.0f, 1.0f, 0.5f}, {0.0f, 0.2f, 0.3f},
-                                                         {1.0f, 3.0f, 2.0f}}));
+    Output logits = ops::Const(
+        g, Tensor::Matrix<float>({{0.1f, 0.9f, 0.0f}, {2.0f, 1.0f, 0.5f}, {0.0f, 0.2f, 0.3f}, {1.0f, 3.0f, 2.0f}}));
     Output labels = ops::Const(g, Tensor::Vector<int64_t>({1, 0, 1, 1}));
     Output predicted = ops::ArgMax(g, logits, 1, "predicted");
     Output correct = ops::Cast(g, ops::Equal(g, predicted, labels), DT_FLOAT);
@@ -283,9 +284,18 @@ class GradientsTest : public QObject {
       for (int i = 0; i < 2; ++i) {
         const double grad = 2 * x[i];
         if (optimizer == "GradientDescent") x[i] -= 0.1 * grad;
-        if (optimizer == "Momentum") { s1[i] = 0.9 * s1[i] + grad; x[i] -= 0.1 * s1[i]; }
-        if (optimizer == "Nesterov") { s1[i] = 0.9 * s1[i] + grad; x[i] -= 0.1 * (grad + 0.9 * s1[i]); }
-        if (optimizer == "Adagrad") { s1[i] += grad * grad; x[i] -= 0.1 * grad / std::sqrt(s1[i]); }
+        if (optimizer == "Momentum") {
+          s1[i] = 0.9 * s1[i] + grad;
+          x[i] -= 0.1 * s1[i];
+        }
+        if (optimizer == "Nesterov") {
+          s1[i] = 0.9 * s1[i] + grad;
+          x[i] -= 0.1 * (grad + 0.9 * s1[i]);
+        }
+        if (optimizer == "Adagrad") {
+          s1[i] += grad * grad;
+          x[i] -= 0.1 * grad / std::sqrt(s1[i]);
+        }
         if (optimizer == "RMSProp") {
           s1[i] = 0.9 * s1[i] + 0.1 * grad * grad;
           s2[i] = 0.5 * s2[i] + 0.01 * grad / std::sqrt(s1[i] + 1e-10);
@@ -303,7 +313,10 @@ class GradientsTest : public QObject {
     QVERIFY((*session)->Run({}, {"w:0"}, {}, &out).ok());
     for (int i = 0; i < 2; ++i)
       QVERIFY2(std::abs(out[0].data<double>()[i] - x[i]) < 1e-12,
-               qPrintable(QString("w[%1] = %2, expected %3").arg(i).arg(out[0].data<double>()[i], 0, 'g', 17).arg(x[i], 0, 'g', 17)));
+               qPrintable(QString("w[%1] = %2, expected %3")
+                              .arg(i)
+                              .arg(out[0].data<double>()[i], 0, 'g', 17)
+                              .arg(x[i], 0, 'g', 17)));
   }
 
   void linearRegressionLearnsItsParameters() {
@@ -321,8 +334,8 @@ class GradientsTest : public QObject {
     ops::Variable w = ops::MakeVariable(g, ops::Const(g, Tensor::Matrix<float>({{0.0f}})), "w");
     ops::Variable b = ops::MakeVariable(g, ops::Const(g, Tensor::Vector<float>({0.0f})), "b");
     Output prediction = ops::Add(g, ops::MatMul(g, x, w.read), b.read, "prediction");
-    Output loss = ops::Mean(g, ops::Square(g, ops::Sub(g, prediction, y)), ops::Const(g, Tensor::Vector<int32_t>({0, 1})),
-                            false, "loss");
+    Output loss = ops::Mean(g, ops::Square(g, ops::Sub(g, prediction, y)),
+                            ops::Const(g, Tensor::Vector<int32_t>({0, 1})), false, "loss");
     GradientDescentOptimizer sgd(0.2);
     auto train = sgd.Minimize(g, loss, global_step);
     QVERIFY2(train.ok(), StatusText(train.status()));
@@ -375,8 +388,8 @@ class GradientsTest : public QObject {
     QVERIFY((*session)->Run({}, {}, {train->node()}, &out).ok());
     QVERIFY((*session)->Run({}, {"emb:0"}, {}, &out).ok());
     // d loss / d row = 2 * row per lookup: row 1 is looked up twice, row 3 once.
-    const std::vector<float> expected = {1, 2, 3 - 0.1f * 4 * 3, 4 - 0.1f * 4 * 4, 5, 6, 7 - 0.1f * 2 * 7,
-                                         8 - 0.1f * 2 * 8, 9, 10};
+    const std::vector<float> expected = {
+        1, 2, 3 - 0.1f * 4 * 3, 4 - 0.1f * 4 * 4, 5, 6, 7 - 0.1f * 2 * 7, 8 - 0.1f * 2 * 8, 9, 10};
     for (size_t i = 0; i < expected.size(); ++i) QCOMPARE(out[0].data<float>()[i], expected[i]);
   }
 

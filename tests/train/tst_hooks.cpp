@@ -27,7 +27,8 @@ struct CounterModel {
   Output value;
   explicit CounterModel(bool increment = true) {
     global_step = GetOrCreateGlobalStep(g);
-    train = increment ? IncrementGlobalStep(g, global_step, "train") : ops::Identity(g, Output("global_step/read"), "train");
+    train = increment ? IncrementGlobalStep(g, global_step, "train")
+                      : ops::Identity(g, Output("global_step/read"), "train");
     value = ops::Const(g, Tensor::Scalar<float>(1.5f), "value");
   }
 };
@@ -138,9 +139,16 @@ class HooksTest : public QObject {
     std::vector<Tensor> out;
     QVERIFY((*s)->Run({m.train.name()}, {}, &out).ok());
     QVERIFY((*s)->Close().ok());
-    const std::vector<std::string> expected = {"a:begin", "b:begin", "a:after_create_session", "b:after_create_session",
-                                               "a:before_run", "b:before_run", "a:after_run", "b:after_run",
-                                               "a:end", "b:end"};
+    const std::vector<std::string> expected = {"a:begin",
+                                               "b:begin",
+                                               "a:after_create_session",
+                                               "b:after_create_session",
+                                               "a:before_run",
+                                               "b:before_run",
+                                               "a:after_run",
+                                               "b:after_run",
+                                               "a:end",
+                                               "b:end"};
     QCOMPARE(calls, expected);
   }
 
@@ -252,7 +260,8 @@ class HooksTest : public QObject {
     QFETCH(QString, expected);
     auto hook = LoggingTensorHook::Create({{"step", "global_step"}, {"loss", "loss"}}, 1, 0);
     QVERIFY(hook.ok());
-    std::map<std::string, Tensor> values = {{"loss", Tensor::Scalar<float>(0.5f)}, {"step", Tensor::Scalar<int64_t>(3)}};
+    std::map<std::string, Tensor> values = {{"loss", Tensor::Scalar<float>(0.5f)},
+                                            {"step", Tensor::Scalar<int64_t>(3)}};
     std::string text;
     if (which == 0) text = (*hook)->Format(values, std::nullopt);
     if (which == 1) text = (*hook)->Format(values, 0.532);

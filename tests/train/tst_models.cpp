@@ -49,7 +49,9 @@ StatusOr<LocalRun> TrainLocally(const ClassificationData& data, const std::vecto
   run.steps_per_second =
       static_cast<double>(steps) / std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CLAB_ASSIGN_OR_RETURN(run.accuracy, Accuracy(*session, model, data.held_out));
-  const std::string first = conv.filters > 0 ? "conv1/weights:0" : hidden.empty() ? "logits/weights:0" : "hidden1/weights:0";
+  const std::string first = conv.filters > 0 ? "conv1/weights:0"
+                            : hidden.empty() ? "logits/weights:0"
+                                             : "hidden1/weights:0";
   CLAB_RETURN_IF_ERROR(session->Run({}, {first}, {}, &out));
   run.weights.assign(out[0].data<float>(), out[0].data<float>() + out[0].NumElements());
   return run;
@@ -112,8 +114,8 @@ class ModelsTest : public QObject {
     for (int shard = 0; shard < 2; ++shard) {
       const Examples expected = Shard(data->train, shard, 2);
       GraphBuilder g;
-      ops::MinibatchDatasetOptions options = TrainingDataset(tools::ExampleDataPath("digits.csv.gz"), data->num_features,
-                                                             static_cast<int>(expected.size()), shard, 2, 1);
+      ops::MinibatchDatasetOptions options = TrainingDataset(
+          tools::ExampleDataPath("digits.csv.gz"), data->num_features, static_cast<int>(expected.size()), shard, 2, 1);
       options.shuffle = false;  // file order, as Shard keeps it
       const ops::Minibatch inputs = ClassifierInputs(g, options);
       QCOMPARE(g.ShapeOf(inputs.features), (PartialShape{expected.size(), 64}));
@@ -175,7 +177,8 @@ class ModelsTest : public QObject {
     auto data = LoadClassificationCsv(tools::ExampleDataPath("digits.csv.gz"));
     QVERIFY(data.ok());
     QTcpServer p0, p1, p2;
-    QVERIFY(p0.listen(QHostAddress::LocalHost) && p1.listen(QHostAddress::LocalHost) && p2.listen(QHostAddress::LocalHost));
+    QVERIFY(p0.listen(QHostAddress::LocalHost) && p1.listen(QHostAddress::LocalHost) &&
+            p2.listen(QHostAddress::LocalHost));
     const std::map<std::string, std::vector<std::string>> jobs = {
         {"ps", {"127.0.0.1:" + std::to_string(p0.serverPort())}},
         {"worker", {"127.0.0.1:" + std::to_string(p1.serverPort()), "127.0.0.1:" + std::to_string(p2.serverPort())}}};
@@ -199,8 +202,8 @@ class ModelsTest : public QObject {
     QVERIFY2(result.ok(), StatusText(result.status()));
     qInfo("digits %s, 1 ps + 2 %s workers%s: held-out accuracy %.3f (%.0f global steps/s)", what,
           options.sync ? "synchronous" : "asynchronous",
-          options.data_path.empty() ? "" : " reading their shards in the graph",
-          result->held_out_accuracy, static_cast<double>(result->steps) / result->seconds);
+          options.data_path.empty() ? "" : " reading their shards in the graph", result->held_out_accuracy,
+          static_cast<double>(result->steps) / result->seconds);
     QVERIFY(result->held_out_accuracy >= 0.9);
   }
 };

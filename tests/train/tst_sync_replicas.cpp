@@ -85,7 +85,13 @@ class SyncReplicasTest : public QObject {
     auto session = LocalSession(g);
     QVERIFY(session);
     std::vector<Tensor> out;
-    QVERIFY(session->Run({}, {}, {many.node(), }, &out).ok());
+    QVERIFY(session
+                ->Run({}, {},
+                      {
+                          many.node(),
+                      },
+                      &out)
+                .ok());
     QVERIFY(session->Run({}, {}, {one.node()}, &out).ok());
     QVERIFY(session->Run({}, {size.name()}, {}, &out).ok());
     QCOMPARE(out[0].scalar<int32_t>(), 4);

@@ -34,8 +34,8 @@ StatusOr<ClassifierGraph> BuildClassifierOn(GraphBuilder& g, const Output& featu
     std::normal_distribution<double> normal(0.0, std::sqrt(2.0 / static_cast<double>(fan_in)));
     for (int64_t i = 0; i < initial.NumElements(); ++i) initial.data<float>()[i] = static_cast<float>(normal(rng));
     ops::Variable weights = ops::MakeVariable(g, ops::Const(g, initial, "initial_weights"), "weights");
-    ops::Variable biases = ops::MakeVariable(
-        g, ops::Const(g, Tensor(DT_FLOAT, TensorShape({dims.back()})), "initial_biases"), "biases");
+    ops::Variable biases =
+        ops::MakeVariable(g, ops::Const(g, Tensor(DT_FLOAT, TensorShape({dims.back()})), "initial_biases"), "biases");
     return std::make_pair(weights.read, biases.read);
   };
   Output activations = model.features;
@@ -45,8 +45,10 @@ StatusOr<ClassifierGraph> BuildClassifierOn(GraphBuilder& g, const Output& featu
       return errors::InvalidArgument("a convolutional layer over ", conv.height, "x", conv.width, " images (kernel ",
                                      conv.kernel, ") does not fit ", num_features, " features");
     auto scope = g.WithNameScope("conv1");
-    const Output images = ops::Reshape(g, model.features, ops::Const(g, Tensor::Vector<int32_t>({-1, conv.height, conv.width, 1})));
-    const auto [filter, biases] = layer_variables({conv.kernel, conv.kernel, 1, conv.filters}, conv.kernel * conv.kernel);
+    const Output images =
+        ops::Reshape(g, model.features, ops::Const(g, Tensor::Vector<int32_t>({-1, conv.height, conv.width, 1})));
+    const auto [filter, biases] =
+        layer_variables({conv.kernel, conv.kernel, 1, conv.filters}, conv.kernel * conv.kernel);
     const Output maps = ops::Relu(g, ops::BiasAdd(g, ops::Conv2D(g, images, filter, {1, 1, 1, 1}, "SAME"), biases));
     const Output pooled = ops::MaxPool(g, maps, {1, 2, 2, 1}, {1, 2, 2, 1}, "SAME");
     fan_in = ((conv.height + 1) / 2) * ((conv.width + 1) / 2) * conv.filters;

@@ -16,10 +16,10 @@
 namespace clab::tools {
 
 struct SeedGraph {
-  ops::Variable x;   // the variable [[1, 2, 3, 4]]
-  ops::Variable w;   // the variable [[2], [2], [2], [2]]
-  Output product;    // MatMul(x, w): fetch this to get [[20]]
-  Output init;       // tf.global_variables_initializer(): assigns x and w
+  ops::Variable x;  // the variable [[1, 2, 3, 4]]
+  ops::Variable w;  // the variable [[2], [2], [2], [2]]
+  Output product;   // MatMul(x, w): fetch this to get [[20]]
+  Output init;      // tf.global_variables_initializer(): assigns x and w
 };
 
 // Adds the seed nodes to `g` ("x/initial_value", "x", "x/Assign", "x/read", the same for

@@ -79,8 +79,8 @@ StatusOr<tensorflow::GraphDef> GraphFileReader::Read(const std::string& path) {
     return graph;
   }
   if (!graph.ParseFromString(bytes))
-    return errors::InvalidArgument(path, ": not a valid binary GraphDef (protobuf cannot parse its ",
-                                   bytes.size(), " bytes)");
+    return errors::InvalidArgument(path, ": not a valid binary GraphDef (protobuf cannot parse its ", bytes.size(),
+                                   " bytes)");
   return graph;
 }
 

@@ -60,8 +60,7 @@ Status ToInteger(const json& leaf, Int* out) {
   if (!leaf.is_number()) return errors::InvalidArgument("expected a number, got ", leaf.dump());
   if (leaf.is_number_float()) {
     const double value = leaf.get<double>();
-    if (value != std::floor(value))
-      return errors::InvalidArgument(leaf.dump(), " is not a whole number");
+    if (value != std::floor(value)) return errors::InvalidArgument(leaf.dump(), " is not a whole number");
   }
   const bool is_unsigned = leaf.is_number_unsigned();
   if (is_unsigned ? leaf.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<Int>::max())
@@ -94,8 +93,7 @@ Status FillTensor(const std::vector<const json*>& leaves, Tensor* tensor) {
         if (!leaf.is_string()) return errors::InvalidArgument("expected a string, got ", leaf.dump());
         tensor->data<std::string>()[i] = leaf.get<std::string>();
         break;
-      default:
-        return errors::InvalidArgument("values of type ", DataTypeName(dtype), " cannot be given as JSON");
+      default: return errors::InvalidArgument("values of type ", DataTypeName(dtype), " cannot be given as JSON");
     }
   }
   return OkStatus();

@@ -8,7 +8,6 @@
 #include <absl/strings/string_view.h>
 #include "clab/core/Tensor.h"
 
-
 namespace clab::tools {
 
 class JsonTensorParser {

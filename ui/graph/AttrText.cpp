@@ -28,7 +28,8 @@ template <typename T>
 void AppendNested(const T* values, const TensorShape& shape, int dim, int64_t* index, QString* out) {
   if (dim == shape.rank()) {
     if constexpr (std::is_same_v<T, std::string>) {
-      *out += QString::fromUtf8(QJsonDocument(QJsonArray{QString::fromStdString(values[*index])}).toJson(QJsonDocument::Compact))
+      *out += QString::fromUtf8(
+                  QJsonDocument(QJsonArray{QString::fromStdString(values[*index])}).toJson(QJsonDocument::Compact))
                   .mid(1)
                   .chopped(1);
     } else {
@@ -135,9 +136,7 @@ StatusOr<tensorflow::AttrValue> AttrText::parseList(const QString& text, const Q
   const QJsonArray array = document.array();
   for (int i = 0; i < array.size(); ++i) {
     const QJsonValue item = array[i];
-    auto bad = [&](const char* want) {
-      return errors::InvalidArgument("item ", i, " of the list: wants ", want);
-    };
+    auto bad = [&](const char* want) { return errors::InvalidArgument("item ", i, " of the list: wants ", want); };
     if (element == "int") {
       if (!item.isDouble() || item.toDouble() != static_cast<double>(item.toInteger())) return bad("a whole number");
       list->add_i(item.toInteger());

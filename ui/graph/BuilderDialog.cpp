@@ -71,8 +71,7 @@ StatusOr<BuildResult> BuilderDialog::build(const tensorflow::GraphDef& graph) co
   switch (kind_) {
     case Kind::kDense:
       return GraphBuilders::addDense(graph, first_->text(), units_->value(), choice_->currentText(), name_->text());
-    case Kind::kLoss:
-      return GraphBuilders::addLoss(graph, choice_->currentText(), first_->text(), second_->text());
+    case Kind::kLoss: return GraphBuilders::addLoss(graph, choice_->currentText(), first_->text(), second_->text());
     case Kind::kOptimizer:
       return GraphBuilders::addOptimizer(graph, choice_->currentText(), rate_->value(), first_->text());
   }

@@ -7,7 +7,8 @@
 
 namespace clab::ui {
 
-DeviceFunctionDialog::DeviceFunctionDialog(int ps_tasks, const QStringList& workers, QWidget* parent) : QDialog(parent) {
+DeviceFunctionDialog::DeviceFunctionDialog(int ps_tasks, const QStringList& workers, QWidget* parent)
+    : QDialog(parent) {
   setWindowTitle("replica_device_setter");
   ps_tasks_ = new QSpinBox(this);
   ps_tasks_->setRange(1, std::max(1, ps_tasks));

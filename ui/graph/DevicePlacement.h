@@ -34,7 +34,8 @@ class DevicePlacement {
   // the order they were built). The job and task a node asked for before are dropped (its
   // device type is kept); nodes colocated with another ("loc:@x") take x's device, as
   // tf.colocate_with does.
-  static StatusOr<tensorflow::GraphDef> applyReplicaDeviceSetter(const tensorflow::GraphDef& graph, const Cluster& cluster,
+  static StatusOr<tensorflow::GraphDef> applyReplicaDeviceSetter(const tensorflow::GraphDef& graph,
+                                                                 const Cluster& cluster,
                                                                  const SetterChoice& choice = {});
 
   // The engine's placement of the graph on one CPU per task of `tasks` (full task names

@@ -69,7 +69,8 @@ std::unique_ptr<Optimizer> MakeOptimizer(const QString& kind, double rate) {
 }  // namespace
 
 StatusOr<BuildResult> GraphBuilders::addGlobalStep(const tensorflow::GraphDef& graph) {
-  return Build(graph, [](GraphBuilder& g) -> StatusOr<Output> { return GetOrCreateGlobalStep(g); }, "Add the global step");
+  return Build(
+      graph, [](GraphBuilder& g) -> StatusOr<Output> { return GetOrCreateGlobalStep(g); }, "Add the global step");
 }
 
 StatusOr<BuildResult> GraphBuilders::addDense(const tensorflow::GraphDef& graph, const QString& input, int units,
@@ -89,22 +90,25 @@ StatusOr<BuildResult> GraphBuilders::addDense(const tensorflow::GraphDef& graph,
                                          "; a dense layer wants float or double (Cast it first)");
         const PartialShape shape = g.ShapeOf(x);
         if (shape.rank() < 1 || shape.dim(shape.rank() - 1) < 0)
-          return errors::InvalidArgument("the layer's input '", x.name(), "' must have a known last dimension (its shape: ",
-                                         shape.DebugString(), ")");
+          return errors::InvalidArgument("the layer's input '", x.name(),
+                                         "' must have a known last dimension (its shape: ", shape.DebugString(), ")");
         const int64_t fan_in = shape.dim(shape.rank() - 1);
         auto scope = g.WithNameScope(scope_name.toStdString());
         // Glorot uniform, as tf.layers.dense: U(-limit, limit), limit = sqrt(6 / (in + out)).
         const double limit = std::sqrt(6.0 / static_cast<double>(fan_in + units));
         const auto scalar = [&](double v) {
-          return dtype == DT_DOUBLE ? ops::Const(g, Tensor::Scalar<double>(v)) : ops::Const(g, Tensor::Scalar<float>(static_cast<float>(v)));
+          return dtype == DT_DOUBLE ? ops::Const(g, Tensor::Scalar<double>(v))
+                                    : ops::Const(g, Tensor::Scalar<float>(static_cast<float>(v)));
         };
         const int64_t seed = static_cast<int64_t>(std::hash<std::string>()(g.CurrentNameScope()) & 0x7fffffff);
         Output uniform = ops::RandomUniform(g, ops::Const(g, Tensor::Vector<int64_t>({fan_in, units})), dtype, seed, 0,
                                             "kernel/Initializer/random_uniform");
-        Output initial = ops::Add(g, ops::Mul(g, ops::Sub(g, ops::Mul(g, uniform, scalar(2.0)), scalar(1.0)), scalar(limit)),
-                                  ops::Const(g, Tensor(dtype, TensorShape({fan_in, units}))), "kernel/initial_value");
+        Output initial =
+            ops::Add(g, ops::Mul(g, ops::Sub(g, ops::Mul(g, uniform, scalar(2.0)), scalar(1.0)), scalar(limit)),
+                     ops::Const(g, Tensor(dtype, TensorShape({fan_in, units}))), "kernel/initial_value");
         const ops::Variable kernel = ops::MakeVariable(g, initial, "kernel");
-        const ops::Variable bias = ops::MakeVariable(g, ops::Const(g, Tensor(dtype, TensorShape({units})), "bias/initial_value"), "bias");
+        const ops::Variable bias =
+            ops::MakeVariable(g, ops::Const(g, Tensor(dtype, TensorShape({units})), "bias/initial_value"), "bias");
         Output y = ops::BiasAdd(g, ops::MatMul(g, x, kernel.read), bias.read);
         if (activation == "relu") y = ops::Relu(g, y);
         if (activation == "sigmoid") y = ops::Sigmoid(g, y);
@@ -117,11 +121,13 @@ StatusOr<BuildResult> GraphBuilders::addDense(const tensorflow::GraphDef& graph,
 StatusOr<BuildResult> GraphBuilders::addLoss(const tensorflow::GraphDef& graph, const QString& kind,
                                              const QString& predictions, const QString& labels) {
   if (!losses().contains(kind))
-    return errors::InvalidArgument("unknown loss '", kind.toStdString(), "' (want ", losses().join(", ").toStdString(), ")");
+    return errors::InvalidArgument("unknown loss '", kind.toStdString(), "' (want ", losses().join(", ").toStdString(),
+                                   ")");
   return Build(
       graph,
       [&](GraphBuilder& g) -> StatusOr<Output> {
-        CLAB_ASSIGN_OR_RETURN(const Output p, Tensor0(g, predictions, kind == "mean squared error" ? "the predictions" : "the logits"));
+        CLAB_ASSIGN_OR_RETURN(const Output p,
+                              Tensor0(g, predictions, kind == "mean squared error" ? "the predictions" : "the logits"));
         CLAB_ASSIGN_OR_RETURN(const Output y, Tensor0(g, labels, "the labels"));
         const Output all_axes = ops::Const(g, Tensor::Vector<int32_t>({0}));
         if (kind == "mean squared error") {

@@ -16,7 +16,7 @@ namespace clab::ui {
 
 struct BuildResult {
   tensorflow::GraphDef graph;
-  QString output;  // the main new node ("dense/Relu", "loss", "train", "global_step")
+  QString output;       // the main new node ("dense/Relu", "loss", "train", "global_step")
   QString description;  // for the undo history ("Add dense layer dense (8 units, relu)")
 };
 

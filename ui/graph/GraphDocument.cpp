@@ -160,7 +160,8 @@ QString GraphDocument::addNode(const QString& op_name, const QString& name, QStr
   static const QRegularExpression valid_name("^[A-Za-z0-9.][A-Za-z0-9_./]*$");
   const QString base = name.isEmpty() ? op_name : name;
   if (!valid_name.match(base).hasMatch()) {
-    if (error) *error = QStringLiteral("'%1' is not a valid node name: names match [A-Za-z0-9.][A-Za-z0-9_./]*").arg(base);
+    if (error)
+      *error = QStringLiteral("'%1' is not a valid node name: names match [A-Za-z0-9.][A-Za-z0-9_./]*").arg(base);
     return {};
   }
   const QString unique = uniqueName(base);
@@ -246,8 +247,8 @@ bool GraphDocument::connectNodes(const QString& src, int output, const QString& 
   if (op != nullptr && produced != DT_INVALID) {
     const ArgDef* arg = ArgForSlot(*op, *def, input);
     const AttrDef* attr = arg && !arg->type_attr.empty() ? op->FindAttr(arg->type_attr) : nullptr;
-    if (attr != nullptr && (attr->allowed_types.empty() || std::count(attr->allowed_types.begin(),
-                                                                      attr->allowed_types.end(), produced)))
+    if (attr != nullptr &&
+        (attr->allowed_types.empty() || std::count(attr->allowed_types.begin(), attr->allowed_types.end(), produced)))
       (*def->mutable_attr())[attr->name] = AttrOf(produced);
   }
   return push(QStringLiteral("Connect %1 to %2").arg(InputText(src, output), dst), after);
@@ -335,7 +336,8 @@ bool GraphDocument::renameNode(const QString& name, const QString& new_name, QSt
   if (new_name == name) return false;
   static const QRegularExpression valid_name("^[A-Za-z0-9.][A-Za-z0-9_./]*$");
   if (!valid_name.match(new_name).hasMatch())
-    return refuse(QStringLiteral("'%1' is not a valid node name: names match [A-Za-z0-9.][A-Za-z0-9_./]*").arg(new_name));
+    return refuse(
+        QStringLiteral("'%1' is not a valid node name: names match [A-Za-z0-9.][A-Za-z0-9_./]*").arg(new_name));
   if (index_.contains(new_name)) return refuse(QStringLiteral("a node named '%1' already exists").arg(new_name));
   tensorflow::GraphDef after = graph_;
   mutableNode(&after, name)->set_name(new_name.toStdString());

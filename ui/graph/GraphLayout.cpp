@@ -55,13 +55,15 @@ std::vector<QPointF> GraphLayout::layered(const std::vector<QSizeF>& sizes,
   std::vector<int> layer(static_cast<size_t>(n), 0);
   for (int v : order)
     for (int u : pred[static_cast<size_t>(v)])
-      if (forward(u, v)) layer[static_cast<size_t>(v)] = std::max(layer[static_cast<size_t>(v)], layer[static_cast<size_t>(u)] + 1);
+      if (forward(u, v))
+        layer[static_cast<size_t>(v)] = std::max(layer[static_cast<size_t>(v)], layer[static_cast<size_t>(u)] + 1);
   for (int v = 0; v < n; ++v) {
     bool source = true;
     for (int u : pred[static_cast<size_t>(v)]) source &= !forward(u, v);
     int nearest = -1;
     for (int w : succ[static_cast<size_t>(v)])
-      if (forward(v, w)) nearest = nearest < 0 ? layer[static_cast<size_t>(w)] : std::min(nearest, layer[static_cast<size_t>(w)]);
+      if (forward(v, w))
+        nearest = nearest < 0 ? layer[static_cast<size_t>(w)] : std::min(nearest, layer[static_cast<size_t>(w)]);
     if (source && nearest > 0) layer[static_cast<size_t>(v)] = nearest - 1;
   }
   const int layers = *std::max_element(layer.begin(), layer.end()) + 1;

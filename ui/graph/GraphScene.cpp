@@ -237,13 +237,14 @@ void GraphScene::rebuild() {
     const QString label = src->isGroup() ? QString() : EdgeLabel(ports, link.output);
     // Edges from one output carry one tensor: its shape is written once, by the port.
     const bool first = labelled.insert(link.src + ":" + QString::number(link.output)).second;
-    addItem(new EdgeItem(src, link.output, dst, link.input, first ? label : QString(),
-                         QStringLiteral("%1:%2 -> %3 input %4\n%5 %6")
-                             .arg(link.src)
-                             .arg(link.output)
-                             .arg(link.dst)
-                             .arg(link.input)
-                             .arg(dtype == DT_INVALID ? QString("?") : QString::fromStdString(DataTypeName(dtype)), label)));
+    addItem(new EdgeItem(
+        src, link.output, dst, link.input, first ? label : QString(),
+        QStringLiteral("%1:%2 -> %3 input %4\n%5 %6")
+            .arg(link.src)
+            .arg(link.output)
+            .arg(link.dst)
+            .arg(link.input)
+            .arg(dtype == DT_INVALID ? QString("?") : QString::fromStdString(DataTypeName(dtype)), label)));
   }
   for (const QString& name : selected)
     if (NodeItem* item = items_.value(name)) item->setSelected(true);
@@ -273,10 +274,8 @@ QStringList GraphScene::scopes() const {
 
 void GraphScene::setCollapsed(const QString& scope, bool collapsed) {
   if (collapsed == collapsed_.contains(scope)) return;
-  if (collapsed)
-    collapsed_.insert(scope);
-  else
-    collapsed_.remove(scope);
+  if (collapsed) collapsed_.insert(scope);
+  else collapsed_.remove(scope);
   rebuild();
 }
 
@@ -359,7 +358,8 @@ void GraphScene::deleteSelection() {
       cuts.append({edge->destination()->name(), edge->source()->name(), edge->input()});
     }
   if (cuts.isEmpty()) return;
-  document_->undoStack()->beginMacro(cuts.size() == 1 ? "Disconnect" : QStringLiteral("Disconnect %1 edges").arg(cuts.size()));
+  document_->undoStack()->beginMacro(cuts.size() == 1 ? "Disconnect"
+                                                      : QStringLiteral("Disconnect %1 edges").arg(cuts.size()));
   for (const Cut& cut : cuts) {
     if (cut.input < 0) document_->disconnectControl(cut.dst, cut.src);
     else document_->disconnectInput(cut.dst, cut.input);

@@ -10,8 +10,8 @@
 
 #include <QGraphicsScene>
 #include <QHash>
-#include <QSet>
 #include <QPointF>
+#include <QSet>
 
 class QGraphicsPathItem;
 

@@ -97,7 +97,8 @@ GraphCheck GraphValidator::check(const tensorflow::GraphDef& graph) {
     const QString name = name_of(i);
     if (index.contains(name)) {
       duplicate[static_cast<size_t>(i)] = true;
-      fail(i, StrCat("Node '", def.name(), "' is defined twice in the GraphDef (nodes ", index.value(name), " and ", i, ")"));
+      fail(i, StrCat("Node '", def.name(), "' is defined twice in the GraphDef (nodes ", index.value(name), " and ", i,
+                     ")"));
       continue;
     }
     index.insert(name, i);
@@ -123,8 +124,10 @@ GraphCheck GraphValidator::check(const tensorflow::GraphDef& graph) {
       ports.input_names = ExpandArgs((*op)->inputs, node);
       ports.output_names = ExpandArgs((*op)->outputs, node);
       if (typed[static_cast<size_t>(i)]) {
-        if (ports.input_names.size() != static_cast<int>(in.size())) ports.input_names = Numbered("input", static_cast<int>(in.size()));
-        if (ports.output_names.size() != static_cast<int>(out.size())) ports.output_names = Numbered("output", static_cast<int>(out.size()));
+        if (ports.input_names.size() != static_cast<int>(in.size()))
+          ports.input_names = Numbered("input", static_cast<int>(in.size()));
+        if (ports.output_names.size() != static_cast<int>(out.size()))
+          ports.output_names = Numbered("output", static_cast<int>(out.size()));
       }
     }
     check.ports.insert(name, ports);
@@ -231,7 +234,8 @@ GraphCheck GraphValidator::check(const tensorflow::GraphDef& graph) {
     order.push_back(node);
     ordered[static_cast<size_t>(node)] = true;
     for (int e : out_edges[static_cast<size_t>(node)])
-      if (--waiting[static_cast<size_t>(edges[static_cast<size_t>(e)].dst)] == 0) ready.push(edges[static_cast<size_t>(e)].dst);
+      if (--waiting[static_cast<size_t>(edges[static_cast<size_t>(e)].dst)] == 0)
+        ready.push(edges[static_cast<size_t>(e)].dst);
   }
   std::vector<int> remaining;
   for (int i = 0; i < n; ++i)
@@ -259,7 +263,8 @@ GraphCheck GraphValidator::check(const tensorflow::GraphDef& graph) {
       changed = false;
       for (auto it = on_cycle.begin(); it != on_cycle.end();) {
         bool has_out = false;
-        for (int e : out_edges[static_cast<size_t>(*it)]) has_out |= on_cycle.count(edges[static_cast<size_t>(e)].dst) > 0;
+        for (int e : out_edges[static_cast<size_t>(*it)])
+          has_out |= on_cycle.count(edges[static_cast<size_t>(e)].dst) > 0;
         if (!has_out) {
           it = on_cycle.erase(it);
           changed = true;
@@ -312,10 +317,8 @@ GraphCheck GraphValidator::check(const tensorflow::GraphDef& graph) {
       const QString message = QString::fromStdString(std::string(built.status().message()));
       static const QRegularExpression quoted("'([^']+)'");
       const auto match = quoted.match(message);
-      if (match.hasMatch() && index.contains(match.captured(1)))
-        check.errors.insert(match.captured(1), message);
-      else
-        check.graph_error = message;
+      if (match.hasMatch() && index.contains(match.captured(1))) check.errors.insert(match.captured(1), message);
+      else check.graph_error = message;
     }
   }
   return check;

@@ -20,7 +20,7 @@
 namespace clab::ui {
 
 struct NodePorts {
-  QStringList input_names;           // "a", "b"; "values_0", "values_1" for a list input
+  QStringList input_names;            // "a", "b"; "values_0", "values_1" for a list input
   std::vector<DataType> input_types;  // DT_INVALID when unknown
   QStringList output_names;
   std::vector<DataType> output_types;
@@ -28,9 +28,9 @@ struct NodePorts {
 };
 
 struct GraphCheck {
-  QHash<QString, NodePorts> ports;   // every node, by name
-  QHash<QString, QString> errors;    // node -> message, only nodes at fault
-  QString graph_error;               // a problem no single node owns (empty when none)
+  QHash<QString, NodePorts> ports;  // every node, by name
+  QHash<QString, QString> errors;   // node -> message, only nodes at fault
+  QString graph_error;              // a problem no single node owns (empty when none)
   bool ok() const { return errors.isEmpty() && graph_error.isEmpty(); }
   // "node: message" lines, in GraphDef order of the nodes.
   QStringList messages(const tensorflow::GraphDef& graph) const;

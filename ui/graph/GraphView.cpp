@@ -30,7 +30,8 @@ GraphView::GraphView(GraphScene* scene, QWidget* parent) : QGraphicsView(scene, 
 void GraphView::placeMinimap() {
   const QSize area = viewport()->size();
   const QSize size(std::clamp(area.width() / 5, 120, 220), std::clamp(area.height() / 4, 80, 150));
-  minimap_->setGeometry(area.width() - size.width() - 8, area.height() - size.height() - 8, size.width(), size.height());
+  minimap_->setGeometry(area.width() - size.width() - 8, area.height() - size.height() - 8, size.width(),
+                        size.height());
   minimap_->setVisible(area.width() > 400 && area.height() > 250);
 }
 

@@ -39,9 +39,12 @@ NodeItem::NodeItem(NodeLook look) : look_(std::move(look)), size_(sizeFor(look_)
   setFlags(ItemIsSelectable | ItemIsMovable | ItemSendsGeometryChanges);
   setZValue(1);
   QString tip = look_.members > 0
-                    ? QStringLiteral("<b>%1</b>: a name scope of %2 nodes, collapsed").arg(look_.op.toHtmlEscaped()).arg(look_.members)
+                    ? QStringLiteral("<b>%1</b>: a name scope of %2 nodes, collapsed")
+                          .arg(look_.op.toHtmlEscaped())
+                          .arg(look_.members)
                     : QStringLiteral("<b>%1</b> (%2)").arg(look_.name.toHtmlEscaped(), look_.op.toHtmlEscaped());
-  tip += QStringLiteral("<br>device: %1").arg(look_.device.isEmpty() ? "(none requested)" : look_.device.toHtmlEscaped());
+  tip +=
+      QStringLiteral("<br>device: %1").arg(look_.device.isEmpty() ? "(none requested)" : look_.device.toHtmlEscaped());
   if (!look_.assigned.isEmpty()) tip += QStringLiteral("<br>placed on: %1").arg(look_.assigned.toHtmlEscaped());
   if (!look_.error.isEmpty())
     tip += QStringLiteral("<br><span style='color:#c00000'>%1</span>").arg(look_.error.toHtmlEscaped());
@@ -51,7 +54,8 @@ NodeItem::NodeItem(NodeLook look) : look_(std::move(look)), size_(sizeFor(look_)
 QSizeF NodeItem::sizeFor(const NodeLook& look) {
   const QFontMetricsF title(TitleFont()), text(TextFont());
   if (look.members > 0)
-    return {std::ceil(std::max({kMinWidth, title.horizontalAdvance(look.op) + 50, text.horizontalAdvance("000 nodes; double-click to expand") + 24})),
+    return {std::ceil(std::max({kMinWidth, title.horizontalAdvance(look.op) + 50,
+                                text.horizontalAdvance("000 nodes; double-click to expand") + 24})),
             kTitleHeight + kPortRow + 8};
   double width = std::max({kMinWidth, title.horizontalAdvance(look.op) + 36, text.horizontalAdvance(look.name) + 24});
   const int inputs = static_cast<int>(look.ports.input_names.size());
@@ -59,11 +63,13 @@ QSizeF NodeItem::sizeFor(const NodeLook& look) {
   for (int i = 0; i < std::max(inputs, outputs); ++i) {
     double row = 28;
     if (i < inputs)
-      row += text.horizontalAdvance(look.ports.input_names[i] + ": " +
-                                    DTypeText(look.ports.input_types.size() > static_cast<size_t>(i) ? look.ports.input_types[i] : DT_INVALID));
+      row += text.horizontalAdvance(
+          look.ports.input_names[i] + ": " +
+          DTypeText(look.ports.input_types.size() > static_cast<size_t>(i) ? look.ports.input_types[i] : DT_INVALID));
     if (i < outputs)
-      row += text.horizontalAdvance(look.ports.output_names[i] + ": " +
-                                    DTypeText(look.ports.output_types.size() > static_cast<size_t>(i) ? look.ports.output_types[i] : DT_INVALID));
+      row += text.horizontalAdvance(
+          look.ports.output_names[i] + ": " +
+          DTypeText(look.ports.output_types.size() > static_cast<size_t>(i) ? look.ports.output_types[i] : DT_INVALID));
     width = std::max(width, row);
   }
   const int rows = std::max(inputs, outputs);
@@ -77,7 +83,8 @@ QRectF NodeItem::boundingRect() const {
 QString NodeItem::portLabel(bool output, int slot) const {
   const auto& names = output ? look_.ports.output_names : look_.ports.input_names;
   const auto& types = output ? look_.ports.output_types : look_.ports.input_types;
-  return names.value(slot) + ": " + DTypeText(static_cast<size_t>(slot) < types.size() ? types[static_cast<size_t>(slot)] : DT_INVALID);
+  return names.value(slot) + ": " +
+         DTypeText(static_cast<size_t>(slot) < types.size() ? types[static_cast<size_t>(slot)] : DT_INVALID);
 }
 
 void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
@@ -177,7 +184,8 @@ int NodeItem::inputAt(const QPointF& scene_pos) const {
   const QPointF p = mapFromScene(scene_pos);
   for (int slot = 0; slot < inputCount(); ++slot) {
     const QPointF port = localInput(slot);
-    if (std::abs(p.y() - port.y()) <= kPortRow / 2 && p.x() >= -kPortRadius - 3 && p.x() <= size_.width() / 2) return slot;
+    if (std::abs(p.y() - port.y()) <= kPortRow / 2 && p.x() >= -kPortRadius - 3 && p.x() <= size_.width() / 2)
+      return slot;
   }
   return -1;
 }
@@ -186,7 +194,8 @@ int NodeItem::outputAt(const QPointF& scene_pos) const {
   const QPointF p = mapFromScene(scene_pos);
   for (int slot = 0; slot < outputCount(); ++slot) {
     const QPointF port = localOutput(slot);
-    if (std::abs(p.y() - port.y()) <= kPortRow / 2 && p.x() >= size_.width() - 16 && p.x() <= size_.width() + kPortRadius + 3)
+    if (std::abs(p.y() - port.y()) <= kPortRow / 2 && p.x() >= size_.width() - 16 &&
+        p.x() <= size_.width() + kPortRadius + 3)
       return slot;
   }
   return -1;

@@ -91,9 +91,10 @@ void NodePropertiesView::rebuild() {
   scroll_->setWidget(page);
   const tensorflow::NodeDef* def = document_->node(node_);
   if (def == nullptr) {
-    auto* hint = new QLabel("Select a node to see and edit its attrs and device.\n\n"
-                            "Add nodes from the palette (double-click or drag), connect an output port "
-                            "to an input port by dragging.");
+    auto* hint = new QLabel(
+        "Select a node to see and edit its attrs and device.\n\n"
+        "Add nodes from the palette (double-click or drag), connect an output port "
+        "to an input port by dragging.");
     hint->setWordWrap(true);
     hint->setStyleSheet("color: #666;");
     form->addRow(hint);
@@ -178,18 +179,20 @@ void NodePropertiesView::rebuild() {
       const auto& allowed = attr_def && !attr_def->allowed_types.empty() ? attr_def->allowed_types : CommonTypes();
       for (DataType t : allowed) combo->addItem(Q(DataTypeName(t)), static_cast<int>(t));
       const int at = combo->findData(static_cast<int>(value.type()));
-      if (at < 0 && value.type() != DT_INVALID) combo->addItem(Q(DataTypeName(value.type())), static_cast<int>(value.type()));
+      if (at < 0 && value.type() != DT_INVALID)
+        combo->addItem(Q(DataTypeName(value.type())), static_cast<int>(value.type()));
       combo->setCurrentIndex(combo->findData(static_cast<int>(value.type())));
-      connect(combo, &QComboBox::activated, this, [set, combo, attr] {
-        set(combo, attr, AttrOf(static_cast<DataType>(combo->currentData().toInt())));
-      });
+      connect(combo, &QComboBox::activated, this,
+              [set, combo, attr] { set(combo, attr, AttrOf(static_cast<DataType>(combo->currentData().toInt()))); });
       field = combo;
     } else if (type == "int") {
       auto* spin = new QSpinBox;
-      spin->setRange(attr_def && attr_def->has_minimum ? static_cast<int>(attr_def->minimum) : std::numeric_limits<int>::min(),
+      spin->setRange(attr_def && attr_def->has_minimum ? static_cast<int>(attr_def->minimum)
+                                                       : std::numeric_limits<int>::min(),
                      std::numeric_limits<int>::max());
       spin->setValue(static_cast<int>(value.i()));
-      connect(spin, &QSpinBox::editingFinished, this, [set, spin, attr] { set(spin, attr, AttrOf(int64_t{spin->value()})); });
+      connect(spin, &QSpinBox::editingFinished, this,
+              [set, spin, attr] { set(spin, attr, AttrOf(int64_t{spin->value()})); });
       field = spin;
     } else if (type == "float") {
       auto* edit = new QLineEdit(QString::number(static_cast<double>(value.f()), 'g', 9));
@@ -210,15 +213,13 @@ void NodePropertiesView::rebuild() {
       auto* combo = new QComboBox;
       for (const std::string& choice : attr_def->allowed_values) combo->addItem(Q(choice));
       combo->setCurrentText(Q(value.s()));
-      connect(combo, &QComboBox::activated, this, [set, combo, attr] {
-        set(combo, attr, AttrOf(combo->currentText().toStdString()));
-      });
+      connect(combo, &QComboBox::activated, this,
+              [set, combo, attr] { set(combo, attr, AttrOf(combo->currentText().toStdString())); });
       field = combo;
     } else if (type == "string") {
       auto* edit = new QLineEdit(Q(value.s()));
-      connect(edit, &QLineEdit::editingFinished, this, [set, edit, attr] {
-        set(edit, attr, AttrOf(edit->text().toStdString()));
-      });
+      connect(edit, &QLineEdit::editingFinished, this,
+              [set, edit, attr] { set(edit, attr, AttrOf(edit->text().toStdString())); });
       field = edit;
     } else if (type == "shape") {
       auto* edit = new QLineEdit(AttrText::shapeText(PartialShape::FromProto(value.shape())));

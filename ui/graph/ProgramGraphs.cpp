@@ -21,8 +21,9 @@ StatusOr<tensorflow::GraphDef> ProgramGraphs::build(const QString& program, cons
       // The shapes of the example data sets: 8x8 digit images in 10 classes, 4 iris
       // measurements in 3 species; the models of examples/models/TrainProgram.
       const bool digits = program == "digits-mlp";
-      CLAB_RETURN_IF_ERROR(tools::BuildClassifier(g, digits ? 64 : 4, digits ? std::vector<int>{128} : std::vector<int>{},
-                                                     digits ? 10 : 3, 0.1, 7)
+      CLAB_RETURN_IF_ERROR(tools::BuildClassifier(g, digits ? 64 : 4,
+                                                  digits ? std::vector<int>{128} : std::vector<int>{}, digits ? 10 : 3,
+                                                  0.1, 7)
                                .status());
     } else {
       return errors::NotFound("no built-in graph for the program '", program.toStdString(), "'");

@@ -63,8 +63,8 @@ QWidget* LaunchSettingsDialog::buildHosts(const QStringList& hosts) {
   auto* box = new QGroupBox(tr("Hosts (empty fields: what ssh and the host decide)"), this);
   auto* layout = new QVBoxLayout(box);
   hosts_ = new QTableWidget(0, kColumns, box);
-  hosts_->setHorizontalHeaderLabels(
-      {tr("Host"), tr("User"), tr("SSH port"), tr("ClusterLab program"), tr("Data directory"), tr("Checkpoint directory")});
+  hosts_->setHorizontalHeaderLabels({tr("Host"), tr("User"), tr("SSH port"), tr("ClusterLab program"),
+                                     tr("Data directory"), tr("Checkpoint directory")});
   hosts_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
   QStringList rows = hosts;
   rows << "*";
@@ -144,7 +144,9 @@ bool LaunchSettingsDialog::read(QString* error) {
   edited.method = method_->currentData().toString().toStdString();
   edited.hosts.clear();
   for (int row = 0; row < hosts_->rowCount(); ++row) {
-    auto text = [&](int column) { return hosts_->item(row, column) ? hosts_->item(row, column)->text().trimmed() : QString(); };
+    auto text = [&](int column) {
+      return hosts_->item(row, column) ? hosts_->item(row, column)->text().trimmed() : QString();
+    };
     launch::HostSettings entry;
     entry.user = text(kUser).toStdString();
     bool ok = true;

@@ -27,8 +27,8 @@ void PortForwards::start(const Project& project, const QString& path) {
   for (const ProjectTask& task : project.tasks) {
     auto forward = std::make_unique<Forward>();
     forward->task = task.name();
-    const QString pod =
-        QString::fromStdString(launch::KubernetesNames::PodName(object.toStdString(), task.job.toStdString(), task.index));
+    const QString pod = QString::fromStdString(
+        launch::KubernetesNames::PodName(object.toStdString(), task.job.toStdString(), task.index));
     const QStringList args{"-n", name_space, "port-forward", "pod/" + pod, QStringLiteral(":%1").arg(task.port)};
     commands_.insert(task.name(), QStringList{kubectl_} + args);
     forward->process = std::make_unique<QProcess>();

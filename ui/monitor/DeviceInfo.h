@@ -12,8 +12,8 @@
 namespace clab::ui {
 
 struct DeviceInfo {
-  QString name;         // "/job:ps/replica:0/task:0/device:CPU:0"
-  QString type;         // "CPU", "GPU"
+  QString name;  // "/job:ps/replica:0/task:0/device:CPU:0"
+  QString type;  // "CPU", "GPU"
   qint64 memory_bytes = 0;
   QString description;  // the physical device, when the task says
 

@@ -47,7 +47,8 @@ void RunMonitor::finishWatching() {
   constexpr auto kCloseWait = std::chrono::milliseconds(3000);
   const auto deadline = std::chrono::steady_clock::now() + kCloseWait;
   for (const auto& watcher : std::as_const(watchers_)) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0 || !watcher->waitUntilClosed(left)) break;
   }
   stopWatching();
@@ -124,7 +125,8 @@ void RunMonitor::apply(const QString& task, const TaskEvent& event, QList<Consol
       if (status.phase == TaskState::MODEL_READY && failed_tasks_.remove(task)) emit timelineMark(task, "recovered");
       status.detail = QString::fromStdString(event.state().detail());
       status.uninitialized.clear();
-      for (const std::string& name : event.state().uninitialized()) status.uninitialized << QString::fromStdString(name);
+      for (const std::string& name : event.state().uninitialized())
+        status.uninitialized << QString::fromStdString(name);
       lines->append({task, event.wall_time(), 20, "state",
                      QString::fromStdString(TaskState::Phase_Name(status.phase)) + ": " + status.detail});
       break;
@@ -139,8 +141,8 @@ void RunMonitor::apply(const QString& task, const TaskEvent& event, QList<Consol
       if (base == rate_base_.end() || status.local_step < base->first) {
         rate_base_.insert(task, {status.local_step, now});
       } else if (now - base->second >= kRateWindowMs) {
-        status.steps_per_second = 1000.0 * static_cast<double>(status.local_step - base->first) /
-                                  static_cast<double>(now - base->second);
+        status.steps_per_second =
+            1000.0 * static_cast<double>(status.local_step - base->first) / static_cast<double>(now - base->second);
         *base = {status.local_step, now};
       }
       if (event.step().finished()) status.steps_per_second = 0;
@@ -171,7 +173,8 @@ void RunMonitor::apply(const QString& task, const TaskEvent& event, QList<Consol
       break;
     case TaskEvent::kPlacement: {
       PlacementRow row{task, QString::fromStdString(event.placement().node()),
-                       QString::fromStdString(event.placement().op()), QString::fromStdString(event.placement().device())};
+                       QString::fromStdString(event.placement().op()),
+                       QString::fromStdString(event.placement().device())};
       bool replaced = false;
       for (PlacementRow& existing : placements_) {
         if (existing.task == row.task && existing.node == row.node) {
@@ -205,8 +208,7 @@ void RunMonitor::apply(const QString& task, const TaskEvent& event, QList<Consol
       last = {bytes, event.wall_time()};
       break;
     }
-    case TaskEvent::KIND_NOT_SET:
-      break;
+    case TaskEvent::KIND_NOT_SET: break;
   }
 }
 

@@ -1,7 +1,7 @@
 // Watches every task of a cluster (one TaskWatcher each) and turns their events into what
 // the studio shows: each task's state, training progress (global step, steps per second),
-// console lines, the placement log, checkpoints, and each task's devices (GetTaskInfo). Events are drained on the GUI thread every
-// 100 ms and delivered in batches, so a chatty task cannot stall the interface.
+// console lines, the placement log, checkpoints, and each task's devices (GetTaskInfo). Events are drained on the GUI
+// thread every 100 ms and delivered in batches, so a chatty task cannot stall the interface.
 #pragma once
 
 #include "clab/monitor.pb.h"
@@ -41,8 +41,8 @@ struct TaskStatus {
 struct ConsoleLine {
   QString task;
   double wall_time = 0;
-  int level = 20;     // 20 info, 30 warning, 40 error
-  QString source;     // "log", a hook's name, "error"
+  int level = 20;  // 20 info, 30 warning, 40 error
+  QString source;  // "log", a hook's name, "error"
   QString text;
 };
 
@@ -75,8 +75,8 @@ class RunMonitor : public QObject {
   void finishWatching();
 
   const QHash<QString, TaskStatus>& statuses() const { return statuses_; }
-  qint64 globalStep() const;            // the highest any task reported
-  double totalStepsPerSecond() const;   // the workers' runs per second, summed
+  qint64 globalStep() const;           // the highest any task reported
+  double totalStepsPerSecond() const;  // the workers' runs per second, summed
 
  signals:
   void statusChanged(const QString& task);
@@ -102,7 +102,7 @@ class RunMonitor : public QObject {
 
   QHash<QString, std::shared_ptr<TaskWatcher>> watchers_;
   QHash<QString, TaskStatus> statuses_;
-  QSet<QString> failed_tasks_;  // tasks that reported an error and have not recovered yet
+  QSet<QString> failed_tasks_;                       // tasks that reported an error and have not recovered yet
   QHash<QString, QPair<qint64, qint64>> rate_base_;  // task -> (local step, ms) at the last rate update
   QList<PlacementRow> placements_;
   struct TrafficSample {

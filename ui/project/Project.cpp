@@ -114,8 +114,7 @@ QStringList Project::validate() const {
     const QString address = task.address();
     if (used.contains(address))
       problems << QStringLiteral("%1: %2 is also the address of %3").arg(task.name(), address, used.value(address));
-    else
-      used.insert(address, task.name());
+    else used.insert(address, task.name());
   }
   if (!jobs().contains("ps")) problems << "the cluster has no ps job: variables need a parameter server";
   if (!jobs().contains("worker")) problems << "the cluster has no worker job: nothing would run the program";
@@ -168,8 +167,12 @@ QJsonObject Project::toJson() const {
                        {"sync", run.sync},
                        {"max_seconds", run.max_seconds},
                        {"checkpoint_dir", run.checkpoint_dir}};
-  QJsonObject json{{"format", "clusterlab-project"}, {"version", kFormatVersion}, {"name", name},
-                   {"cluster", cluster},            {"program", program},       {"run", run_json}};
+  QJsonObject json{{"format", "clusterlab-project"},
+                   {"version", kFormatVersion},
+                   {"name", name},
+                   {"cluster", cluster},
+                   {"program", program},
+                   {"run", run_json}};
   if (!graph.isEmpty()) json.insert("graph", graph);
   // Left out while nothing is set, so that a project saved again reads as it did before.
   if (!launch.IsDefault())
@@ -221,7 +224,8 @@ bool Project::fromJson(const QJsonObject& json, Project* project, QString* error
       task.index = i;
       QString problem;
       if (!addresses[i].isString() || !ParseAddress(addresses[i].toString(), &task, &problem)) {
-        *error = QStringLiteral("cluster.%1[%2]: %3").arg(it.key()).arg(i).arg(problem.isEmpty() ? "not a string" : problem);
+        *error =
+            QStringLiteral("cluster.%1[%2]: %3").arg(it.key()).arg(i).arg(problem.isEmpty() ? "not a string" : problem);
         return false;
       }
       loaded.tasks << task;

@@ -54,8 +54,8 @@ class LocalCluster : public QObject {
     bool is_worker = false;
     QStringList args;
     std::unique_ptr<QProcess> process;
-    QString partial;       // output after the last newline
-    QStringList recent;    // the last lines, for a crash report
+    QString partial;     // output after the last newline
+    QStringList recent;  // the last lines, for a crash report
     bool finished = false;
     bool stop_requested = false;
   };

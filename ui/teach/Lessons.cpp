@@ -5,8 +5,7 @@ namespace {
 
 using Action = LessonPage::Action;
 
-LessonPage Page(QString title, QString text, Action action = Action::kNone, QString argument = {},
-                QString label = {}) {
+LessonPage Page(QString title, QString text, Action action = Action::kNone, QString argument = {}, QString label = {}) {
   return LessonPage{std::move(title), std::move(text), action, std::move(argument), std::move(label)};
 }
 

@@ -128,7 +128,8 @@ StatusOr<StepWalkthrough> StepWalkthrough::plan(const tensorflow::GraphDef& grap
     if (index < 0) continue;
     WalkPartition partition;
     partition.task = task;
-    for (const auto& node : step->partitions[static_cast<size_t>(index)].graph.node()) partition.nodes << Q(node.name());
+    for (const auto& node : step->partitions[static_cast<size_t>(index)].graph.node())
+      partition.nodes << Q(node.name());
     walk.partitions << partition;
   }
   for (const QString& task : walk.task_names) {
@@ -180,7 +181,8 @@ Status StepWalkthrough::run(const tensorflow::GraphDef& graph, const QMap<QStrin
   StepWalkthrough& walk = *this;
   const QStringList& init = walk.init;
   // Run: a private cluster, one in-process server per task, the session on the step's task.
-  CLAB_ASSIGN_OR_RETURN(const std::vector<int> ports, tools::PickFreeLoopbackPorts(static_cast<int>(task_names.size())));
+  CLAB_ASSIGN_OR_RETURN(const std::vector<int> ports,
+                        tools::PickFreeLoopbackPorts(static_cast<int>(task_names.size())));
   std::map<std::string, std::vector<std::string>> jobs;
   size_t next_port = 0;
   for (auto it = tasks.begin(); it != tasks.end(); ++it)
@@ -225,8 +227,7 @@ Status StepWalkthrough::run(const tensorflow::GraphDef& graph, const QMap<QStrin
     int64_t origin = -1;
     for (int step = 0; step < std::max(1, steps); ++step) {
       tensorflow::RunMetadata metadata;
-      CLAB_RETURN_IF_ERROR(
-          session->Run(run_options, feeds, Std(walk.fetches), Std(walk.targets), &outputs, &metadata));
+      CLAB_RETURN_IF_ERROR(session->Run(run_options, feeds, Std(walk.fetches), Std(walk.targets), &outputs, &metadata));
       walk.step_stats << metadata.step_stats();
       for (const auto& device : metadata.step_stats().dev_stats())
         for (const auto& node : device.node_stats())
@@ -272,7 +273,7 @@ Status StepWalkthrough::run(const tensorflow::GraphDef& graph, const QMap<QStrin
       if (walk.executed[i].inputs.contains(walk.executed[j].node)) last_input = j;
     if (last_input < 0) continue;
     walk.executed.move(i, last_input);  // now just after it
-    --i;  // look at what moved into place i
+    --i;                                // look at what moved into place i
   }
   return OkStatus();
 }

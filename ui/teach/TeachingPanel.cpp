@@ -27,8 +27,8 @@
 namespace clab::ui {
 namespace {
 
-constexpr TeachingPhase kPhases[] = {TeachingPhase::kPrune, TeachingPhase::kPlace, TeachingPhase::kPartition,
-                                     TeachingPhase::kRegister, TeachingPhase::kRun, TeachingPhase::kDone};
+constexpr TeachingPhase kPhases[] = {TeachingPhase::kPrune,    TeachingPhase::kPlace, TeachingPhase::kPartition,
+                                     TeachingPhase::kRegister, TeachingPhase::kRun,   TeachingPhase::kDone};
 
 QStringList Split(const QString& text) {
   QStringList out;

@@ -88,7 +88,8 @@ void TeachingStage::redraw() {
   dropOverlays();
   if (phase_ >= TeachingPhase::kPlace) {
     if (scene_->assignedDevices() != walk_->assigned) scene_->setAssignedDevices(walk_->assigned);
-    if (scene_->colorBy() != GraphScene::ColorBy::kAssignedDevice) scene_->setColorBy(GraphScene::ColorBy::kAssignedDevice);
+    if (scene_->colorBy() != GraphScene::ColorBy::kAssignedDevice)
+      scene_->setColorBy(GraphScene::ColorBy::kAssignedDevice);
   }
   dimPruned(dim_pruned_);
   if (phase_ >= TeachingPhase::kPartition) drawTransfers();
@@ -116,8 +117,8 @@ void TeachingStage::drawTransfers() {
       QPen pen(kTransferColor, 2.5, Qt::DashLine);
       path->setPen(pen);
       path->setZValue(kOverlayZ);
-      path->setToolTip(QStringLiteral("_Send %1 → _Recv %2\n%3")
-                           .arg(t.send_node, t.recv_node, TeachingText::bytes(t.bytes)));
+      path->setToolTip(
+          QStringLiteral("_Send %1 → _Recv %2\n%3").arg(t.send_node, t.recv_node, TeachingText::bytes(t.bytes)));
       scene_->addItem(path);
       overlays_ << path;
       ++transfer_edges_;

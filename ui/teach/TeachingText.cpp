@@ -55,28 +55,32 @@ QString TeachingText::explainPhase(TeachingPhase phase, const StepWalkthrough& w
                             .arg(walk.pruned.size()));
       break;
     case TeachingPhase::kPlace: {
-      html += Paragraph(tr("The placer gives every kept node exactly one device. A node that asked for a device "
-                           "gets it; variables were put on the parameter servers (ps) by "
-                           "<i>replica_device_setter</i>; everything else runs on the worker that owns the "
-                           "session. Nodes now have the colour of their task."));
+      html +=
+          Paragraph(tr("The placer gives every kept node exactly one device. A node that asked for a device "
+                       "gets it; variables were put on the parameter servers (ps) by "
+                       "<i>replica_device_setter</i>; everything else runs on the worker that owns the "
+                       "session. Nodes now have the colour of their task."));
       QMap<QString, int> per_task;
       for (const QString& node : walk.kept) per_task[StepWalkthrough::taskOf(walk.assigned.value(node))]++;
       QStringList lines;
       for (auto it = per_task.begin(); it != per_task.end(); ++it)
         lines << tr("%1: %n node(s)", nullptr, it.value()).arg(shortTask(it.key()).toHtmlEscaped());
       html += Paragraph(lines.join("<br>"));
-      html += Paragraph(tr("A ps only stores variables and applies updates to them; it never runs the model. "
-                           "That is why a ps task just calls <i>server.join()</i> and waits."));
+      html +=
+          Paragraph(tr("A ps only stores variables and applies updates to them; it never runs the model. "
+                       "That is why a ps task just calls <i>server.join()</i> and waits."));
       break;
     }
     case TeachingPhase::kPartition: {
-      html += Paragraph(tr("The graph is cut into one partition per task. Every edge that crosses from one task "
-                           "to another becomes a pair of nodes: a <b>_Send</b> on the producing task and a "
-                           "<b>_Recv</b> on the consuming one, which meet under the same rendezvous key. The "
-                           "dashed orange edges are those pairs."));
+      html +=
+          Paragraph(tr("The graph is cut into one partition per task. Every edge that crosses from one task "
+                       "to another becomes a pair of nodes: a <b>_Send</b> on the producing task and a "
+                       "<b>_Recv</b> on the consuming one, which meet under the same rendezvous key. The "
+                       "dashed orange edges are those pairs."));
       QStringList lines;
       for (const WalkTransfer& t : walk.transfers) {
-        QString what = t.packed.isEmpty() ? t.tensor : tr("%1 packed tensors (%2)").arg(t.packed.size()).arg(t.packed.join(", "));
+        QString what =
+            t.packed.isEmpty() ? t.tensor : tr("%1 packed tensors (%2)").arg(t.packed.size()).arg(t.packed.join(", "));
         lines << tr("%1 → %2: %3, %4")
                      .arg(shortTask(t.from_task).toHtmlEscaped(), shortTask(t.to_task).toHtmlEscaped(),
                           what.toHtmlEscaped(), bytes(t.bytes));
@@ -88,14 +92,16 @@ QString TeachingText::explainPhase(TeachingPhase phase, const StepWalkthrough& w
       bool packed = false;
       for (const WalkTransfer& t : walk.transfers) packed = packed || !t.packed.isEmpty();
       if (packed)
-        html += Paragraph(tr("ClusterLab packs the tensors one device sends to another task into a single message "
-                             "(<b>_PackTensors</b>, unpacked on arrival), so a step makes fewer calls."));
+        html +=
+            Paragraph(tr("ClusterLab packs the tensors one device sends to another task into a single message "
+                         "(<b>_PackTensors</b>, unpacked on arrival), so a step makes fewer calls."));
       break;
     }
     case TeachingPhase::kRegister: {
-      html += Paragraph(tr("The master sends each task its partition once (<b>RegisterGraph</b>). The task builds "
-                           "a kernel for every node and returns a handle. Later steps with the same fetches "
-                           "only say \"run handle H as step S\" (<b>RunGraph</b>): the graph is not sent again."));
+      html +=
+          Paragraph(tr("The master sends each task its partition once (<b>RegisterGraph</b>). The task builds "
+                       "a kernel for every node and returns a handle. Later steps with the same fetches "
+                       "only say \"run handle H as step S\" (<b>RunGraph</b>): the graph is not sent again."));
       QStringList lines;
       for (const WalkPartition& p : walk.partitions)
         lines << tr("%1: %n node(s)", nullptr, p.nodes.size()).arg(shortTask(p.task).toHtmlEscaped());
@@ -119,20 +125,23 @@ QString TeachingText::explainPhase(TeachingPhase phase, const StepWalkthrough& w
       break;
     }
     case TeachingPhase::kRun:
-      html += Paragraph(tr("The master calls RunGraph on every task at once. Inside a task a node runs as soon as "
-                           "all its inputs are ready; a <b>_Recv</b> waits until the tensor of its <b>_Send</b> "
-                           "arrives over gRPC. Tokens show tensors moving along edges; a node lights up while it "
-                           "runs. Use Step to go one node at a time."));
+      html +=
+          Paragraph(tr("The master calls RunGraph on every task at once. Inside a task a node runs as soon as "
+                       "all its inputs are ready; a <b>_Recv</b> waits until the tensor of its <b>_Send</b> "
+                       "arrives over gRPC. Tokens show tensors moving along edges; a node lights up while it "
+                       "runs. Use Step to go one node at a time."));
       if (!walk.fed.isEmpty())
         html += Paragraph(tr("For this walkthrough the placeholders were fed with zeros: %1.").arg(List(walk.fed)));
       break;
     case TeachingPhase::kDone:
-      html += Paragraph(tr("Every partition has finished, so the step is over. The master collects the fetched "
-                           "tensors and returns them to the client:"));
+      html +=
+          Paragraph(tr("Every partition has finished, so the step is over. The master collects the fetched "
+                       "tensors and returns them to the client:"));
       html += Paragraph(List(walk.result));
-      html += Paragraph(tr("The walkthrough ran on a private cluster in this window (one server per task on "
-                           "127.0.0.1), so a run in progress is not disturbed. The timeline shows what each device "
-                           "did in the traced steps."));
+      html +=
+          Paragraph(tr("The walkthrough ran on a private cluster in this window (one server per task on "
+                       "127.0.0.1), so a run in progress is not disturbed. The timeline shows what each device "
+                       "did in the traced steps."));
       break;
   }
   return html;
@@ -142,8 +151,9 @@ QString TeachingText::explainExecution(const WalkExecution& e, const StepWalkthr
   const QString where = shortTask(StepWalkthrough::taskOf(e.device));
   QString what;
   if (e.op == "_Send") {
-    what = tr("hands its tensor to the rendezvous; the other task takes it with a RecvTensor call (or, for a task "
-              "that only sends, in the reply to RunGraph).");
+    what =
+        tr("hands its tensor to the rendezvous; the other task takes it with a RecvTensor call (or, for a task "
+           "that only sends, in the reply to RunGraph).");
   } else if (e.op == "_Recv") {
     what = tr("has received a tensor from another task over gRPC; it was waiting for it since the step began.");
   } else if (e.op == "_PackTensors") {

@@ -17,8 +17,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <vector>
 #include <limits>
+#include <vector>
 
 namespace clab::ui {
 namespace {
@@ -40,7 +40,8 @@ QString Short(const std::string& device) {
 }  // namespace
 
 TimelineView::TimelineView(QList<tensorflow::StepStats> steps, QWidget* parent)
-    : QWidget(parent), steps_(std::move(steps)), scene_(new QGraphicsScene(this)), view_(new QGraphicsView(scene_, this)) {
+    : QWidget(parent), steps_(std::move(steps)), scene_(new QGraphicsScene(this)),
+      view_(new QGraphicsView(scene_, this)) {
   setObjectName("timeline");
   view_->setDragMode(QGraphicsView::ScrollHandDrag);
   view_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
@@ -52,8 +53,8 @@ TimelineView::TimelineView(QList<tensorflow::StepStats> steps, QWidget* parent)
   connect(zoom_in, &QPushButton::clicked, this, [this] { zoom(1.5); });
   connect(zoom_out, &QPushButton::clicked, this, [this] { zoom(1 / 1.5); });
   connect(export_button, &QPushButton::clicked, this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Chrome trace"), "timeline.json",
-                                                      tr("Chrome trace (*.json)"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export Chrome trace"), "timeline.json", tr("Chrome trace (*.json)"));
     QString error;
     if (!path.isEmpty() && !exportChromeTrace(path, &error)) QMessageBox::warning(this, tr("Export"), error);
   });
@@ -128,7 +129,8 @@ void TimelineView::draw() {
     for (const auto& node : device.node_stats()) origin = std::min<int64_t>(origin, node.all_start_micros());
   for (const auto& device : all.dev_stats())
     for (const auto& node : device.node_stats())
-      span = std::max<int64_t>(span, node.all_start_micros() - origin + std::max<int64_t>(node.all_end_rel_micros(), 1));
+      span =
+          std::max<int64_t>(span, node.all_start_micros() - origin + std::max<int64_t>(node.all_end_rel_micros(), 1));
   const double width = static_cast<double>(span) * scale_;
 
   // A time axis with round ticks (1, 2 or 5 times a power of ten microseconds).
@@ -150,7 +152,8 @@ void TimelineView::draw() {
     lanes_ << Short(device.device());
     std::vector<const tensorflow::NodeExecStats*> nodes;
     for (const auto& node : device.node_stats()) nodes.push_back(&node);
-    std::sort(nodes.begin(), nodes.end(), [](const auto* a, const auto* b) { return a->all_start_micros() < b->all_start_micros(); });
+    std::sort(nodes.begin(), nodes.end(),
+              [](const auto* a, const auto* b) { return a->all_start_micros() < b->all_start_micros(); });
     std::vector<int64_t> row_end;
     const qreal top = y;
     for (const tensorflow::NodeExecStats* node : nodes) {
@@ -161,12 +164,14 @@ void TimelineView::draw() {
       if (row == row_end.size()) row_end.push_back(0);
       row_end[row] = start + length;
       const bool transfer = IsTransfer(node->timeline_label());
-      auto* bar = scene_->addRect(kLabelWidth + static_cast<double>(start) * scale_, top + static_cast<qreal>(row) * kLaneHeight + 4,
+      auto* bar = scene_->addRect(kLabelWidth + static_cast<double>(start) * scale_,
+                                  top + static_cast<qreal>(row) * kLaneHeight + 4,
                                   std::max(static_cast<double>(length) * scale_, 2.0), kLaneHeight - 8, QPen(Qt::NoPen),
                                   transfer ? QColor(240, 140, 30) : QColor(60, 120, 210));
-      bar->setToolTip(QStringLiteral("%1\n%2\n%3 us")
-                          .arg(QString::fromStdString(node->node_name()), QString::fromStdString(node->timeline_label()))
-                          .arg(length));
+      bar->setToolTip(
+          QStringLiteral("%1\n%2\n%3 us")
+              .arg(QString::fromStdString(node->node_name()), QString::fromStdString(node->timeline_label()))
+              .arg(length));
       (transfer ? transfer_bars_ : compute_bars_)++;
     }
     const qreal height = std::max<qreal>(1, static_cast<qreal>(row_end.size())) * kLaneHeight;

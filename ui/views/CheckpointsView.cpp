@@ -191,7 +191,8 @@ int CheckpointsView::selectedRow() const {
 
 void CheckpointsView::chooseSelected() {
   QString error;
-  if (!restoreOnNextStart(selectedRow(), &error)) QMessageBox::warning(this, "Cannot restore from this checkpoint", error);
+  if (!restoreOnNextStart(selectedRow(), &error))
+    QMessageBox::warning(this, "Cannot restore from this checkpoint", error);
 }
 
 void CheckpointsView::updateButton() {
@@ -211,8 +212,10 @@ void CheckpointsView::showTensors(const QString& prefix) {
     tensors_->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(entry.name)));
     tensors_->setItem(row, 1, new QTableWidgetItem(QString::fromStdString(DataTypeName(entry.dtype))));
     tensors_->setItem(row, 2, new QTableWidgetItem(QString::fromStdString(entry.shape.DebugString())));
-    tensors_->setItem(row, 3, new QTableWidgetItem(tensor.ok() ? OneLine(tensor->DebugString(8))
-                                                               : QString::fromStdString(std::string(tensor.status().message()))));
+    tensors_->setItem(row, 3,
+                      new QTableWidgetItem(tensor.ok()
+                                               ? OneLine(tensor->DebugString(8))
+                                               : QString::fromStdString(std::string(tensor.status().message()))));
   }
   tensors_->resizeColumnsToContents();
 }

@@ -44,7 +44,8 @@ ConsolePane::ConsolePane(bool show_task, QWidget* parent) : QWidget(parent), sho
 }
 
 QString ConsolePane::format(const ConsoleLine& line) const {
-  const QString time = QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(line.wall_time * 1000)).toString("HH:mm:ss.zzz");
+  const QString time =
+      QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(line.wall_time * 1000)).toString("HH:mm:ss.zzz");
   const QString level = line.level >= 40 ? "E" : line.level >= 30 ? "W" : "I";
   if (!show_task_) return QStringLiteral("%1 %2 [%3] %4").arg(time, level, line.source, line.text);
   return QStringLiteral("%1 %2 %3 [%4] %5").arg(time, level, line.task, line.source, line.text);

@@ -43,9 +43,9 @@ class ConsolePane : public QWidget {
   QComboBox* level_ = nullptr;
   QLineEdit* search_ = nullptr;
   QPlainTextEdit* text_ = nullptr;
-  QList<ConsoleLine> kept_;      // the newest lines, for re-filtering
-  QList<ConsoleLine> pending_;   // kept but not drawn yet (the page was hidden)
-  bool redraw_ = false;          // more arrived while hidden than the page keeps: draw anew
+  QList<ConsoleLine> kept_;     // the newest lines, for re-filtering
+  QList<ConsoleLine> pending_;  // kept but not drawn yet (the page was hidden)
+  bool redraw_ = false;         // more arrived while hidden than the page keeps: draw anew
 };
 
 }  // namespace clab::ui

@@ -9,8 +9,8 @@
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QTableWidget>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 namespace clab::ui {
 namespace {
@@ -97,7 +97,7 @@ DashboardView::DashboardView(QWidget* parent) : QWidget(parent) {
   chart->addAxis(x_axis_, Qt::AlignBottom);
   chart->addAxis(y_axis_, Qt::AlignLeft);
   for (QXYSeries* series : {static_cast<QXYSeries*>(series_), static_cast<QXYSeries*>(faults_),
-                             static_cast<QXYSeries*>(errors_), static_cast<QXYSeries*>(recoveries_)}) {
+                            static_cast<QXYSeries*>(errors_), static_cast<QXYSeries*>(recoveries_)}) {
     series->attachAxis(x_axis_);
     series->attachAxis(y_axis_);
   }
@@ -161,7 +161,8 @@ void DashboardView::updateTask(const QString& task, const TaskStatus& status, co
     table_->item(row, kState)->setText(state);
     table_->item(row, kState)->setForeground(PhaseColor(status.phase, status.connected).darker(130));
     table_->item(row, kStep)->setText(status.global_step >= 0 ? QString::number(status.global_step) : "");
-    table_->item(row, kRate)->setText(status.steps_per_second > 0 ? QString::number(status.steps_per_second, 'f', 0) : "");
+    table_->item(row, kRate)
+        ->setText(status.steps_per_second > 0 ? QString::number(status.steps_per_second, 'f', 0) : "");
     QString detail = status.detail;
     if (!status.uninitialized.isEmpty()) detail += " (waiting for: " + status.uninitialized.join(", ") + ")";
     table_->item(row, kDetail)->setText(detail);

@@ -12,11 +12,13 @@ RunSettingsView::RunSettingsView(QWidget* parent) : QWidget(parent) {
   last_step_->setRange(1, 1000000000);
   last_step_->setToolTip("StopAtStepHook(last_step=...): the workers stop when the global step reaches it");
   faithful_ = new QCheckBox("exactly the tutorial's graph", this);
-  faithful_->setToolTip("Nothing increments the global step, as in the tutorial: the run never reaches the last step\n"
-                        "and only the time limit ends it (10 s unless set)");
+  faithful_->setToolTip(
+      "Nothing increments the global step, as in the tutorial: the run never reaches the last step\n"
+      "and only the time limit ends it (10 s unless set)");
   sync_ = new QCheckBox("synchronous replicas", this);
-  sync_->setToolTip("SyncReplicasOptimizer: each global step applies the mean gradient of every worker;\n"
-                    "unchecked, every worker updates the ps on its own (asynchronously). Training programs only.");
+  sync_->setToolTip(
+      "SyncReplicasOptimizer: each global step applies the mean gradient of every worker;\n"
+      "unchecked, every worker updates the ps on its own (asynchronously). Training programs only.");
   max_seconds_ = new QSpinBox(this);
   max_seconds_->setRange(0, 86400);
   max_seconds_->setSpecialValueText("none");
@@ -24,8 +26,9 @@ RunSettingsView::RunSettingsView(QWidget* parent) : QWidget(parent) {
   max_seconds_->setToolTip("Stop the workers after this long (0: no limit)");
   checkpoint_dir_ = new QLineEdit(this);
   checkpoint_dir_->setPlaceholderText("no checkpoints");
-  checkpoint_dir_->setToolTip("Where the chief writes model.ckpt-N files and event files; a restarted chief restores "
-                              "from here");
+  checkpoint_dir_->setToolTip(
+      "Where the chief writes model.ckpt-N files and event files; a restarted chief restores "
+      "from here");
   auto* form = new QFormLayout(this);
   form->addRow("Last step", last_step_);
   form->addRow("Faithful", faithful_);

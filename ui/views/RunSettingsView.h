@@ -1,6 +1,7 @@
 // The run settings of the project: StopAtStepHook's last step, the faithful mode (the
 // tutorial's graph exactly, with no global step increment), synchronous replicas for the
-// training programs, a time limit and the chief's checkpoint directory. Each finished edit is reported once, for one undoable step.
+// training programs, a time limit and the chief's checkpoint directory. Each finished edit is reported once, for one
+// undoable step.
 #pragma once
 
 #include "project/Project.h"

@@ -29,10 +29,10 @@ WelcomeView::WelcomeView(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(16, 12, 16, 12);
   layout->addWidget(intro);
-  layout->addWidget(example("The seed tutorial", "x . w on a ps and a worker, 200 steps: the placement log and [[20]]",
-                            "seed"));
-  layout->addWidget(example("The seed on two workers", "20,000 steps on a ps and two workers sharing w",
-                            "seed-two-workers"));
+  layout->addWidget(
+      example("The seed tutorial", "x . w on a ps and a worker, 200 steps: the placement log and [[20]]", "seed"));
+  layout->addWidget(
+      example("The seed on two workers", "20,000 steps on a ps and two workers sharing w", "seed-two-workers"));
   layout->addWidget(example("Real training: handwritten digits",
                             "a 64-128-10 MLP trained by two workers against a ps; the loss falls", "digits-mlp"));
   layout->addWidget(new QLabel("<b>Recent projects</b> (double-click to open)", this));

@@ -23,13 +23,13 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPainter>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QStringListModel>
 #include <QTimer>
-#include <QMenu>
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -42,7 +42,8 @@ QString Q(const std::string& s) { return QString::fromStdString(s); }
 DevicePlacement::Cluster ClusterOf(const Project& project) {
   DevicePlacement::Cluster cluster;
   for (const QString& job : project.jobs())
-    for (const ProjectTask& task : project.tasksOf(job)) cluster[job.toStdString()].push_back(task.address().toStdString());
+    for (const ProjectTask& task : project.tasksOf(job))
+      cluster[job.toStdString()].push_back(task.address().toStdString());
   return cluster;
 }
 
@@ -146,46 +147,63 @@ GraphEditor::GraphEditor(QUndoStack* undo, QWidget* parent) : QWidget(parent) {
     source_key_ = "graph:" + text;
     emit graphEdited(text);
   });
-  connect(teaching_, &TeachingPanel::phaseChanged, this, [this] {
-    color_by_->setCurrentIndex(scene_->colorBy() == GraphScene::ColorBy::kAssignedDevice ? 1 : 0);
-  });
+  connect(teaching_, &TeachingPanel::phaseChanged, this,
+          [this] { color_by_->setCurrentIndex(scene_->colorBy() == GraphScene::ColorBy::kAssignedDevice ? 1 : 0); });
   connect(teaching_, &TeachingPanel::ready, this, [this] { view_->fitAll(); });
-  connect(problems_, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
-    view_->showNode(item->data(Qt::UserRole).toString());
-  });
+  connect(problems_, &QListWidget::itemClicked, this,
+          [this](QListWidgetItem* item) { view_->showNode(item->data(Qt::UserRole).toString()); });
   updatePanels();
 }
 
 GraphEditor::~GraphEditor() = default;
 
 void GraphEditor::buildToolbar(QToolBar* toolbar) {
-  toolbar->addAction("Import...", this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, "Import a graph", {}, "GraphDef (*.pbtxt *.pb *.txt);;All files (*)");
-    QString error;
-    if (!path.isEmpty() && !importGraph(path, &error)) QMessageBox::warning(this, "Cannot import the graph", error);
-  })->setObjectName("import-graph");
-  toolbar->addAction("Export...", this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, "Export the graph", "graph.pbtxt",
-                                                      "Text GraphDef (*.pbtxt);;Binary GraphDef (*.pb)");
-    QString error;
-    if (!path.isEmpty() && !exportGraph(path, &error)) QMessageBox::warning(this, "Cannot export the graph", error);
-  })->setObjectName("export-graph");
+  toolbar
+      ->addAction("Import...", this,
+                  [this] {
+                    const QString path = QFileDialog::getOpenFileName(this, "Import a graph", {},
+                                                                      "GraphDef (*.pbtxt *.pb *.txt);;All files (*)");
+                    QString error;
+                    if (!path.isEmpty() && !importGraph(path, &error))
+                      QMessageBox::warning(this, "Cannot import the graph", error);
+                  })
+      ->setObjectName("import-graph");
+  toolbar
+      ->addAction("Export...", this,
+                  [this] {
+                    const QString path = QFileDialog::getSaveFileName(
+                        this, "Export the graph", "graph.pbtxt", "Text GraphDef (*.pbtxt);;Binary GraphDef (*.pb)");
+                    QString error;
+                    if (!path.isEmpty() && !exportGraph(path, &error))
+                      QMessageBox::warning(this, "Cannot export the graph", error);
+                  })
+      ->setObjectName("export-graph");
   toolbar->addSeparator();
-  toolbar->addAction("Layout", this, [this] {
-    scene_->autoLayout();
-    view_->fitAll();
-  })->setToolTip("Lay the graph out again, inputs to the left");
+  toolbar
+      ->addAction("Layout", this,
+                  [this] {
+                    scene_->autoLayout();
+                    view_->fitAll();
+                  })
+      ->setToolTip("Lay the graph out again, inputs to the left");
   toolbar->addAction("Fit", this, &GraphEditor::fitGraph)->setToolTip("Show the whole graph");
-  toolbar->addAction("Collapse", this, [this] {
-    scene_->collapseAll();
-    scene_->autoLayout();
-    view_->fitAll();
-  })->setToolTip("Show each top-level name scope as one box (double-click a box, or right-click a node, to change one)");
-  toolbar->addAction("Expand", this, [this] {
-    scene_->expandAll();
-    scene_->autoLayout();
-    view_->fitAll();
-  })->setToolTip("Show every node of every name scope");
+  toolbar
+      ->addAction("Collapse", this,
+                  [this] {
+                    scene_->collapseAll();
+                    scene_->autoLayout();
+                    view_->fitAll();
+                  })
+      ->setToolTip(
+          "Show each top-level name scope as one box (double-click a box, or right-click a node, to change one)");
+  toolbar
+      ->addAction("Expand", this,
+                  [this] {
+                    scene_->expandAll();
+                    scene_->autoLayout();
+                    view_->fitAll();
+                  })
+      ->setToolTip("Show every node of every name scope");
   search_ = new QLineEdit(toolbar);
   search_->setObjectName("find-node");
   search_->setPlaceholderText("Find node");
@@ -198,7 +216,8 @@ void GraphEditor::buildToolbar(QToolBar* toolbar) {
   connect(search_, &QLineEdit::returnPressed, this, [this] {
     if (!findNode(search_->text())) setStatus(QStringLiteral("No node named like '%1'").arg(search_->text()));
   });
-  connect(completer, qOverload<const QString&>(&QCompleter::activated), this, [this](const QString& name) { findNode(name); });
+  connect(completer, qOverload<const QString&>(&QCompleter::activated), this,
+          [this](const QString& name) { findNode(name); });
   toolbar->addWidget(search_);
   toolbar->addSeparator();
   toolbar->addWidget(new QLabel(" Colour by ", toolbar));
@@ -224,7 +243,8 @@ void GraphEditor::buildToolbar(QToolBar* toolbar) {
   toolbar->addSeparator();
   QAction* setter = toolbar->addAction("replica_device_setter...", this, [this] {
     QStringList workers;
-    for (const ProjectTask& task : project_.tasksOf("worker")) workers << QStringLiteral("/job:worker/task:%1").arg(task.index);
+    for (const ProjectTask& task : project_.tasksOf("worker"))
+      workers << QStringLiteral("/job:worker/task:%1").arg(task.index);
     DeviceFunctionDialog dialog(static_cast<int>(project_.tasksOf("ps").size()), workers, this);
     if (dialog.exec() != QDialog::Accepted) return;
     QString error;
@@ -232,28 +252,36 @@ void GraphEditor::buildToolbar(QToolBar* toolbar) {
       QMessageBox::warning(this, "Cannot apply the device function", error);
   });
   setter->setObjectName("replica-device-setter");
-  setter->setToolTip("Put variables on the ps tasks (round robin) and every other op on /job:worker/task:0, "
-                     "as tf.train.replica_device_setter does, then show where the Placer puts each node");
-  toolbar->addAction("Device...", this, [this] {
-    const QStringList nodes = scene_->selectedNodes();
-    if (nodes.isEmpty()) {
-      setStatus("Select the nodes to place first");
-      return;
-    }
-    QStringList choices{""};
-    for (const ProjectTask& task : project_.tasks) choices << QStringLiteral("/job:%1/task:%2").arg(task.job).arg(task.index);
-    bool ok = false;
-    const QString device = QInputDialog::getItem(this, "Device of the selection",
-                                                 QStringLiteral("Device for %1 node(s) (empty: none)").arg(nodes.size()),
-                                                 choices, 0, true, &ok);
-    QString error;
-    if (ok && !document_->setDevices(nodes, device, &error) && !error.isEmpty())
-      QMessageBox::warning(this, "Cannot set the device", error);
-  })->setToolTip("Set the requested device of every selected node at once");
-  toolbar->addAction("Place", this, [this] {
-    QString error;
-    if (!previewPlacement(&error)) QMessageBox::warning(this, "Cannot place the graph", error);
-  })->setToolTip("Run the engine's Placer on the project's tasks and colour nodes by where they land");
+  setter->setToolTip(
+      "Put variables on the ps tasks (round robin) and every other op on /job:worker/task:0, "
+      "as tf.train.replica_device_setter does, then show where the Placer puts each node");
+  toolbar
+      ->addAction("Device...", this,
+                  [this] {
+                    const QStringList nodes = scene_->selectedNodes();
+                    if (nodes.isEmpty()) {
+                      setStatus("Select the nodes to place first");
+                      return;
+                    }
+                    QStringList choices{""};
+                    for (const ProjectTask& task : project_.tasks)
+                      choices << QStringLiteral("/job:%1/task:%2").arg(task.job).arg(task.index);
+                    bool ok = false;
+                    const QString device = QInputDialog::getItem(
+                        this, "Device of the selection",
+                        QStringLiteral("Device for %1 node(s) (empty: none)").arg(nodes.size()), choices, 0, true, &ok);
+                    QString error;
+                    if (ok && !document_->setDevices(nodes, device, &error) && !error.isEmpty())
+                      QMessageBox::warning(this, "Cannot set the device", error);
+                  })
+      ->setToolTip("Set the requested device of every selected node at once");
+  toolbar
+      ->addAction("Place", this,
+                  [this] {
+                    QString error;
+                    if (!previewPlacement(&error)) QMessageBox::warning(this, "Cannot place the graph", error);
+                  })
+      ->setToolTip("Run the engine's Placer on the project's tasks and colour nodes by where they land");
   toolbar->addSeparator();
   auto* build_menu = new QMenu(toolbar);
   const auto open_builder = [this](BuilderDialog::Kind kind) {
@@ -318,11 +346,12 @@ void GraphEditor::setProject(const Project& project) {
   project_ = project;
   scene_->setClusterTasks(taskNames());
   QStringList choices;
-  for (const ProjectTask& task : project.tasks) choices << QStringLiteral("/job:%1/task:%2").arg(task.job).arg(task.index);
+  for (const ProjectTask& task : project.tasks)
+    choices << QStringLiteral("/job:%1/task:%2").arg(task.job).arg(task.index);
   properties_->setDeviceChoices(choices);
 
-  const QString key = project.graph.isEmpty() ? "program:" + project.program + "@" + project.clusterSpec()
-                                              : "graph:" + project.graph;
+  const QString key =
+      project.graph.isEmpty() ? "program:" + project.program + "@" + project.clusterSpec() : "graph:" + project.graph;
   if (key == source_key_) {
     teaching_->setProject(project, false);
     updatePanels();
@@ -417,7 +446,8 @@ bool GraphEditor::applyReplicaDeviceSetter(const SetterChoice& choice, QString* 
 bool GraphEditor::previewPlacement(QString* error) {
   QString default_device = "/job:worker/task:0";
   if (project_.tasksOf("worker").isEmpty() && !project_.tasks.isEmpty())
-    default_device = QStringLiteral("/job:%1/task:%2").arg(project_.tasks.first().job).arg(project_.tasks.first().index);
+    default_device =
+        QStringLiteral("/job:%1/task:%2").arg(project_.tasks.first().job).arg(project_.tasks.first().index);
   auto placed = DevicePlacement::place(document_->graph(), taskNames(), default_device);
   if (!placed.ok()) {
     if (error) *error = Q(std::string(placed.status().message()));
@@ -439,7 +469,10 @@ bool GraphEditor::applyBuild(const StatusOr<BuildResult>& result, QString* error
   document_->replaceGraph(result->description, result->graph);
   scene_->autoLayout();
   view_->showNode(result->output);
-  setStatus(QStringLiteral("%1: %2 new nodes, ends in %3").arg(result->description).arg(document_->nodeCount() - before).arg(result->output));
+  setStatus(QStringLiteral("%1: %2 new nodes, ends in %3")
+                .arg(result->description)
+                .arg(document_->nodeCount() - before)
+                .arg(result->output));
   return true;
 }
 
@@ -530,7 +563,8 @@ void GraphEditor::updatePanels() {
     auto* item = new QListWidgetItem("No problems: the engine accepts this graph.", problems_);
     item->setForeground(QColor(30, 120, 30));
   }
-  if (auto* model = qobject_cast<QStringListModel*>(search_->completer()->model())) model->setStringList(document_->nodeNames());
+  if (auto* model = qobject_cast<QStringListModel*>(search_->completer()->model()))
+    model->setStringList(document_->nodeNames());
 }
 
 }  // namespace clab::ui

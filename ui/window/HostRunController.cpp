@@ -26,7 +26,8 @@ HostRunController::HostRunController(MainWindow& window, QMenu* run_menu, QStrin
   run_ = new RemoteRun(std::move(clab_program), this);
   forwards_ = new PortForwards("kubectl", this);
   on_hosts_ = run_menu->addAction(tr("Run on &hosts..."), this, &HostRunController::editAndRun);
-  on_hosts_->setToolTip(tr("Start the tasks on their hosts over ssh, or as a SLURM job, or export Kubernetes manifests"));
+  on_hosts_->setToolTip(
+      tr("Start the tasks on their hosts over ssh, or as a SLURM job, or export Kubernetes manifests"));
   stop_ = run_menu->addAction(tr("Stop on h&osts"), this, &HostRunController::stopOnHosts);
   stop_->setToolTip(tr("Stop exactly the tasks the run on hosts started (or cancel its job)"));
   attach_ = run_menu->addAction(tr("Attach through &port-forward"), this, &HostRunController::attachThroughPortForward);
@@ -50,12 +51,13 @@ HostRunController::HostRunController(MainWindow& window, QMenu* run_menu, QStrin
   connect(run_, &RemoteRun::note, this, [this](const QString& text) { say({}, 20, text); });
   connect(run_, &RemoteRun::jobState, this, [this](const QString& job, const QString& state, const QString& reason) {
     const QString text = reason.isEmpty() || reason == "None" ? tr("job %1: %2").arg(job, state)
-                                                               : tr("job %1: %2 (%3)").arg(job, state, reason);
+                                                              : tr("job %1: %2 (%3)").arg(job, state, reason);
     window_.statusBar()->showMessage(text);
     // Until the tasks report themselves, their cards show the job's state.
     for (const ProjectTask& task : window_.project().tasks)
       if (!window_.monitor()->statuses().value(task.name()).connected)
-        window_.scene()->setTaskStatus(task.name(), state == "PENDING" ? QColor(230, 160, 30) : QColor(150, 150, 150), text);
+        window_.scene()->setTaskStatus(task.name(), state == "PENDING" ? QColor(230, 160, 30) : QColor(150, 150, 150),
+                                       text);
     say({}, 20, text);
   });
   connect(run_, &RemoteRun::taskAddress, this, [this](const QString& task, const QString& address) {
@@ -66,11 +68,10 @@ HostRunController::HostRunController(MainWindow& window, QMenu* run_menu, QStrin
   connect(run_, &RemoteRun::finished, this, [this](bool ok, const QString& text) {
     // The tasks have ended: what they sent last is still shown (a failed launch may have
     // tasks that never started, whose streams would not close).
-    if (ok)
-      window_.monitor()->finishWatching();
-    else
-      window_.monitor()->stopWatching();
-    window_.statusBar()->showMessage(ok ? tr("The run on the hosts is over") : tr("The run on the hosts failed: %1").arg(text));
+    if (ok) window_.monitor()->finishWatching();
+    else window_.monitor()->stopWatching();
+    window_.statusBar()->showMessage(ok ? tr("The run on the hosts is over")
+                                        : tr("The run on the hosts failed: %1").arg(text));
     updateActions();
   });
   connect(forwards_, &PortForwards::ready, this, [this](const QHash<QString, QString>& addresses) {
@@ -126,7 +127,8 @@ bool HostRunController::startOnHosts(QString* error) {
     for (const ProjectTask& task : project.tasks) addresses.insert(task.name(), task.address());
     window_.monitor()->watch(addresses);
   }
-  window_.statusBar()->showMessage(tr("Starting %1 tasks via %2...").arg(project.tasks.size()).arg(QString::fromStdString(project.launch.method)));
+  window_.statusBar()->showMessage(
+      tr("Starting %1 tasks via %2...").arg(project.tasks.size()).arg(QString::fromStdString(project.launch.method)));
   updateActions();
   return true;
 }
@@ -149,7 +151,8 @@ bool HostRunController::exportKubernetes(const QString& dir, QString* error) {
   }
   for (const std::string& written : result->files) say({}, 20, tr("wrote %1").arg(QString::fromStdString(written)));
   for (const std::string& note : result->notes) say({}, 30, QString::fromStdString(note));
-  window_.statusBar()->showMessage(tr("Wrote %1 manifest files to %2: kubectl apply -f %2").arg(result->files.size()).arg(dir));
+  window_.statusBar()->showMessage(
+      tr("Wrote %1 manifest files to %2: kubectl apply -f %2").arg(result->files.size()).arg(dir));
   return true;
 }
 

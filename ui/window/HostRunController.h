@@ -53,7 +53,7 @@ class HostRunController : public QObject {
   QAction* stop_ = nullptr;
   QAction* attach_ = nullptr;
   QHash<QString, QString> slurm_addresses_;  // task -> where its job step put it
-  QSet<QString> started_;  // the tasks that have started on their hosts
+  QSet<QString> started_;                    // the tasks that have started on their hosts
 };
 
 }  // namespace clab::ui

@@ -1,7 +1,7 @@
 #include "window/LessonActions.h"
 
-#include "window/GraphEditor.h"
 #include "teach/TeachingPanel.h"
+#include "window/GraphEditor.h"
 #include "window/MainWindow.h"
 
 #include <QTabWidget>
@@ -15,8 +15,7 @@ bool PerformLessonAction(MainWindow& window, const LessonPage& page, QString* er
     return false;
   };
   switch (page.action) {
-    case Action::kNone:
-      return true;
+    case Action::kNone: return true;
     case Action::kOpenExample:
       if (window.isRunning()) window.stopRun();
       return window.openExample(page.argument) ? true : fail(QObject::tr("The example was not opened."));
@@ -29,9 +28,7 @@ bool PerformLessonAction(MainWindow& window, const LessonPage& page, QString* er
     case Action::kRun:
       if (window.isRunning()) return true;
       return window.runProject(error);
-    case Action::kStop:
-      window.stopRun();
-      return true;
+    case Action::kStop: window.stopRun(); return true;
     case Action::kKillTask:
       if (!window.isRunning()) return fail(QObject::tr("Start the run first."));
       return window.killTask(page.argument) ? true : fail(QObject::tr("%1 is not running.").arg(page.argument));
@@ -39,7 +36,8 @@ bool PerformLessonAction(MainWindow& window, const LessonPage& page, QString* er
       if (!window.isRunning()) return fail(QObject::tr("Start the run first."));
       return window.restartTask(page.argument) ? true : fail(QObject::tr("%1 cannot be restarted.").arg(page.argument));
     case Action::kSetSync: {
-      if (window.project().program == "seed") return fail(QObject::tr("The seed program has no updates to synchronise: open a training example."));
+      if (window.project().program == "seed")
+        return fail(QObject::tr("The seed program has no updates to synchronise: open a training example."));
       if (window.isRunning()) window.stopRun();
       RunSettings settings = window.project().run;
       settings.sync = page.argument == "on";

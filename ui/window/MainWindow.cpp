@@ -4,46 +4,46 @@
 #include "cluster/ClusterScene.h"
 #include "cluster/TaskItem.h"
 #include "monitor/RunMonitor.h"
-#include "project/ProjectEditCommand.h"
-#include "window/GraphEditor.h"
-#include "window/HostRunController.h"
 #include "project/ClusterFormats.h"
+#include "project/ProjectEditCommand.h"
 #include "run/LocalCluster.h"
-#include "views/RunSettingsView.h"
-#include "views/TaskPropertiesView.h"
-#include "views/WelcomeView.h"
 #include "teach/LessonPanel.h"
-#include "window/LessonActions.h"
 #include "views/CheckpointsView.h"
 #include "views/ConsoleView.h"
 #include "views/DashboardView.h"
 #include "views/PlacementView.h"
+#include "views/RunSettingsView.h"
+#include "views/TaskPropertiesView.h"
+#include "views/WelcomeView.h"
+#include "window/GraphEditor.h"
+#include "window/HostRunController.h"
+#include "window/LessonActions.h"
 #include "window/RecentProjects.h"
 
+#include <google/protobuf/stubs/common.h>
+#include <grpcpp/grpcpp.h>
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
 #include <QDateTime>
 #include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGraphicsView>
 #include <QInputDialog>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QUndoStack>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QSettings>
-#include <QGraphicsView>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
-#include <grpcpp/grpcpp.h>
-#include <google/protobuf/stubs/common.h>
+#include <QUndoStack>
 
 // The library's resources (its icon), registered by whoever makes a window: the studio and
 // the tests alike. Q_INIT_RESOURCE must be used outside any namespace.
@@ -68,9 +68,8 @@ MainWindow::MainWindow(QString clab_program, QWidget* parent)
   connect(graph_editor_, &GraphEditor::graphEdited, this, [this](const QString& graph) { project_.graph = graph; });
   connect(monitor_, &RunMonitor::trafficChanged, scene_, &ClusterScene::setLinkRate);
   connect(monitor_, &RunMonitor::lossReported, dashboard_, &DashboardView::addLoss);
-  connect(monitor_, &RunMonitor::timelineMark, dashboard_, [this](const QString&, const QString& kind) {
-    dashboard_->mark(kind);
-  });
+  connect(monitor_, &RunMonitor::timelineMark, dashboard_,
+          [this](const QString&, const QString& kind) { dashboard_->mark(kind); });
   connect(monitor_, &RunMonitor::devicesChanged, this, &MainWindow::showDevices);
   connect(monitor_, &RunMonitor::checkpointSaved, checkpoints_, [this] { checkpoints_->refresh(); });
   connect(cluster_, &LocalCluster::taskFinished, this, &MainWindow::onTaskFinished);
@@ -172,12 +171,14 @@ bool MainWindow::openExample(const QString& example) {
 
 void MainWindow::buildActions() {
   QMenu* file = menuBar()->addMenu("&File");
-  file->addAction("&New", this, [this] {
-    if (!maybeSave()) return;
-    Project project = Project::seed();
-    project.name = "Untitled";
-    setProject(project);
-  })->setShortcut(QKeySequence::New);
+  file->addAction("&New", this,
+                  [this] {
+                    if (!maybeSave()) return;
+                    Project project = Project::seed();
+                    project.name = "Untitled";
+                    setProject(project);
+                  })
+      ->setShortcut(QKeySequence::New);
   QAction* open_action = file->addAction("&Open...", this, &MainWindow::open);
   open_action->setShortcut(QKeySequence::Open);
   QAction* save_action = file->addAction("&Save", this, &MainWindow::save);
@@ -239,8 +240,7 @@ void MainWindow::buildActions() {
       ->setToolTip("The clab command line of every task, to run the cluster by hand");
 
   QMenu* view_menu = menuBar()->addMenu("&View");
-  view_menu->addAction("&Fit cluster", this, &MainWindow::fitCluster)
-      ->setShortcut(Qt::CTRL | Qt::Key_0);
+  view_menu->addAction("&Fit cluster", this, &MainWindow::fitCluster)->setShortcut(Qt::CTRL | Qt::Key_0);
   QMenu* help = menuBar()->addMenu("&Help");
   QAction* lessons = lessons_dock_->toggleViewAction();
   lessons->setText("&Lessons");
@@ -352,9 +352,9 @@ QString MainWindow::exportCluster(const QString& format, const QString& task) co
 
 bool MainWindow::maybeSave() {
   if (undo_->isClean()) return true;
-  const auto answer = QMessageBox::question(this, "Unsaved changes",
-                                            "The project has changes that are not saved. Save them?",
-                                            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+  const auto answer =
+      QMessageBox::question(this, "Unsaved changes", "The project has changes that are not saved. Save them?",
+                            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
   if (answer == QMessageBox::Cancel) return false;
   if (answer == QMessageBox::Save) {
     save();
@@ -439,8 +439,10 @@ void MainWindow::onStatusChanged(const QString& task) {
   QString text = PhaseText(status.phase);
   if (status.global_step >= 0) text += QStringLiteral(", step %1").arg(status.global_step);
   const QString note = process_notes_.value(task);
-  scene_->setTaskStatus(task, note.contains("crash") || note.contains("exited 1") ? QColor(210, 40, 40)
-                                                                                   : PhaseColor(status.phase, status.connected),
+  scene_->setTaskStatus(task,
+                        note.contains("crash") || note.contains("exited 1")
+                            ? QColor(210, 40, 40)
+                            : PhaseColor(status.phase, status.connected),
                         note.isEmpty() ? text : note);
   dashboard_->updateTask(task, status, note);
 }
@@ -542,7 +544,9 @@ void MainWindow::copyStartCommands() {
   for (const ProjectTask& task : project_.tasks) {
     const QString spec = project_.clusterSpec();
     lines << (task.job == "worker"
-                  ? QStringLiteral("clab example seed --cluster '%1' --job_name worker --task_index %2").arg(spec).arg(task.index)
+                  ? QStringLiteral("clab example seed --cluster '%1' --job_name worker --task_index %2")
+                        .arg(spec)
+                        .arg(task.index)
                   : QStringLiteral("clab server --cluster '%1' --job_name %2 --task_index %3")
                         .arg(spec, task.job)
                         .arg(task.index));
@@ -552,11 +556,12 @@ void MainWindow::copyStartCommands() {
 }
 
 void MainWindow::about() {
-  QMessageBox::about(this, "About ClusterLab Studio",
-                     QStringLiteral("<b>ClusterLab Studio %1</b><br>Design a cluster of parameter servers and "
-                                    "workers, run it, and watch training live.<br><br>Qt %2, gRPC %3, protobuf %4")
-                         .arg(CLAB_VERSION, qVersion(), QString::fromStdString(grpc::Version()),
-                              QString::fromStdString(google::protobuf::internal::VersionString(GOOGLE_PROTOBUF_VERSION))));
+  QMessageBox::about(
+      this, "About ClusterLab Studio",
+      QStringLiteral("<b>ClusterLab Studio %1</b><br>Design a cluster of parameter servers and "
+                     "workers, run it, and watch training live.<br><br>Qt %2, gRPC %3, protobuf %4")
+          .arg(CLAB_VERSION, qVersion(), QString::fromStdString(grpc::Version()),
+               QString::fromStdString(google::protobuf::internal::VersionString(GOOGLE_PROTOBUF_VERSION))));
 }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event) {

@@ -1,20 +1,20 @@
 #include "bench/StepBenchmark.h"
 
-#include "launch/process/ChildProcess.h"
-#include "cli/CpuPinning.h"
-#include "network/LoopbackPorts.h"
 #include "clab/distributed/LinkProbe.h"
 #include "clab/distributed/ReplicaDeviceSetter.h"
 #include "clab/distributed/Server.h"
 #include "clab/graph/GraphBuilder.h"
 #include "clab/ops/Ops.h"
 #include "clab/runtime/Session.h"
+#include "cli/CpuPinning.h"
 #include "examplegraphs/SeedGraph.h"
+#include "launch/process/ChildProcess.h"
+#include "network/LoopbackPorts.h"
 
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_format.h>
-#include <nlohmann/json.hpp>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -117,13 +117,13 @@ StatusOr<std::vector<BenchmarkRow>> RunStepBenchmark(const StepBenchmarkOptions&
       return errors::InvalidArgument("unknown mode '", mode, "' (modes: one-core, two-cores, unpinned)");
   CLAB_ASSIGN_OR_RETURN(const std::vector<int> ports, tools::PickFreeLoopbackPorts(2));
   const std::string ps_address = absl::StrCat("127.0.0.1:", ports[0]);
-  const std::map<std::string, std::vector<std::string>> jobs = {
-      {"ps", {ps_address}}, {"worker", {absl::StrCat("127.0.0.1:", ports[1])}}};
+  const std::map<std::string, std::vector<std::string>> jobs = {{"ps", {ps_address}},
+                                                                {"worker", {absl::StrCat("127.0.0.1:", ports[1])}}};
   CLAB_ASSIGN_OR_RETURN(ClusterSpec cluster, ClusterSpec::FromDict(jobs));
 
-  CLAB_ASSIGN_OR_RETURN(std::unique_ptr<ChildProcess> ps,
-                        ChildProcess::Start(options.clab_program,
-                                            {"server", "--cluster", cluster.ToInline(), "--job_name", "ps"}, {}));
+  CLAB_ASSIGN_OR_RETURN(
+      std::unique_ptr<ChildProcess> ps,
+      ChildProcess::Start(options.clab_program, {"server", "--cluster", cluster.ToInline(), "--job_name", "ps"}, {}));
   if (!ps->WaitForLine("Serving /job:", std::chrono::seconds(20))) {
     std::string said;
     for (const std::string& line : ps->lines()) said += line + " ";
@@ -171,15 +171,28 @@ StatusOr<std::vector<BenchmarkRow>> RunStepBenchmark(const StepBenchmarkOptions&
       std::vector<double> floor_medians;
     };
     std::vector<Series> series;
-    series.push_back({"seed step", kSeedPayloadBytes, options.iterations, step,
-                      [&] { return probe->Echo(kSeedPayloadBytes); }, kSeedStepTargetRatio, {}, {}});
+    series.push_back({"seed step",
+                      kSeedPayloadBytes,
+                      options.iterations,
+                      step,
+                      [&] { return probe->Echo(kSeedPayloadBytes); },
+                      kSeedStepTargetRatio,
+                      {},
+                      {}});
     const int64_t largest = options.pull_sizes.empty() ? 0 : options.pull_sizes.back();
     for (int64_t size : options.pull_sizes) {
       const int64_t bytes = size * 4;
       // About the same time per series: fewer calls for bigger pulls, never under 20.
-      const int iterations = static_cast<int>(std::max<int64_t>(20, options.iterations * 4000 / std::max<int64_t>(bytes, 4000)));
-      series.push_back({PullName(size), bytes, iterations, pull(size), [&probe, bytes] { return probe->Fetch(bytes); },
-                        size == largest ? kLargestPullTargetRatio : 0.0, {}, {}});
+      const int iterations =
+          static_cast<int>(std::max<int64_t>(20, options.iterations * 4000 / std::max<int64_t>(bytes, 4000)));
+      series.push_back({PullName(size),
+                        bytes,
+                        iterations,
+                        pull(size),
+                        [&probe, bytes] { return probe->Fetch(bytes); },
+                        size == largest ? kLargestPullTargetRatio : 0.0,
+                        {},
+                        {}});
     }
     for (int repeat = 0; repeat < options.repeats; ++repeat) {
       for (Series& s : series) {
@@ -201,7 +214,8 @@ StatusOr<std::vector<BenchmarkRow>> RunStepBenchmark(const StepBenchmarkOptions&
       row.target_ratio = s.target;
       row.per_second = row.median_us > 0 ? 1e6 / row.median_us : 0;
       if (options.progress)
-        options.progress(absl::StrFormat("%s: %s %.1f us (floor %.1f us)", mode, row.name, row.median_us, row.floor_us));
+        options.progress(
+            absl::StrFormat("%s: %s %.1f us (floor %.1f us)", mode, row.name, row.median_us, row.floor_us));
       rows.push_back(row);
     }
   }

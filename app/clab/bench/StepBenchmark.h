@@ -20,23 +20,23 @@
 namespace clab::cli {
 
 struct StepBenchmarkOptions {
-  std::string clab_program;        // the `clab` executable that runs the ps
-  std::vector<std::string> modes;  // "one-core", "two-cores", "unpinned"
+  std::string clab_program;                                   // the `clab` executable that runs the ps
+  std::vector<std::string> modes;                             // "one-core", "two-cores", "unpinned"
   std::vector<int64_t> pull_sizes = {1000, 100000, 1000000};  // float32 elements
   int repeats = 5;
-  int iterations = 400;  // per repeat for the small calls; fewer for big pulls
+  int iterations = 400;                              // per repeat for the small calls; fewer for big pulls
   std::function<void(const std::string&)> progress;  // one line per finished measurement
 };
 
 struct BenchmarkRow {
   std::string mode;
-  std::string name;          // "seed step", "pull 1000 floats"
-  int64_t payload_bytes = 0; // what the floor call carries
-  double median_us = 0;      // the runtime's median latency, median over repeats
-  double floor_us = 0;       // the bare gRPC call's, same
-  double ratio = 0;          // median_us / floor_us
-  double target_ratio = 0;   // 0: no target
-  double per_second = 0;     // 1e6 / median_us
+  std::string name;           // "seed step", "pull 1000 floats"
+  int64_t payload_bytes = 0;  // what the floor call carries
+  double median_us = 0;       // the runtime's median latency, median over repeats
+  double floor_us = 0;        // the bare gRPC call's, same
+  double ratio = 0;           // median_us / floor_us
+  double target_ratio = 0;    // 0: no target
+  double per_second = 0;      // 1e6 / median_us
 };
 
 StatusOr<std::vector<BenchmarkRow>> RunStepBenchmark(const StepBenchmarkOptions& options);

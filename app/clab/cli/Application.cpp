@@ -1,7 +1,7 @@
 #include "cli/Application.h"
 
-#include "cli/FlagParser.h"
 #include "cli/CliStatus.h"
+#include "cli/FlagParser.h"
 #include "commands/BuiltinCommands.h"
 
 #include <absl/strings/str_cat.h>
@@ -65,8 +65,6 @@ Status Application::Dispatch(std::vector<std::string> args) {
   return match.command->Run(out_);
 }
 
-void Application::ReportError(const Status& status) {
-  err_ << "clab: " << OnOneLine(status.message()) << std::endl;
-}
+void Application::ReportError(const Status& status) { err_ << "clab: " << OnOneLine(status.message()) << std::endl; }
 
 }  // namespace clab::cli

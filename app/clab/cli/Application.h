@@ -3,8 +3,8 @@
 // error stream, "clab: <what went wrong>", with exit code 2 for usage errors and 1 otherwise.
 #pragma once
 
-#include "cli/CommandRegistry.h"
 #include "clab/core/Status.h"
+#include "cli/CommandRegistry.h"
 
 #include <iosfwd>
 #include <string>

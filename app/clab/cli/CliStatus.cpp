@@ -13,9 +13,7 @@ Status UsageError(absl::string_view message) {
   return status;
 }
 
-bool IsUsageError(const Status& status) {
-  return !status.ok() && status.GetPayload(kUsagePayloadUrl).has_value();
-}
+bool IsUsageError(const Status& status) { return !status.ok() && status.GetPayload(kUsagePayloadUrl).has_value(); }
 
 int ExitCodeFor(const Status& status) {
   if (status.ok()) return kExitOk;

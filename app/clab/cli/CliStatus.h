@@ -9,7 +9,6 @@
 
 #include <absl/strings/string_view.h>
 
-
 namespace clab::cli {
 
 inline constexpr int kExitOk = 0;

@@ -14,8 +14,7 @@ void ClusterFlags::Declare(FlagParser& flags) {
                   "the cluster: 'ps=HOST:PORT;worker=HOST:PORT,...', JSON text or a JSON file "
                   "(default: TF_CONFIG's cluster)",
                   &cluster_);
-  flags.AddString("job_name", "JOB", "this task's job, e.g. ps or worker (default: TF_CONFIG's task type)",
-                  &job_name_);
+  flags.AddString("job_name", "JOB", "this task's job, e.g. ps or worker (default: TF_CONFIG's task type)", &job_name_);
   flags.AddInt("task_index", "N", "this task's index in its job (default: TF_CONFIG's, else 0)", &task_index_, 0);
 }
 

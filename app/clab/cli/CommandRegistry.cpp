@@ -1,7 +1,7 @@
 #include "cli/CommandRegistry.h"
 
-#include "cli/FlagParser.h"
 #include "cli/CliStatus.h"
+#include "cli/FlagParser.h"
 
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_join.h>
@@ -40,8 +40,8 @@ StatusOr<CommandRegistry::Match> CommandRegistry::Resolve(const std::vector<std:
   if (!subcommands.empty()) {
     const bool subcommand_given = args.size() >= 2 && args[1].rfind('-', 0) != 0;
     if (!subcommand_given)
-      return UsageError(absl::StrCat("'clab ", args[0], "' needs a subcommand: ",
-                                     absl::StrJoin(subcommands, ", "), " (see 'clab --help')"));
+      return UsageError(absl::StrCat("'clab ", args[0], "' needs a subcommand: ", absl::StrJoin(subcommands, ", "),
+                                     " (see 'clab --help')"));
     return UsageError(absl::StrCat("unknown command '", args[0], " ", args[1], "' (see 'clab --help')"));
   }
   return UsageError(absl::StrCat("unknown command '", args[0], "' (see 'clab --help')"));
@@ -67,8 +67,7 @@ std::string CommandRegistry::Overview() const {
 std::string CommandRegistry::HelpFor(Command& command) {
   FlagParser flags(command.name());
   command.DeclareFlags(flags);
-  return absl::StrCat("Usage: ", flags.Synopsis(), "\n\n", command.description(), "\n\nFlags:\n",
-                      flags.FlagHelp());
+  return absl::StrCat("Usage: ", flags.Synopsis(), "\n\n", command.description(), "\n\nFlags:\n", flags.FlagHelp());
 }
 
 }  // namespace clab::cli

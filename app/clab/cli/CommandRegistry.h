@@ -2,8 +2,8 @@
 // help texts built from their declarations.
 #pragma once
 
-#include "cli/Command.h"
 #include "clab/core/Status.h"
+#include "cli/Command.h"
 
 #include <memory>
 #include <string>

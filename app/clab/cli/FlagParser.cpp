@@ -54,8 +54,8 @@ void FlagParser::AddStringList(absl::string_view name, absl::string_view value_n
   flag.list_value = values;
 }
 
-void FlagParser::AddInt(absl::string_view name, absl::string_view value_name, absl::string_view help,
-                        int64_t* value, int64_t minimum) {
+void FlagParser::AddInt(absl::string_view name, absl::string_view value_name, absl::string_view help, int64_t* value,
+                        int64_t minimum) {
   Flag& flag = NewFlag(name, value_name, help, Kind::kInt);
   // A start value below the minimum means "not given": no default to show.
   if (*value >= minimum) flag.default_text = std::to_string(*value);
@@ -140,8 +140,7 @@ Status FlagParser::ParseFlag(const std::vector<std::string>& args, size_t* index
   } else if (*index + 1 < args.size() && !LooksLikeFlag(args[*index + 1])) {
     value = args[++*index];
   }
-  if (value.empty())
-    return Error(absl::StrCat("flag '--", flag->name, "' needs a value (", flag->value_name, ")"));
+  if (value.empty()) return Error(absl::StrCat("flag '--", flag->name, "' needs a value (", flag->value_name, ")"));
   return AssignValue(*flag, value);
 }
 
@@ -150,19 +149,15 @@ Status FlagParser::AssignValue(Flag& flag, const std::string& text) {
     return Error(absl::StrCat("flag '--", flag.name, "' is given more than once"));
   flag.seen = true;
   switch (flag.kind) {
-    case Kind::kString:
-      *flag.string_value = text;
-      return OkStatus();
-    case Kind::kStringList:
-      flag.list_value->push_back(text);
-      return OkStatus();
+    case Kind::kString: *flag.string_value = text; return OkStatus();
+    case Kind::kStringList: flag.list_value->push_back(text); return OkStatus();
     case Kind::kInt: {
       int64_t number = 0;
       const char* end = text.data() + text.size();
       const auto [ptr, ec] = std::from_chars(text.data(), end, number);
       if (ec != std::errc() || ptr != end || number < flag.minimum)
-        return Error(absl::StrCat("flag '--", flag.name, "' wants a whole number >= ", flag.minimum,
-                                  ", got '", text, "'"));
+        return Error(
+            absl::StrCat("flag '--", flag.name, "' wants a whole number >= ", flag.minimum, ", got '", text, "'"));
       *flag.int_value = number;
       return OkStatus();
     }
@@ -193,9 +188,7 @@ FlagParser::Flag* FlagParser::FindFlag(absl::string_view name) {
   return nullptr;
 }
 
-Status FlagParser::Error(absl::string_view message) const {
-  return UsageError(absl::StrCat(message, " ", HelpHint()));
-}
+Status FlagParser::Error(absl::string_view message) const { return UsageError(absl::StrCat(message, " ", HelpHint())); }
 
 std::string FlagParser::HelpHint() const { return absl::StrCat("(see 'clab help ", command_, "')"); }
 
@@ -210,8 +203,8 @@ std::string FlagParser::Synopsis() const {
     if (flag.presence == Presence::kRequired) words.push_back(Spelling(flag));
   for (const Positional& positional : positionals_) words.push_back(positional.value_name);
   if (remaining_.values != nullptr) words.push_back(absl::StrCat("[", remaining_.value_name, "...]"));
-  const bool has_optional = std::any_of(flags_.begin(), flags_.end(),
-                                        [](const Flag& f) { return f.presence == Presence::kOptional; });
+  const bool has_optional =
+      std::any_of(flags_.begin(), flags_.end(), [](const Flag& f) { return f.presence == Presence::kOptional; });
   if (has_optional) words.push_back("[flags]");
   return absl::StrJoin(words, " ");
 }

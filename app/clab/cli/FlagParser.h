@@ -24,19 +24,18 @@ class FlagParser {
   explicit FlagParser(std::string command);
 
   // The target's value before Parse is the default (shown in help when not empty).
-  void AddString(absl::string_view name, absl::string_view value_name, absl::string_view help,
-                 std::string* value, Presence presence = Presence::kOptional);
+  void AddString(absl::string_view name, absl::string_view value_name, absl::string_view help, std::string* value,
+                 Presence presence = Presence::kOptional);
   // A flag that may be given several times; values keep their order.
   void AddStringList(absl::string_view name, absl::string_view value_name, absl::string_view help,
                      std::vector<std::string>* values, Presence presence = Presence::kOptional);
-  void AddInt(absl::string_view name, absl::string_view value_name, absl::string_view help,
-              int64_t* value, int64_t minimum);
+  void AddInt(absl::string_view name, absl::string_view value_name, absl::string_view help, int64_t* value,
+              int64_t minimum);
   void AddBool(absl::string_view name, absl::string_view help, bool* value);
   // Positionals are required and filled in declaration order.
   void AddPositional(absl::string_view value_name, absl::string_view help, std::string* value);
   // Takes every positional left after the required ones (none is fine).
-  void AddRemainingPositionals(absl::string_view value_name, absl::string_view help,
-                               std::vector<std::string>* values);
+  void AddRemainingPositionals(absl::string_view value_name, absl::string_view help, std::vector<std::string>* values);
 
   Status Parse(const std::vector<std::string>& args);
   // True when Parse met -h or --help; the values are then incomplete.

@@ -30,7 +30,8 @@ StatusOr<LocalTasksResult> RunLocalTasks(const std::vector<LocalTask>& tasks, st
   LocalTasksResult result;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (auto& worker : workers) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     std::optional<int> status = worker->Wait(std::max(left, std::chrono::milliseconds(0)));
     if (!status) {
       result.timed_out = true;

@@ -21,9 +21,9 @@ struct LocalTask {
 
 struct LocalTasksResult {
   bool timed_out = false;
-  std::vector<int> worker_status;  // exit status per worker, in order
+  std::vector<int> worker_status;                      // exit status per worker, in order
   std::vector<std::vector<std::string>> worker_lines;  // what each worker printed
-  std::vector<int> other_status;   // after SIGTERM, per other task
+  std::vector<int> other_status;                       // after SIGTERM, per other task
 };
 
 StatusOr<LocalTasksResult> RunLocalTasks(const std::vector<LocalTask>& tasks, std::ostream& out,

@@ -12,10 +12,9 @@ void TaskProgramFlags::Declare(FlagParser& flags, const char* max_seconds_help) 
   flags.AddInt("last_step", "N", "StopAtStepHook's last_step", &last_step_, 0);
   flags.AddInt("max_seconds", "S", max_seconds_help, &max_seconds_, 0);
   flags.AddString("checkpoint_dir", "DIR", "where the chief writes checkpoints and event files", &checkpoint_dir_);
-  flags.AddInt("save_checkpoint_steps", "N", "checkpoint every N steps (default: every 600 s)",
-               &save_checkpoint_steps_, 0);
-  flags.AddInt("wait_for_ps_ms", "MS", "how long the worker waits for the ps before giving up", &wait_for_ps_ms_,
-               1);
+  flags.AddInt("save_checkpoint_steps", "N", "checkpoint every N steps (default: every 600 s)", &save_checkpoint_steps_,
+               0);
+  flags.AddInt("wait_for_ps_ms", "MS", "how long the worker waits for the ps before giving up", &wait_for_ps_ms_, 1);
 }
 
 StatusOr<examples::TaskProgramOptions> TaskProgramFlags::Resolve(const std::string& default_cluster,

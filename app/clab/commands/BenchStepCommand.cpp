@@ -1,10 +1,10 @@
 #include "commands/BenchStepCommand.h"
 
 #include "bench/StepBenchmark.h"
-#include "launch/process/ChildProcess.h"
 #include "cli/CliStatus.h"
 #include "cli/CpuPinning.h"
 #include "cli/FlagParser.h"
+#include "launch/process/ChildProcess.h"
 
 #include <absl/strings/numbers.h>
 #include <absl/strings/str_cat.h>
@@ -80,8 +80,8 @@ Status BenchStepCommand::Run(std::ostream& out) {
   }
   options.progress = [&out](const std::string& line) { out << "  " << line << std::endl; };
 
-  out << "Seed step and variable pulls: ps in its own process, worker and session in this one, "
-      << OnlineCpuCount() << " CPUs online.\n"
+  out << "Seed step and variable pulls: ps in its own process, worker and session in this one, " << OnlineCpuCount()
+      << " CPUs online.\n"
       << "Each runtime figure is beside a bare gRPC call of the same payload to the same ps (the floor).\n"
       << std::endl;
   CLAB_ASSIGN_OR_RETURN(const std::vector<BenchmarkRow> rows, RunStepBenchmark(options));

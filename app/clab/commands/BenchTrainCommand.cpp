@@ -1,14 +1,14 @@
 #include "commands/BenchTrainCommand.h"
 
-#include "launch/process/ChildProcess.h"
-#include "cli/CliStatus.h"
-#include "cli/FlagParser.h"
-#include "exampledata/ExampleDataPath.h"
-#include "network/LoopbackPorts.h"
 #include "clab/distributed/Server.h"
 #include "clab/ops/Ops.h"
 #include "clab/runtime/Session.h"
+#include "cli/CliStatus.h"
+#include "cli/FlagParser.h"
+#include "exampledata/ExampleDataPath.h"
+#include "launch/process/ChildProcess.h"
 #include "models/ClusterTraining.h"
+#include "network/LoopbackPorts.h"
 
 #include <absl/strings/numbers.h>
 #include <absl/strings/str_cat.h>
@@ -63,9 +63,9 @@ Status BenchTrainCommand::Run(std::ostream& out) {
   // The floor: the same model and steps in one process, no RPC at all.
   {
     GraphBuilder g;
-    CLAB_ASSIGN_OR_RETURN(const tools::ClassifierGraph model,
-                          tools::BuildClassifier(g, data.num_features, {static_cast<int>(hidden_)}, data.num_classes,
-                                                    0.1, 7));
+    CLAB_ASSIGN_OR_RETURN(
+        const tools::ClassifierGraph model,
+        tools::BuildClassifier(g, data.num_features, {static_cast<int>(hidden_)}, data.num_classes, 0.1, 7));
     const Output init = ops::GlobalVariablesInitializer(g);
     CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Session> session, NewSession(SessionOptions()));
     CLAB_RETURN_IF_ERROR(session->Create(g.graph_def()));
@@ -85,7 +85,8 @@ Status BenchTrainCommand::Run(std::ostream& out) {
     CLAB_ASSIGN_OR_RETURN(const std::vector<int> ports, tools::PickFreeLoopbackPorts(workers + 1));
     std::map<std::string, std::vector<std::string>> jobs;
     jobs["ps"] = {absl::StrCat("127.0.0.1:", ports[0])};
-    for (int i = 0; i < workers; ++i) jobs["worker"].push_back(absl::StrCat("127.0.0.1:", ports[static_cast<size_t>(i) + 1]));
+    for (int i = 0; i < workers; ++i)
+      jobs["worker"].push_back(absl::StrCat("127.0.0.1:", ports[static_cast<size_t>(i) + 1]));
     CLAB_ASSIGN_OR_RETURN(ClusterSpec cluster, ClusterSpec::FromDict(jobs));
     CLAB_ASSIGN_OR_RETURN(std::unique_ptr<ChildProcess> ps,
                           ChildProcess::Start(ChildProcess::SelfPath(),
@@ -112,14 +113,14 @@ Status BenchTrainCommand::Run(std::ostream& out) {
     ps->Stop();
     const double steps_per_second = static_cast<double>(result.steps) / result.seconds;
     const double reference = ReferenceStepsPerSecond(workers);
-    out << "  " << workers << " worker(s): " << absl::StrFormat("%.0f steps/s, accuracy %.3f", steps_per_second,
-                                                                  result.held_out_accuracy)
+    out << "  " << workers
+        << " worker(s): " << absl::StrFormat("%.0f steps/s, accuracy %.3f", steps_per_second, result.held_out_accuracy)
         << std::endl;
     // The share of the run that the same steps take without RPC; the rest is transfer and
     // coordination between the tasks.
     const std::string compute = absl::StrFormat("%.0f%%", 100.0 * local_seconds / result.seconds);
-    table += absl::StrFormat("%-8d %9.2f %10.0f %12.0f %10.3f %9s %14s %8s\n", workers, result.seconds, steps_per_second,
-                             steps_per_second * 32, result.held_out_accuracy, compute,
+    table += absl::StrFormat("%-8d %9.2f %10.0f %12.0f %10.3f %9s %14s %8s\n", workers, result.seconds,
+                             steps_per_second, steps_per_second * 32, result.held_out_accuracy, compute,
                              reference > 0 ? absl::StrFormat("%.0f steps/s", reference) : "-",
                              reference > 0 ? absl::StrFormat("%.2fx", steps_per_second / reference) : "-");
   }

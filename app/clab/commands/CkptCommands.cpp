@@ -1,10 +1,10 @@
 #include "commands/CkptCommands.h"
 
+#include "clab/io/TensorBundle.h"
+#include "clab/train/CheckpointState.h"
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
 #include "cli/TextTable.h"
-#include "clab/io/TensorBundle.h"
-#include "clab/train/CheckpointState.h"
 
 #include <absl/strings/numbers.h>
 #include <absl/strings/str_cat.h>
@@ -54,9 +54,7 @@ std::string CkptLsCommand::description() const {
          "the previous good one.";
 }
 
-void CkptLsCommand::DeclareFlags(FlagParser& flags) {
-  flags.AddPositional("DIR", "a checkpoint directory", &dir_);
-}
+void CkptLsCommand::DeclareFlags(FlagParser& flags) { flags.AddPositional("DIR", "a checkpoint directory", &dir_); }
 
 Status CkptLsCommand::Run(std::ostream& out) {
   auto state = ReadCheckpointState(dir_);

@@ -1,12 +1,12 @@
 #include "commands/DemoCommand.h"
 
+#include "clab/graph/GraphBuilder.h"
+#include "clab/runtime/Session.h"
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
 #include "cli/LocalTasks.h"
-#include "network/LoopbackPorts.h"
-#include "clab/graph/GraphBuilder.h"
-#include "clab/runtime/Session.h"
 #include "examplegraphs/SeedGraph.h"
+#include "network/LoopbackPorts.h"
 
 #include <absl/strings/str_cat.h>
 
@@ -53,8 +53,8 @@ Status DemoCommand::RunDistributed(std::ostream& out) {
       << std::endl;
 
   auto task_args = [&](const char* job) {
-    std::vector<std::string> args{"example", "seed", "--cluster", cluster, "--job_name", job, "--task_index", "0",
-                                  "--last_step", std::to_string(last_step_)};
+    std::vector<std::string> args{"example", "seed",         "--cluster", cluster,       "--job_name",
+                                  job,       "--task_index", "0",         "--last_step", std::to_string(last_step_)};
     if (faithful_) args.push_back("--faithful");
     if (max_seconds_ > 0) args.insert(args.end(), {"--max_seconds", std::to_string(max_seconds_)});
     if (!checkpoint_dir_.empty()) args.insert(args.end(), {"--checkpoint_dir", checkpoint_dir_});
@@ -68,7 +68,8 @@ Status DemoCommand::RunDistributed(std::ostream& out) {
     return errors::DeadlineExceeded("the worker did not finish within ", timeout_s_,
                                     " s (see its lines above); both tasks were stopped");
   if (result.worker_status[0] != 0)
-    return errors::Unknown("the worker task failed with exit status ", result.worker_status[0], " (see its lines above)");
+    return errors::Unknown("the worker task failed with exit status ", result.worker_status[0],
+                           " (see its lines above)");
   const int ps_status = result.other_status[0];
   out << "Both tasks ended cleanly (ps exit status " << ps_status
       << " after SIGTERM). The same program runs on real hosts: see 'clab help example seed'." << std::endl;

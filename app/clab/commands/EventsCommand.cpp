@@ -1,8 +1,8 @@
 #include "commands/EventsCommand.h"
 
+#include "clab/io/EventFileWriter.h"
 #include "cli/FlagParser.h"
 #include "cli/TextTable.h"
-#include "clab/io/EventFileWriter.h"
 
 #include <absl/strings/str_format.h>
 
@@ -45,7 +45,8 @@ Status EventsCommand::Run(std::ostream& out) {
   std::vector<std::string> files;
   if (fs::is_directory(path_, error)) {
     for (const auto& entry : fs::directory_iterator(path_, error))
-      if (entry.path().filename().string().rfind("events.out.tfevents.", 0) == 0) files.push_back(entry.path().string());
+      if (entry.path().filename().string().rfind("events.out.tfevents.", 0) == 0)
+        files.push_back(entry.path().string());
     std::sort(files.begin(), files.end());  // the name starts with the creation time
     if (files.empty()) return errors::NotFound("'", path_, "' has no event files (events.out.tfevents.*)");
   } else if (fs::exists(path_, error)) {
@@ -74,8 +75,7 @@ Status EventsCommand::Run(std::ostream& out) {
       }
     }
   }
-  out << files.size() << (files.size() == 1 ? " event file" : " event files") << ", " << table.num_rows()
-      << " rows:\n";
+  out << files.size() << (files.size() == 1 ? " event file" : " event files") << ", " << table.num_rows() << " rows:\n";
   table.Print(out);
   return OkStatus();
 }

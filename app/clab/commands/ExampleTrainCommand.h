@@ -2,8 +2,8 @@
 // an example training program (examples/models/TrainProgram.h).
 #pragma once
 
-#include "cli/TaskProgramFlags.h"
 #include "cli/Command.h"
+#include "cli/TaskProgramFlags.h"
 
 #include <cstdint>
 

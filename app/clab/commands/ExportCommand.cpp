@@ -35,12 +35,13 @@ Status ExportCommand::Run(std::ostream& out) {
   if (kind_ != "both" && kind_ != "tfjob" && kind_ != "pods")
     return UsageError("--kind '" + kind_ + "' is not both, tfjob or pods");
   CLAB_ASSIGN_OR_RETURN(const launch::ProjectFile project, launch::ProjectFile::Read(project_));
-  CLAB_ASSIGN_OR_RETURN(const launch::KubernetesExportResult result, launch::ExportKubernetes(project, k8s_dir_, kind_));
+  CLAB_ASSIGN_OR_RETURN(const launch::KubernetesExportResult result,
+                        launch::ExportKubernetes(project, k8s_dir_, kind_));
   for (const std::string& file : result.files) out << "Wrote " << file << "\n";
   for (const std::string& note : result.notes) out << "Left out: " << note << "\n";
-  out << "Apply with: kubectl apply -f " << (result.files.empty() ? k8s_dir_ : result.files.back())
-      << "   (namespace " << project.launch.kubernetes.name_space << ", objects "
-      << launch::KubernetesNames::ObjectName(project) << "-*)" << std::endl;
+  out << "Apply with: kubectl apply -f " << (result.files.empty() ? k8s_dir_ : result.files.back()) << "   (namespace "
+      << project.launch.kubernetes.name_space << ", objects " << launch::KubernetesNames::ObjectName(project) << "-*)"
+      << std::endl;
   return OkStatus();
 }
 

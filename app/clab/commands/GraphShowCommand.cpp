@@ -1,10 +1,10 @@
 #include "commands/GraphShowCommand.h"
 
+#include "clab/graph/Graph.h"
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
-#include "formats/GraphFileReader.h"
 #include "cli/TextTable.h"
-#include "clab/graph/Graph.h"
+#include "formats/GraphFileReader.h"
 
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_join.h>
@@ -17,9 +17,7 @@
 namespace clab::cli {
 namespace {
 
-bool IsVariableOp(absl::string_view op) {
-  return op == "VariableV2" || op == "Variable" || op == "VarHandleOp";
-}
+bool IsVariableOp(absl::string_view op) { return op == "VariableV2" || op == "Variable" || op == "VarHandleOp"; }
 
 std::string JoinTypes(const Node& node) {
   std::vector<std::string> names;
@@ -105,8 +103,7 @@ Status GraphShowCommand::Run(std::ostream& out) {
   table.Print(out);
   out << "\n" << SummaryLine(graph_def) << "\n";
 
-  if (!shape_status.ok())
-    return WithPrefix(shape_status, absl::StrCat(path_, ": shape inference stopped: "));
+  if (!shape_status.ok()) return WithPrefix(shape_status, absl::StrCat(path_, ": shape inference stopped: "));
   return OkStatus();
 }
 

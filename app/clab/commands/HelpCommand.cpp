@@ -1,8 +1,8 @@
 #include "commands/HelpCommand.h"
 
+#include "cli/CliStatus.h"
 #include "cli/CommandRegistry.h"
 #include "cli/FlagParser.h"
-#include "cli/CliStatus.h"
 
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_join.h>

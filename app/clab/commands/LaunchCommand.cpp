@@ -1,8 +1,8 @@
 #include "commands/LaunchCommand.h"
 
+#include "clab/core/TerminationSignal.h"
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
-#include "clab/core/TerminationSignal.h"
 #include "launch/observe/LaunchEvents.h"
 #include "launch/observe/LaunchLog.h"
 #include "launch/project/ProjectFile.h"
@@ -121,7 +121,8 @@ Status LaunchCommand::ShowStatus(std::ostream& out) {
         << (job.ok() ? absl::StrCat(job->state, job->reason.empty() ? "" : " (" + job->reason + ")")
                      : std::string(job.status().message()))
         << std::endl;
-    if (!record.work_dir.empty()) out << "  output: " << record.work_dir << "/slurm-" << record.job_id << ".out" << std::endl;
+    if (!record.work_dir.empty())
+      out << "  output: " << record.work_dir << "/slurm-" << record.job_id << ".out" << std::endl;
   }
   for (const launch::LaunchRecord::Task& task : record.tasks)
     out << "  " << task.name << " on " << task.host << ": pid " << task.pid << ", log " << task.log << std::endl;
@@ -158,12 +159,13 @@ Status LaunchCommand::Run(std::ostream& out) {
     launch::SlurmLauncher launcher(project, options, *observer);
     status = RunUntilOver(launcher);
   } else if (via == "local") {
-    return UsageError(absl::StrCat(project_, " runs on this machine (launch.method local): run it with the studio's Run "
+    return UsageError(absl::StrCat(project_,
+                                   " runs on this machine (launch.method local): run it with the studio's Run "
                                    "('clab train' for a training program, 'clab demo' for the seed), or pass --via ssh "
                                    "or --via slurm"));
   } else if (via == "kubernetes") {
-    return UsageError(absl::StrCat("Kubernetes runs what 'clab export ", project_,
-                                   " --k8s DIR' writes: kubectl apply -f DIR"));
+    return UsageError(
+        absl::StrCat("Kubernetes runs what 'clab export ", project_, " --k8s DIR' writes: kubectl apply -f DIR"));
   } else {
     return UsageError(absl::StrCat("--via '", via, "' is not a launch method (ssh, slurm)"));
   }

@@ -1,10 +1,10 @@
 #include "commands/OpsCommand.h"
 
+#include "clab/graph/OpRegistry.h"
+#include "clab/runtime/Device.h"
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
 #include "cli/TextTable.h"
-#include "clab/graph/OpRegistry.h"
-#include "clab/runtime/Device.h"
 
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_join.h>

@@ -1,10 +1,10 @@
 #include "commands/RunCommand.h"
 
+#include "clab/graph/Graph.h"
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
 #include "formats/GraphFileReader.h"
 #include "formats/JsonTensorParser.h"
-#include "clab/graph/Graph.h"
 
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_join.h>
@@ -72,8 +72,8 @@ Status RunCommand::Run(std::ostream& out) {
   std::vector<Tensor> outputs;
   if (!init_nodes_.empty()) {
     if (Status status = session->Run({}, {}, init_nodes_, &outputs); !status.ok())
-      return WithPrefix(status, absl::StrCat("--init ", absl::StrJoin(init_nodes_, ", "), " failed: ",
-                                             absl::StatusCodeToString(status.code()), ": "));
+      return WithPrefix(status, absl::StrCat("--init ", absl::StrJoin(init_nodes_, ", "),
+                                             " failed: ", absl::StatusCodeToString(status.code()), ": "));
   }
   for (int64_t step = 1; step <= steps_; ++step) {
     if (Status status = session->Run(feeds, fetches_, targets_, &outputs); !status.ok())
@@ -108,8 +108,8 @@ StatusOr<FeedList> RunCommand::ParseFeeds(const Graph& graph) const {
   for (const std::string& spec : feed_specs_) {
     const size_t equals = spec.find('=');
     if (equals == std::string::npos || equals == 0 || equals + 1 == spec.size())
-      return UsageError(absl::StrCat("--feed wants NAME=JSON, e.g. 'x=[[1, 2]]', got '", spec,
-                                     "' (see 'clab help run')"));
+      return UsageError(
+          absl::StrCat("--feed wants NAME=JSON, e.g. 'x=[[1, 2]]', got '", spec, "' (see 'clab help run')"));
     const std::string name = spec.substr(0, equals);
     auto id = TensorId::Parse(name);
     if (!id.ok()) return UsageError(absl::StrCat("--feed '", name, "': ", id.status().message()));
@@ -131,10 +131,11 @@ StatusOr<FeedList> RunCommand::ParseFeeds(const Graph& graph) const {
 Status RunCommand::ExplainStepFailure(const Status& status, int64_t step) const {
   std::string hint;
   if (status.code() == absl::StatusCode::kFailedPrecondition && init_nodes_.empty())
-    hint = " (no --init was given: variables start uninitialised; pass --init NODE to run their "
-           "initializer first, e.g. --init init)";
-  return Status(status.code(), absl::StrCat("step ", step, " failed: ", absl::StatusCodeToString(status.code()),
-                                            ": ", status.message(), hint));
+    hint =
+        " (no --init was given: variables start uninitialised; pass --init NODE to run their "
+        "initializer first, e.g. --init init)";
+  return Status(status.code(), absl::StrCat("step ", step, " failed: ", absl::StatusCodeToString(status.code()), ": ",
+                                            status.message(), hint));
 }
 
 void RunCommand::PrintFetches(std::ostream& out, const std::vector<Tensor>& values) const {

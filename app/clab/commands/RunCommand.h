@@ -2,9 +2,9 @@
 // session and prints each fetched value after each step, as `print(sess.run(...))` would.
 #pragma once
 
-#include "cli/Command.h"
 #include "clab/core/Tensor.h"
 #include "clab/runtime/Session.h"
+#include "cli/Command.h"
 
 #include <cstdint>
 #include <string>

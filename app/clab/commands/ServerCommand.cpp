@@ -1,8 +1,8 @@
 #include "commands/ServerCommand.h"
 
+#include "clab/distributed/Server.h"
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
-#include "clab/distributed/Server.h"
 #include "launch/task/WorkerWatch.h"
 
 #include <signal.h>

@@ -62,8 +62,8 @@ Status SlurmSpecCommand::Run(std::ostream& out) {
     out << "(SLURM_PROCID is not set: outside a job step no task is this one)" << std::endl;
     return OkStatus();
   }
-  out << "this task (rank " << *environment.rank << "): /job:" << resolved.task_type << "/replica:0/task:"
-      << resolved.task_index << " at " << resolved.address << "\n";
+  out << "this task (rank " << *environment.rank << "): /job:" << resolved.task_type
+      << "/replica:0/task:" << resolved.task_index << " at " << resolved.address << "\n";
   if (!resolved.cuda_visible_devices.empty()) out << "CUDA_VISIBLE_DEVICES=" << resolved.cuda_visible_devices << "\n";
   const nlohmann::json tf_config = {{"cluster", nlohmann::json::parse(resolved.cluster.ToJson())},
                                     {"task", {{"type", resolved.task_type}, {"index", resolved.task_index}}}};

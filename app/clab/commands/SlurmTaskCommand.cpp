@@ -45,8 +45,9 @@ Status SlurmTaskCommand::Run(std::ostream& out) {
   // TensorFlow trusts the rank order to match where the ranks run; a mismatch would put a
   // server on an address of another node.
   if (!environment.node_name.empty() && address.host != environment.node_name)
-    return errors::FailedPrecondition("rank ", *environment.rank, " would listen at ", resolved.address, " but runs on ",
-                                      environment.node_name, ": the step's tasks are not laid out node by node (srun --distribution=block)");
+    return errors::FailedPrecondition("rank ", *environment.rank, " would listen at ", resolved.address,
+                                      " but runs on ", environment.node_name,
+                                      ": the step's tasks are not laid out node by node (srun --distribution=block)");
 
   launch::TaskCommandOptions command;
   command.cluster = resolved.cluster.ToInline();
@@ -56,9 +57,11 @@ Status SlurmTaskCommand::Run(std::ostream& out) {
   if (!project.graph.empty())
     command.graph_path = (std::filesystem::path(project_).parent_path() / (project.Stem() + ".graph.pbtxt")).string();
   const std::vector<std::string> args = launch::TaskArguments(project, command);
-  out << "clab slurm task: rank " << *environment.rank << " is /job:" << resolved.task_type << "/replica:0/task:"
-      << resolved.task_index << " at " << resolved.address << " in " << command.cluster << std::endl;
-  if (!resolved.cuda_visible_devices.empty()) ::setenv("CUDA_VISIBLE_DEVICES", resolved.cuda_visible_devices.c_str(), 1);
+  out << "clab slurm task: rank " << *environment.rank << " is /job:" << resolved.task_type
+      << "/replica:0/task:" << resolved.task_index << " at " << resolved.address << " in " << command.cluster
+      << std::endl;
+  if (!resolved.cuda_visible_devices.empty())
+    ::setenv("CUDA_VISIBLE_DEVICES", resolved.cuda_visible_devices.c_str(), 1);
 
   const std::string self = launch::ChildProcess::SelfPath();
   std::vector<char*> argv{const_cast<char*>(self.c_str())};

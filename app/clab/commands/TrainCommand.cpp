@@ -3,8 +3,8 @@
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
 #include "cli/LocalTasks.h"
-#include "network/LoopbackPorts.h"
 #include "models/TrainProgram.h"
+#include "network/LoopbackPorts.h"
 
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_join.h>
@@ -62,7 +62,8 @@ StatusOr<ProjectRun> ReadProject(const std::string& path) {
     CLAB_ASSIGN_OR_RETURN(const nlohmann::json* dir,
                           field(*settings, "checkpoint_dir", &nlohmann::json::is_string, "a string"));
     if (dir != nullptr) run.checkpoint_dir = dir->get<std::string>();
-    CLAB_ASSIGN_OR_RETURN(const nlohmann::json* sync, field(*settings, "sync", &nlohmann::json::is_boolean, "true or false"));
+    CLAB_ASSIGN_OR_RETURN(const nlohmann::json* sync,
+                          field(*settings, "sync", &nlohmann::json::is_boolean, "true or false"));
     if (sync != nullptr) run.sync = sync->get<bool>();
   }
   if (run.last_step < 1) return errors::InvalidArgument(path, ": run.last_step: ", run.last_step, " is not >= 1");
@@ -114,8 +115,9 @@ Status TrainCommand::Run(std::ostream& out) {
   const std::string cluster =
       absl::StrCat("ps=", absl::StrJoin(ps_addresses, ","), ";worker=", absl::StrJoin(worker_addresses, ","));
   out << "Training " << run.program << " on " << run.ps << " ps and " << run.workers << " workers, to global step "
-      << run.last_step << (run.sync ? ", as synchronous replicas" : ", asynchronously") << ":\n  cluster "
-      << cluster << "\n" << std::endl;
+      << run.last_step << (run.sync ? ", as synchronous replicas" : ", asynchronously") << ":\n  cluster " << cluster
+      << "\n"
+      << std::endl;
 
   std::vector<LocalTask> tasks;
   for (int i = 0; i < run.ps; ++i)
@@ -123,9 +125,9 @@ Status TrainCommand::Run(std::ostream& out) {
                      {"server", "--cluster", cluster, "--job_name", "ps", "--task_index", std::to_string(i)},
                      false});
   for (int i = 0; i < run.workers; ++i) {
-    std::vector<std::string> args{"example", "train", "--model", run.program, "--cluster", cluster, "--job_name",
-                                  "worker", "--task_index", std::to_string(i), "--last_step",
-                                  std::to_string(run.last_step)};
+    std::vector<std::string> args{"example",      "train",           "--model",     run.program,
+                                  "--cluster",    cluster,           "--job_name",  "worker",
+                                  "--task_index", std::to_string(i), "--last_step", std::to_string(run.last_step)};
     if (i == 0 && !run.checkpoint_dir.empty()) args.insert(args.end(), {"--checkpoint_dir", run.checkpoint_dir});
     if (run.sync) args.push_back("--sync");
     tasks.push_back({absl::StrCat("worker/", i), args, true});
@@ -135,7 +137,8 @@ Status TrainCommand::Run(std::ostream& out) {
   if (result.timed_out) return errors::DeadlineExceeded("the workers did not finish within ", timeout_s_, " s");
   for (size_t i = 0; i < result.worker_status.size(); ++i) {
     if (result.worker_status[i] != 0)
-      return errors::Unknown("worker ", i, " failed with exit status ", result.worker_status[i], " (see its lines above)");
+      return errors::Unknown("worker ", i, " failed with exit status ", result.worker_status[i],
+                             " (see its lines above)");
   }
   for (size_t i = 0; i < result.worker_lines.size(); ++i)
     for (const std::string& line : result.worker_lines[i])

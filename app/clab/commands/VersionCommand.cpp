@@ -2,17 +2,15 @@
 
 #include "clab/Version.h"
 
-#include <Eigen/Core>
 #include <google/protobuf/stubs/common.h>
 #include <grpcpp/version_info.h>
+#include <Eigen/Core>
 
 #include <ostream>
 
 namespace clab::cli {
 
-std::string VersionCommand::summary() const {
-  return "Print the versions of ClusterLab, protobuf, gRPC and Eigen";
-}
+std::string VersionCommand::summary() const { return "Print the versions of ClusterLab, protobuf, gRPC and Eigen"; }
 
 std::string VersionCommand::description() const {
   return "Prints ClusterLab's version, then the versions of protobuf, gRPC and Eigen that this\n"

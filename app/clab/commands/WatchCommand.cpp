@@ -1,9 +1,9 @@
 #include "commands/WatchCommand.h"
 
-#include "cli/CliStatus.h"
-#include "cli/FlagParser.h"
 #include "clab/core/TerminationSignal.h"
 #include "clab/monitor.grpc.pb.h"
+#include "cli/CliStatus.h"
+#include "cli/FlagParser.h"
 
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_format.h>
@@ -47,7 +47,8 @@ std::string Describe(const TaskEvent& event) {
       return absl::StrCat("step global_step=", event.step().global_step(), " local_step=", event.step().local_step(),
                           " run=", event.step().duration_us(), "us", event.step().finished() ? " (finished)" : "");
     case TaskEvent::kHook:
-      return absl::StrCat("hook ", event.hook().hook(), " ", LevelName(event.hook().level()), ": ", event.hook().text());
+      return absl::StrCat("hook ", event.hook().hook(), " ", LevelName(event.hook().level()), ": ",
+                          event.hook().text());
     case TaskEvent::kPlacement:
       return absl::StrCat("placement ", event.placement().node(), " (", event.placement().op(), ") -> ",
                           event.placement().device());
@@ -57,12 +58,9 @@ std::string Describe(const TaskEvent& event) {
     case TaskEvent::kTraffic:
       return absl::StrCat("traffic with ", event.traffic().peer(), ": sent ", event.traffic().bytes_sent(),
                           " B, received ", event.traffic().bytes_received(), " B");
-    case TaskEvent::kError:
-      return absl::StrCat("error ", event.error().code(), ": ", event.error().message());
-    case TaskEvent::kLog:
-      return absl::StrCat("log ", LevelName(event.log().level()), ": ", event.log().text());
-    case TaskEvent::KIND_NOT_SET:
-      break;
+    case TaskEvent::kError: return absl::StrCat("error ", event.error().code(), ": ", event.error().message());
+    case TaskEvent::kLog: return absl::StrCat("log ", LevelName(event.log().level()), ": ", event.log().text());
+    case TaskEvent::KIND_NOT_SET: break;
   }
   return "(empty event)";
 }
@@ -91,15 +89,13 @@ Status WatchCommand::Run(std::ostream& out) {
   if (address.rfind("grpc://", 0) == 0) address = address.substr(7);
   grpc::ChannelArguments args;
   args.SetInt(GRPC_ARG_ENABLE_HTTP_PROXY, 0);
-  auto stub =
-      MonitorService::NewStub(grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args));
+  auto stub = MonitorService::NewStub(grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args));
 
   grpc::ClientContext info_context;
   info_context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
   TaskInfoResponse info;
   const grpc::Status info_status = stub->GetTaskInfo(&info_context, TaskInfoRequest(), &info);
-  if (!info_status.ok())
-    return errors::Unavailable("no task answers at ", target_, ": ", info_status.error_message());
+  if (!info_status.ok()) return errors::Unavailable("no task answers at ", target_, ": ", info_status.error_message());
   std::vector<std::string> devices;
   for (const auto& device : info.devices()) devices.push_back(device.name());
   out << info.task() << " (ClusterLab " << info.version() << ", pid " << info.pid() << "), state "

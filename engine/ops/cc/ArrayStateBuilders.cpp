@@ -41,13 +41,13 @@ Output NoOp(GraphBuilder& g, const std::vector<Output>& control_inputs, std::str
 }
 
 Output Reshape(GraphBuilder& g, const Output& x, const Output& shape, std::string_view name) {
-  return g.AddNode("Reshape", {x, shape},
-                   {{"T", AttrOf(ValueTypeOf(g, x))}, {"Tshape", AttrOf(ValueTypeOf(g, shape))}}, name);
+  return g.AddNode("Reshape", {x, shape}, {{"T", AttrOf(ValueTypeOf(g, x))}, {"Tshape", AttrOf(ValueTypeOf(g, shape))}},
+                   name);
 }
 
 Output Transpose(GraphBuilder& g, const Output& x, const Output& perm, std::string_view name) {
-  return g.AddNode("Transpose", {x, perm},
-                   {{"T", AttrOf(ValueTypeOf(g, x))}, {"Tperm", AttrOf(ValueTypeOf(g, perm))}}, name);
+  return g.AddNode("Transpose", {x, perm}, {{"T", AttrOf(ValueTypeOf(g, x))}, {"Tperm", AttrOf(ValueTypeOf(g, perm))}},
+                   name);
 }
 
 Output Shape(GraphBuilder& g, const Output& x, DataType out_type, std::string_view name) {

@@ -26,9 +26,8 @@ Output Conv2D(GraphBuilder& g, const Output& input, const Output& filter, const 
   return g.AddNode("Conv2D", {input, filter}, WindowAttrs(nullptr, strides, padding), name);
 }
 
-Output Conv2DBackpropInput(GraphBuilder& g, const Output& input_sizes, const Output& filter,
-                           const Output& out_backprop, const std::vector<int64_t>& strides, std::string_view padding,
-                           std::string_view name) {
+Output Conv2DBackpropInput(GraphBuilder& g, const Output& input_sizes, const Output& filter, const Output& out_backprop,
+                           const std::vector<int64_t>& strides, std::string_view padding, std::string_view name) {
   return g.AddNode("Conv2DBackpropInput", {input_sizes, filter, out_backprop}, WindowAttrs(nullptr, strides, padding),
                    name);
 }
@@ -36,8 +35,8 @@ Output Conv2DBackpropInput(GraphBuilder& g, const Output& input_sizes, const Out
 Output Conv2DBackpropFilter(GraphBuilder& g, const Output& input, const Output& filter_sizes,
                             const Output& out_backprop, const std::vector<int64_t>& strides, std::string_view padding,
                             std::string_view name) {
-  return g.AddNode("Conv2DBackpropFilter", {input, filter_sizes, out_backprop},
-                   WindowAttrs(nullptr, strides, padding), name);
+  return g.AddNode("Conv2DBackpropFilter", {input, filter_sizes, out_backprop}, WindowAttrs(nullptr, strides, padding),
+                   name);
 }
 
 Output MaxPool(GraphBuilder& g, const Output& value, const std::vector<int64_t>& ksize,

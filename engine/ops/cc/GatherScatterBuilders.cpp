@@ -4,7 +4,8 @@
 namespace clab::ops {
 
 Output Gather(GraphBuilder& g, const Output& params, const Output& indices, int axis, std::string_view name) {
-  const Output axis_value = Const(g, Tensor::Scalar<int32_t>(axis), name.empty() ? "GatherV2/axis" : StrCat(name, "/axis"));
+  const Output axis_value =
+      Const(g, Tensor::Scalar<int32_t>(axis), name.empty() ? "GatherV2/axis" : StrCat(name, "/axis"));
   return g.AddNode("GatherV2", {params, indices, axis_value}, {}, name.empty() ? "GatherV2" : name);
 }
 

@@ -26,8 +26,8 @@ Output Reduction(GraphBuilder& g, std::string_view op, const Output& x, const Ou
   return g.AddNode(op, {x, axes}, std::move(attrs), name);
 }
 
-Output Random(GraphBuilder& g, std::string_view op, const Output& shape, DataType dtype, int64_t seed,
-              int64_t seed2, std::string_view name) {
+Output Random(GraphBuilder& g, std::string_view op, const Output& shape, DataType dtype, int64_t seed, int64_t seed2,
+              std::string_view name) {
   AttrMap attrs;
   attrs["dtype"] = AttrOf(dtype);
   attrs["seed"] = AttrOf(seed);

@@ -76,7 +76,8 @@ Status CheckpointSaverHook::Save(Session& session, int64_t step) {
   CLAB_RETURN_IF_ERROR(writer_->WriteSessionLog(step, tensorflow::SessionLog::CHECKPOINT, base));
   CLAB_RETURN_IF_ERROR(writer_->Flush());
   std::error_code ec;
-  const auto bytes = std::filesystem::file_size(prefix + ".index", ec) + std::filesystem::file_size(BundleDataFile(prefix), ec);
+  const auto bytes =
+      std::filesystem::file_size(prefix + ".index", ec) + std::filesystem::file_size(BundleDataFile(prefix), ec);
   env_.log->Checkpoint(prefix, step, static_cast<int64_t>(bytes), static_cast<int>(saver_->variables().size()), false);
   return OkStatus();
 }

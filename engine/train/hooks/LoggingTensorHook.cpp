@@ -4,9 +4,7 @@
 
 namespace clab {
 namespace {
-std::string WithSlot(const std::string& name) {
-  return name.find(':') == std::string::npos ? name + ":0" : name;
-}
+std::string WithSlot(const std::string& name) { return name.find(':') == std::string::npos ? name + ":0" : name; }
 }  // namespace
 
 StatusOr<std::shared_ptr<LoggingTensorHook>> LoggingTensorHook::Create(std::map<std::string, std::string> tensors,
@@ -16,7 +14,8 @@ StatusOr<std::shared_ptr<LoggingTensorHook>> LoggingTensorHook::Create(std::map<
   if (by_iter == by_secs && !(at_end && !by_iter && !by_secs))
     return errors::InvalidArgument(
         "LoggingTensorHook needs exactly one of every_n_iter and every_n_secs (or only at_end)");
-  if (every_n_iter < 0) return errors::InvalidArgument("LoggingTensorHook: every_n_iter must be positive, got ", every_n_iter);
+  if (every_n_iter < 0)
+    return errors::InvalidArgument("LoggingTensorHook: every_n_iter must be positive, got ", every_n_iter);
   if (tensors.empty()) return errors::InvalidArgument("LoggingTensorHook needs at least one tensor");
   std::shared_ptr<LoggingTensorHook> hook(new LoggingTensorHook);
   for (auto& [tag, name] : tensors) hook->tensors_[tag] = WithSlot(name);
@@ -65,7 +64,8 @@ Status LoggingTensorHook::End(Session& session) {
   return OkStatus();
 }
 
-std::string LoggingTensorHook::Format(const std::map<std::string, Tensor>& values, std::optional<double> elapsed) const {
+std::string LoggingTensorHook::Format(const std::map<std::string, Tensor>& values,
+                                      std::optional<double> elapsed) const {
   if (formatter_) return formatter_(values);
   std::string text;
   for (const auto& [tag, value] : values) {

@@ -25,14 +25,16 @@ Status GlobalStepWaiterHook::Begin(HookEnvironment& env) {
 
 StatusOr<SessionRunArgs> GlobalStepWaiterHook::BeforeRun(SessionRunContext& context) {
   if (done_ || wait_until_step_ <= 0) return SessionRunArgs{};
-  env_.log->Hook(name(), LogLevel::kInfo, StrCat("Waiting for global step ", wait_until_step_, " before starting training."));
+  env_.log->Hook(name(), LogLevel::kInfo,
+                 StrCat("Waiting for global step ", wait_until_step_, " before starting training."));
   int64_t last_logged = -1;
   while (true) {
     CLAB_ASSIGN_OR_RETURN(int64_t step, ReadGlobalStep(*context.session(), env_.global_step_tensor));
     if (step >= wait_until_step_) break;
     if (last_logged < 0 || step - last_logged > 1000) {
       env_.log->Hook(name(), LogLevel::kInfo,
-                     StrCat("Waiting for global step ", wait_until_step_, " before starting training. Current step is ", step, "."),
+                     StrCat("Waiting for global step ", wait_until_step_, " before starting training. Current step is ",
+                            step, "."),
                      {}, step);
       last_logged = step;
     }
@@ -45,8 +47,7 @@ StatusOr<SessionRunArgs> GlobalStepWaiterHook::BeforeRun(SessionRunContext& cont
 Status FinalOpsHook::End(Session& session) {
   values_.clear();
   Status s = session.Run(feeds_, final_ops_, {}, &values_);
-  if (absl::IsOutOfRange(s))
-    return errors::Annotate(s, "The final ops depend on the input, which is exhausted: ");
+  if (absl::IsOutOfRange(s)) return errors::Annotate(s, "The final ops depend on the input, which is exhausted: ");
   return s;
 }
 

@@ -31,7 +31,8 @@ Status StepCounterHook::AfterRun(SessionRunContext&, const SessionRunValues& val
     if (++stale_runs_ % kStaleRunsBeforeWarning == 0) {
       env_.log->Hook(name(), LogLevel::kWarning,
                      StrCat("It seems that global step (get_global_step) has not been increased. Current value "
-                            "(could be stable): ", step, " vs previous value: ", last_seen_step_,
+                            "(could be stable): ",
+                            step, " vs previous value: ", last_seen_step_,
                             ". You could increase the global step by passing the global step to "
                             "Optimizer::Minimize or ApplyGradients, or by running its increment with each step."),
                      {}, step);

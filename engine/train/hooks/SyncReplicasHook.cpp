@@ -82,8 +82,9 @@ void SyncReplicasHook::StartLoop(Session* shared) {
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
         continue;
       }
-      if (log) log->Error(std::string(absl::StatusCodeToString(s.code())),
-                          StrCat("SyncReplicas: the aggregation loop stopped: ", s.message()));
+      if (log)
+        log->Error(std::string(absl::StatusCodeToString(s.code())),
+                   StrCat("SyncReplicas: the aggregation loop stopped: ", s.message()));
       break;
     }
     if (own) own->Close().IgnoreError();
@@ -118,7 +119,8 @@ Status SyncReplicasHook::End(Session& session) {
   // Training is over: replicas still waiting for a token stop now.
   std::vector<Tensor> unused;
   Status closed = session.Run({}, {}, {ops_.close_queue_op}, &unused);
-  if (!closed.ok() && log_) log_->Warning(StrCat("SyncReplicas: could not close the token queue: ", FormatStatus(closed)));
+  if (!closed.ok() && log_)
+    log_->Warning(StrCat("SyncReplicas: could not close the token queue: ", FormatStatus(closed)));
   return OkStatus();
 }
 

@@ -40,9 +40,9 @@ bool IsIntegerType(DataType dtype);
 
 template <typename T>
 struct DataTypeOf;
-#define CLAB_DATATYPE_OF(T, ENUM) \
-  template <>                     \
-  struct DataTypeOf<T> {          \
+#define CLAB_DATATYPE_OF(T, ENUM)                       \
+  template <>                                           \
+  struct DataTypeOf<T> {                                \
     static constexpr DataType value = tensorflow::ENUM; \
   };
 CLAB_DATATYPE_OF(float, DT_FLOAT)
@@ -58,23 +58,67 @@ CLAB_DATATYPE_OF(std::string, DT_STRING)
 
 // Dispatch on a runtime dtype: CLAB_CASE_REAL_TYPES(dtype, T, { body using T }, on_other).
 // Real numeric types: float, double, int32, int64.
-#define CLAB_SWITCH_REAL_TYPES(dtype, T, BODY, OTHER)       \
-  switch (dtype) {                                          \
-    case ::tensorflow::DT_FLOAT: { using T = float; BODY; break; }     \
-    case ::tensorflow::DT_DOUBLE: { using T = double; BODY; break; }   \
-    case ::tensorflow::DT_INT32: { using T = int32_t; BODY; break; }   \
-    case ::tensorflow::DT_INT64: { using T = int64_t; BODY; break; }   \
-    default: { OTHER; }                                     \
+#define CLAB_SWITCH_REAL_TYPES(dtype, T, BODY, OTHER) \
+  switch (dtype) {                                    \
+    case ::tensorflow::DT_FLOAT: {                    \
+      using T = float;                                \
+      BODY;                                           \
+      break;                                          \
+    }                                                 \
+    case ::tensorflow::DT_DOUBLE: {                   \
+      using T = double;                               \
+      BODY;                                           \
+      break;                                          \
+    }                                                 \
+    case ::tensorflow::DT_INT32: {                    \
+      using T = int32_t;                              \
+      BODY;                                           \
+      break;                                          \
+    }                                                 \
+    case ::tensorflow::DT_INT64: {                    \
+      using T = int64_t;                              \
+      BODY;                                           \
+      break;                                          \
+    }                                                 \
+    default: {                                        \
+      OTHER;                                          \
+    }                                                 \
   }
 
 // Every numeric type a Tensor holds, including bool and uint8 (not string).
-#define CLAB_SWITCH_POD_TYPES(dtype, T, BODY, OTHER)        \
-  switch (dtype) {                                          \
-    case ::tensorflow::DT_FLOAT: { using T = float; BODY; break; }     \
-    case ::tensorflow::DT_DOUBLE: { using T = double; BODY; break; }   \
-    case ::tensorflow::DT_INT32: { using T = int32_t; BODY; break; }   \
-    case ::tensorflow::DT_INT64: { using T = int64_t; BODY; break; }   \
-    case ::tensorflow::DT_BOOL: { using T = bool; BODY; break; }       \
-    case ::tensorflow::DT_UINT8: { using T = uint8_t; BODY; break; }   \
-    default: { OTHER; }                                     \
+#define CLAB_SWITCH_POD_TYPES(dtype, T, BODY, OTHER) \
+  switch (dtype) {                                   \
+    case ::tensorflow::DT_FLOAT: {                   \
+      using T = float;                               \
+      BODY;                                          \
+      break;                                         \
+    }                                                \
+    case ::tensorflow::DT_DOUBLE: {                  \
+      using T = double;                              \
+      BODY;                                          \
+      break;                                         \
+    }                                                \
+    case ::tensorflow::DT_INT32: {                   \
+      using T = int32_t;                             \
+      BODY;                                          \
+      break;                                         \
+    }                                                \
+    case ::tensorflow::DT_INT64: {                   \
+      using T = int64_t;                             \
+      BODY;                                          \
+      break;                                         \
+    }                                                \
+    case ::tensorflow::DT_BOOL: {                    \
+      using T = bool;                                \
+      BODY;                                          \
+      break;                                         \
+    }                                                \
+    case ::tensorflow::DT_UINT8: {                   \
+      using T = uint8_t;                             \
+      BODY;                                          \
+      break;                                         \
+    }                                                \
+    default: {                                       \
+      OTHER;                                         \
+    }                                                \
   }

@@ -19,7 +19,7 @@ struct DeviceName {
   bool has_task = false;
   int task = 0;
   bool has_type = false;
-  std::string type;  // "CPU", "GPU"
+  std::string type;     // "CPU", "GPU"
   bool has_id = false;  // false also for "*"
   int id = 0;
 

@@ -17,8 +17,7 @@ namespace internal {
 // std::string_view; route those through absl's type. Everything else passes unchanged.
 template <typename T>
 decltype(auto) ToAlphaNum(const T& value) {
-  if constexpr (std::is_convertible_v<const T&, std::string_view> &&
-                !std::is_convertible_v<const T&, const char*> &&
+  if constexpr (std::is_convertible_v<const T&, std::string_view> && !std::is_convertible_v<const T&, const char*> &&
                 !std::is_same_v<T, std::string>) {
     const std::string_view view = value;
     return absl::string_view(view.data(), view.size());
@@ -44,10 +43,10 @@ inline Status OkStatus() { return absl::OkStatus(); }
 std::string FormatStatus(const Status& status);
 
 namespace errors {
-#define CLAB_DEFINE_ERROR(Name, absl_fn)                      \
-  template <typename... Args>                                 \
-  Status Name(const Args&... args) {                          \
-    return absl::absl_fn(::clab::StrCat(args...));              \
+#define CLAB_DEFINE_ERROR(Name, absl_fn)           \
+  template <typename... Args>                      \
+  Status Name(const Args&... args) {               \
+    return absl::absl_fn(::clab::StrCat(args...)); \
   }
 CLAB_DEFINE_ERROR(InvalidArgument, InvalidArgumentError)
 CLAB_DEFINE_ERROR(NotFound, NotFoundError)
@@ -75,10 +74,10 @@ Status Annotate(const Status& status, std::string_view context);
 #define CLAB_CONCAT_INNER(a, b) a##b
 #define CLAB_CONCAT(a, b) CLAB_CONCAT_INNER(a, b)
 
-#define CLAB_RETURN_IF_ERROR(expr)                     \
-  do {                                                 \
-    ::clab::Status clab_status_ = (expr);              \
-    if (!clab_status_.ok()) return clab_status_;       \
+#define CLAB_RETURN_IF_ERROR(expr)               \
+  do {                                           \
+    ::clab::Status clab_status_ = (expr);        \
+    if (!clab_status_.ok()) return clab_status_; \
   } while (0)
 
 #define CLAB_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
@@ -86,5 +85,4 @@ Status Annotate(const Status& status, std::string_view context);
   if (!tmp.ok()) return tmp.status();              \
   lhs = std::move(tmp).value()
 
-#define CLAB_ASSIGN_OR_RETURN(lhs, expr) \
-  CLAB_ASSIGN_OR_RETURN_IMPL(CLAB_CONCAT(clab_statusor_, __LINE__), lhs, expr)
+#define CLAB_ASSIGN_OR_RETURN(lhs, expr) CLAB_ASSIGN_OR_RETURN_IMPL(CLAB_CONCAT(clab_statusor_, __LINE__), lhs, expr)

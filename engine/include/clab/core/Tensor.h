@@ -50,8 +50,7 @@ class Tensor {
   template <typename T>
   static Tensor FromVector(const std::vector<T>& values, const TensorShape& shape) {
     Tensor t(DataTypeOf<T>::value, shape);
-    for (size_t i = 0; i < values.size() && i < static_cast<size_t>(t.NumElements()); ++i)
-      t.data<T>()[i] = values[i];
+    for (size_t i = 0; i < values.size() && i < static_cast<size_t>(t.NumElements()); ++i) t.data<T>()[i] = values[i];
     return t;
   }
   template <typename T>
@@ -86,22 +85,28 @@ class Tensor {
   void* raw_data() { return buffer_ ? buffer_->data() : nullptr; }
   const void* raw_data() const { return buffer_ ? buffer_->data() : nullptr; }
   template <typename T>
-  T* data() { return static_cast<T*>(raw_data()); }
+  T* data() {
+    return static_cast<T*>(raw_data());
+  }
   template <typename T>
-  const T* data() const { return static_cast<const T*>(raw_data()); }
+  const T* data() const {
+    return static_cast<const T*>(raw_data());
+  }
   template <typename T>
-  T& scalar() { return *data<T>(); }
+  T& scalar() {
+    return *data<T>();
+  }
   template <typename T>
-  const T& scalar() const { return *data<T>(); }
+  const T& scalar() const {
+    return *data<T>();
+  }
 
   // A tensor sharing this buffer with a new shape of the same element count.
   StatusOr<Tensor> Reshaped(const TensorShape& shape) const;
   // A copy with its own buffer. Host tensors only: a device tensor gives an uninitialised
   // Tensor (devices copy their memory with Device::CopyDeviceToHost).
   Tensor DeepCopy() const;
-  bool SharesBufferWith(const Tensor& other) const {
-    return buffer_ != nullptr && buffer_ == other.buffer_;
-  }
+  bool SharesBufferWith(const Tensor& other) const { return buffer_ != nullptr && buffer_ == other.buffer_; }
   // Number of Tensors sharing the buffer (0 without one): lets a writer update in place
   // when it holds the only reference.
   long BufferUseCount() const { return buffer_.use_count(); }

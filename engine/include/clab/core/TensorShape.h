@@ -75,9 +75,7 @@ class PartialShape {
 
   // "[2,?]", "<unknown>" for an unknown rank.
   std::string DebugString() const;
-  bool operator==(const PartialShape& other) const {
-    return known_rank_ == other.known_rank_ && dims_ == other.dims_;
-  }
+  bool operator==(const PartialShape& other) const { return known_rank_ == other.known_rank_ && dims_ == other.dims_; }
 
  private:
   bool known_rank_ = false;

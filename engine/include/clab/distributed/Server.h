@@ -20,7 +20,7 @@ struct ServerOptions {
   ClusterSpec cluster;
   std::string job_name;
   int task_index = 0;
-  std::string protocol = "grpc";  // "grpc+verbs", "grpc+mpi": UNIMPLEMENTED
+  std::string protocol = "grpc";   // "grpc+verbs", "grpc+mpi": UNIMPLEMENTED
   tensorflow::ConfigProto config;  // default session config for sessions on this server
   bool start = true;
   // Receives the server's and its master's log lines (start-up, placement, waiting for

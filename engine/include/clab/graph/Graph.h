@@ -23,7 +23,7 @@ struct Edge {
   Node* src = nullptr;
   int src_output = 0;  // kControlSlot for a control edge
   Node* dst = nullptr;
-  int dst_input = 0;   // kControlSlot for a control edge
+  int dst_input = 0;  // kControlSlot for a control edge
   static constexpr int kControlSlot = -1;
   bool IsControl() const { return src_output == kControlSlot; }
 };
@@ -100,10 +100,8 @@ struct TensorId {
 std::string InputNodeName(std::string_view input);
 
 // Shape inference for one node given its inputs' shapes (and constant values when known).
-Status InferNodeShapes(const tensorflow::NodeDef& node, const OpDef& op,
-                       const std::vector<DataType>& input_types,
-                       const std::vector<PartialShape>& input_shapes,
-                       const std::vector<const Tensor*>& input_constants,
+Status InferNodeShapes(const tensorflow::NodeDef& node, const OpDef& op, const std::vector<DataType>& input_types,
+                       const std::vector<PartialShape>& input_shapes, const std::vector<const Tensor*>& input_constants,
                        std::vector<PartialShape>* output_shapes);
 
 // Shapes of every output of every node, in topological order; the first error stops it.

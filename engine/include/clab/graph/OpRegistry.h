@@ -38,9 +38,9 @@ struct AttrDef {
   // "type", "int", "float", "bool", "string", "shape", "tensor", or "list(...)" of those.
   std::string type;
   std::optional<tensorflow::AttrValue> default_value;
-  std::vector<DataType> allowed_types;  // for "T: {float, double}"
+  std::vector<DataType> allowed_types;      // for "T: {float, double}"
   std::vector<std::string> allowed_values;  // for "padding: {'SAME', 'VALID'}"
-  int64_t minimum = 0;                  // for "N: int >= 1"
+  int64_t minimum = 0;                      // for "N: int >= 1"
   bool has_minimum = false;
 };
 
@@ -53,12 +53,12 @@ struct OpDef {
   std::vector<ArgDef> inputs;
   std::vector<ArgDef> outputs;
   std::vector<AttrDef> attrs;
-  ShapeFn shape_fn;                            // unset: outputs of unknown shape
+  ShapeFn shape_fn;                              // unset: outputs of unknown shape
   std::map<std::string, KernelFactory> kernels;  // device type ("CPU", "GPU") -> factory
-  GradientFn gradient;                         // unset: not differentiable
-  bool is_stateful = false;                    // never pruned by constant folding, not cached
-  std::string summary;                         // one line for palettes and `clab ops`
-  std::string group;                           // "math", "array", "state", "nn", "random", ...
+  GradientFn gradient;                           // unset: not differentiable
+  bool is_stateful = false;                      // never pruned by constant folding, not cached
+  std::string summary;                           // one line for palettes and `clab ops`
+  std::string group;                             // "math", "array", "state", "nn", "random", ...
 
   const AttrDef* FindAttr(std::string_view attr_name) const;
   bool HasKernel(std::string_view device_type) const { return kernels.count(std::string(device_type)) > 0; }
@@ -134,8 +134,8 @@ Status AddDefaultsAndValidate(const OpDef& op, tensorflow::NodeDef* node);
 
 // The data types of a node's inputs and outputs, resolved from its attrs (ref types
 // included, e.g. DT_FLOAT_REF for a VariableV2's output).
-Status InOutTypesForNode(const tensorflow::NodeDef& node, const OpDef& op,
-                         std::vector<DataType>* inputs, std::vector<DataType>* outputs);
+Status InOutTypesForNode(const tensorflow::NodeDef& node, const OpDef& op, std::vector<DataType>* inputs,
+                         std::vector<DataType>* outputs);
 
 // The ops of `graph` that are not registered, sorted and without repeats.
 std::vector<std::string> UnregisteredOps(const tensorflow::GraphDef& graph);

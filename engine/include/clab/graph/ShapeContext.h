@@ -16,13 +16,9 @@ namespace clab {
 class ShapeContext {
  public:
   ShapeContext(const tensorflow::NodeDef& node, std::vector<DataType> input_types,
-               std::vector<PartialShape> input_shapes, std::vector<const Tensor*> input_constants,
-               int num_outputs)
-      : node_(node),
-        input_types_(std::move(input_types)),
-        input_shapes_(std::move(input_shapes)),
-        input_constants_(std::move(input_constants)),
-        output_shapes_(static_cast<size_t>(num_outputs)) {}
+               std::vector<PartialShape> input_shapes, std::vector<const Tensor*> input_constants, int num_outputs)
+      : node_(node), input_types_(std::move(input_types)), input_shapes_(std::move(input_shapes)),
+        input_constants_(std::move(input_constants)), output_shapes_(static_cast<size_t>(num_outputs)) {}
 
   const tensorflow::NodeDef& node() const { return node_; }
   int num_inputs() const { return static_cast<int>(input_shapes_.size()); }
@@ -37,7 +33,9 @@ class ShapeContext {
   const std::vector<PartialShape>& outputs() const { return output_shapes_; }
 
   template <typename T>
-  Status GetAttr(std::string_view name, T* value) const { return GetNodeAttr(node_, name, value); }
+  Status GetAttr(std::string_view name, T* value) const {
+    return GetNodeAttr(node_, name, value);
+  }
 
   // INVALID_ARGUMENT prefixed as TensorFlow does: "<message> for 'node' (op: 'Op') with
   // input shapes: [2,3], [4,2]."

@@ -16,8 +16,7 @@ namespace clab {
 class EventFileWriter {
  public:
   // Creates the directory if needed and the file, and writes the file_version event.
-  static StatusOr<std::unique_ptr<EventFileWriter>> Create(const std::string& log_dir,
-                                                           const std::string& suffix = "");
+  static StatusOr<std::unique_ptr<EventFileWriter>> Create(const std::string& log_dir, const std::string& suffix = "");
   ~EventFileWriter();
 
   Status WriteEvent(const tensorflow::Event& event);

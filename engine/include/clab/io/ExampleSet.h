@@ -30,8 +30,8 @@ namespace clab {
 
 struct ExampleSetOptions {
   std::string path;
-  std::string labels_path;  // IDX sources only
-  int64_t held_out_every = 0;  // 0: nothing held out
+  std::string labels_path;      // IDX sources only
+  int64_t held_out_every = 0;   // 0: nothing held out
   bool held_out_split = false;  // read the held-out split rather than the training split
   std::string scale = "none";
   int64_t shard_index = 0;

@@ -33,8 +33,8 @@ Output AssignAdd(GraphBuilder& g, const Output& ref, const Output& value, std::s
 Output AssignSub(GraphBuilder& g, const Output& ref, const Output& value, std::string_view name = "");
 
 // math
-Output MatMul(GraphBuilder& g, const Output& a, const Output& b, bool transpose_a = false,
-              bool transpose_b = false, std::string_view name = "");
+Output MatMul(GraphBuilder& g, const Output& a, const Output& b, bool transpose_a = false, bool transpose_b = false,
+              std::string_view name = "");
 Output Add(GraphBuilder& g, const Output& x, const Output& y, std::string_view name = "");  // AddV2
 Output Sub(GraphBuilder& g, const Output& x, const Output& y, std::string_view name = "");
 Output Mul(GraphBuilder& g, const Output& x, const Output& y, std::string_view name = "");
@@ -69,9 +69,8 @@ Output SoftmaxCrossEntropyWithLogits(GraphBuilder& g, const Output& logits, cons
 // "SAME" or "VALID")
 Output Conv2D(GraphBuilder& g, const Output& input, const Output& filter, const std::vector<int64_t>& strides,
               std::string_view padding, std::string_view name = "");
-Output Conv2DBackpropInput(GraphBuilder& g, const Output& input_sizes, const Output& filter,
-                           const Output& out_backprop, const std::vector<int64_t>& strides, std::string_view padding,
-                           std::string_view name = "");
+Output Conv2DBackpropInput(GraphBuilder& g, const Output& input_sizes, const Output& filter, const Output& out_backprop,
+                           const std::vector<int64_t>& strides, std::string_view padding, std::string_view name = "");
 Output Conv2DBackpropFilter(GraphBuilder& g, const Output& input, const Output& filter_sizes,
                             const Output& out_backprop, const std::vector<int64_t>& strides, std::string_view padding,
                             std::string_view name = "");
@@ -82,12 +81,12 @@ Output MaxPoolGrad(GraphBuilder& g, const Output& orig_input, const Output& orig
                    std::string_view name = "");
 
 // random (seed, seed2 as TensorFlow: both 0 means nondeterministic)
-Output RandomUniform(GraphBuilder& g, const Output& shape, DataType dtype, int64_t seed = 0,
-                     int64_t seed2 = 0, std::string_view name = "");
-Output RandomStandardNormal(GraphBuilder& g, const Output& shape, DataType dtype, int64_t seed = 0,
-                            int64_t seed2 = 0, std::string_view name = "");
-Output TruncatedNormal(GraphBuilder& g, const Output& shape, DataType dtype, int64_t seed = 0,
-                       int64_t seed2 = 0, std::string_view name = "");
+Output RandomUniform(GraphBuilder& g, const Output& shape, DataType dtype, int64_t seed = 0, int64_t seed2 = 0,
+                     std::string_view name = "");
+Output RandomStandardNormal(GraphBuilder& g, const Output& shape, DataType dtype, int64_t seed = 0, int64_t seed2 = 0,
+                            std::string_view name = "");
+Output TruncatedNormal(GraphBuilder& g, const Output& shape, DataType dtype, int64_t seed = 0, int64_t seed2 = 0,
+                       std::string_view name = "");
 
 // rows by index
 // tf.gather(params, indices, axis): GatherV2.
@@ -101,8 +100,8 @@ Output ScatterAdd(GraphBuilder& g, const Output& ref, const Output& indices, con
 
 // queues (handles are [container, name] string vectors; ops using one run on its device)
 Output FIFOQueue(GraphBuilder& g, const std::vector<DataType>& component_types,
-                 const std::vector<PartialShape>& shapes = {}, int64_t capacity = -1,
-                 std::string_view shared_name = "", std::string_view name = "fifo_queue");
+                 const std::vector<PartialShape>& shapes = {}, int64_t capacity = -1, std::string_view shared_name = "",
+                 std::string_view name = "fifo_queue");
 Output QueueEnqueue(GraphBuilder& g, const Output& handle, const std::vector<Output>& components,
                     std::string_view name = "");
 Output QueueEnqueueMany(GraphBuilder& g, const Output& handle, const std::vector<Output>& components,
@@ -130,16 +129,16 @@ struct MinibatchDatasetOptions {
   std::string path;         // .csv/.csv.gz (last column the class) or .idx/.idx.gz features
   std::string labels_path;  // the IDX labels file (IDX sources only)
   int64_t batch_size = 32;
-  int64_t seed = 0;         // the shuffle's seed (any value, 0 included, is deterministic)
+  int64_t seed = 0;  // the shuffle's seed (any value, 0 included, is deterministic)
   bool shuffle = true;
   int64_t shard_index = 0;  // example j of the split belongs to shard j % num_shards
   int64_t num_shards = 1;
-  int64_t held_out_every = 0;  // every k-th example (i % k == k - 1) is held out; 0: none
+  int64_t held_out_every = 0;   // every k-th example (i % k == k - 1) is held out; 0: none
   std::string split = "train";  // or "held_out"
   std::string scale = "none";   // or "standardize" (training split's statistics), "divide:X"
   int64_t num_features = -1;    // declares d; -1: read from the file's header when building
   std::string container;
-  std::string shared_name;      // empty: the node's name
+  std::string shared_name;  // empty: the node's name
 };
 struct Minibatch {
   Output features;  // float [batch_size, d]
@@ -156,8 +155,7 @@ struct Variable {
   Output initializer;  // the Assign
   Output read;         // the value, for use in computations
 };
-Variable MakeVariable(GraphBuilder& g, const Output& initial_value, std::string_view name = "",
-                      bool trainable = true);
+Variable MakeVariable(GraphBuilder& g, const Output& initial_value, std::string_view name = "", bool trainable = true);
 // A NoOp depending on every initializer in the "variables" collection.
 Output GlobalVariablesInitializer(GraphBuilder& g, std::string_view name = "init");
 

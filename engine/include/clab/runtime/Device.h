@@ -29,9 +29,9 @@ class Device {
   Device(std::string full_name, std::string type, std::string description);
   virtual ~Device();
 
-  const std::string& name() const { return name_; }   // full canonical name
+  const std::string& name() const { return name_; }  // full canonical name
   const DeviceName& parsed_name() const { return parsed_; }
-  const std::string& type() const { return type_; }   // "CPU", "GPU"
+  const std::string& type() const { return type_; }  // "CPU", "GPU"
   const std::string& description() const { return description_; }
   // Random per process start: lets peers tell a restarted task from the one they knew.
   uint64_t incarnation() const { return incarnation_; }

@@ -24,22 +24,22 @@ class ThreadPool;
 class Executor {
  public:
   struct Params {
-    tensorflow::GraphDef graph;          // every node placed on `device`
+    tensorflow::GraphDef graph;  // every node placed on `device`
     Device* device = nullptr;
-    std::vector<std::string> feeds;      // tensor names ("node:0") whose values Run supplies
-    std::vector<std::string> fetches;    // tensor names Run returns, in this order
-    std::vector<std::string> targets;    // nodes that must run (their outputs are dropped)
-    ThreadPool* thread_pool = nullptr;   // nullptr: ThreadPool::Default()
+    std::vector<std::string> feeds;     // tensor names ("node:0") whose values Run supplies
+    std::vector<std::string> fetches;   // tensor names Run returns, in this order
+    std::vector<std::string> targets;   // nodes that must run (their outputs are dropped)
+    ThreadPool* thread_pool = nullptr;  // nullptr: ThreadPool::Default()
   };
   struct RunArgs {
     int64_t step_id = 0;
-    Rendezvous* rendezvous = nullptr;    // required when the partition has _Send/_Recv
-    std::vector<Tensor> feeds;           // in Params::feeds order
-    bool collect_stats = false;          // fill DeviceStepStats (timeline)
+    Rendezvous* rendezvous = nullptr;  // required when the partition has _Send/_Recv
+    std::vector<Tensor> feeds;         // in Params::feeds order
+    bool collect_stats = false;        // fill DeviceStepStats (timeline)
   };
   struct Result {
     Status status;
-    std::vector<Tensor> fetches;         // in Params::fetches order
+    std::vector<Tensor> fetches;  // in Params::fetches order
     tensorflow::DeviceStepStats stats;
   };
   using DoneCallback = std::function<void(Result)>;

@@ -43,7 +43,9 @@ class OpKernelConstruction {
   int num_inputs() const { return static_cast<int>(input_types_.size()); }
   int num_outputs() const { return static_cast<int>(output_types_.size()); }
   template <typename T>
-  Status GetAttr(std::string_view attr_name, T* value) const { return GetNodeAttr(node_, attr_name, value); }
+  Status GetAttr(std::string_view attr_name, T* value) const {
+    return GetNodeAttr(node_, attr_name, value);
+  }
 
  private:
   const tensorflow::NodeDef& node_;
@@ -62,8 +64,8 @@ struct StepInfo {
 
 class OpKernelContext {
  public:
-  OpKernelContext(const tensorflow::NodeDef& node, Device* device, const StepInfo& step,
-                  std::vector<EdgeValue> inputs, int num_outputs)
+  OpKernelContext(const tensorflow::NodeDef& node, Device* device, const StepInfo& step, std::vector<EdgeValue> inputs,
+                  int num_outputs)
       : node_(node), device_(device), step_(step), inputs_(std::move(inputs)),
         outputs_(static_cast<size_t>(num_outputs)) {}
 

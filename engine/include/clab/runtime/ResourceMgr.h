@@ -47,8 +47,7 @@ class ResourceMgr {
   // Returns the resource at (container, name), creating it with `create` when absent.
   // ALREADY_EXISTS... never: an existing resource of another kind is INVALID_ARGUMENT.
   template <typename T, typename Create>
-  StatusOr<std::shared_ptr<T>> LookupOrCreate(const std::string& container, const std::string& name,
-                                              Create create) {
+  StatusOr<std::shared_ptr<T>> LookupOrCreate(const std::string& container, const std::string& name, Create create) {
     std::lock_guard<std::mutex> lock(mu_);
     auto& slot = resources_[container][name];
     if (!slot) slot = create();

@@ -36,8 +36,8 @@ class Session {
   virtual Status Run(const tensorflow::RunOptions& options, const FeedList& feeds,
                      const std::vector<std::string>& fetches, const std::vector<std::string>& targets,
                      std::vector<Tensor>* outputs, tensorflow::RunMetadata* metadata) = 0;
-  Status Run(const FeedList& feeds, const std::vector<std::string>& fetches,
-             const std::vector<std::string>& targets, std::vector<Tensor>* outputs);
+  Status Run(const FeedList& feeds, const std::vector<std::string>& fetches, const std::vector<std::string>& targets,
+             std::vector<Tensor>* outputs);
 
   virtual Status ListDevices(std::vector<tensorflow::DeviceAttributes>* devices) = 0;
   virtual Status Close() = 0;

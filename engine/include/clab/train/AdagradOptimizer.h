@@ -1,4 +1,5 @@
-// tf.train.AdagradOptimizer: accumulator += grad^2; var -= learning_rate * grad / sqrt(accumulator). The accumulator, a slot variable next to var on its ps, starts at initial_accumulator_value.
+// tf.train.AdagradOptimizer: accumulator += grad^2; var -= learning_rate * grad / sqrt(accumulator). The accumulator, a
+// slot variable next to var on its ps, starts at initial_accumulator_value.
 #pragma once
 
 #include "clab/train/Optimizer.h"

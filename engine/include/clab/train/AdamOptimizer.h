@@ -10,8 +10,7 @@ namespace clab {
 
 class AdamOptimizer : public Optimizer {
  public:
-  explicit AdamOptimizer(double learning_rate = 0.001, double beta1 = 0.9, double beta2 = 0.999,
-                         double epsilon = 1e-8)
+  explicit AdamOptimizer(double learning_rate = 0.001, double beta1 = 0.9, double beta2 = 0.999, double epsilon = 1e-8)
       : learning_rate_(learning_rate), beta1_(beta1), beta2_(beta2), epsilon_(epsilon) {}
   std::string name() const override { return "Adam"; }
 

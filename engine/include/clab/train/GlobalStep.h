@@ -17,6 +17,7 @@ std::optional<Output> GetGlobalStep(const GraphBuilder& graph);
 // "global_step/read:0" for the graph's global step.
 std::string GlobalStepReadTensor(const Output& global_step);
 // An AssignAdd of 1 to the global step (what an optimizer's minimize adds).
-Output IncrementGlobalStep(GraphBuilder& graph, const Output& global_step, std::string_view name = "global_step_increment");
+Output IncrementGlobalStep(GraphBuilder& graph, const Output& global_step,
+                           std::string_view name = "global_step_increment");
 
 }  // namespace clab

@@ -1,4 +1,6 @@
-// tf.train.MomentumOptimizer: accumulation = momentum * accumulation + grad; var -= learning_rate * accumulation (use_nesterov: var -= learning_rate * (grad + momentum * accumulation)). The accumulation is a slot variable next to var on its ps.
+// tf.train.MomentumOptimizer: accumulation = momentum * accumulation + grad; var -= learning_rate * accumulation
+// (use_nesterov: var -= learning_rate * (grad + momentum * accumulation)). The accumulation is a slot variable next to
+// var on its ps.
 #pragma once
 
 #include "clab/train/Optimizer.h"

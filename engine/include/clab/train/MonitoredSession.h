@@ -18,8 +18,8 @@
 #include "tensorflow/config.pb.h"
 
 #include <memory>
-#include <set>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,7 +34,7 @@ struct Scaffold {
   std::string init_op;
   std::vector<std::string> variables;  // checked for readiness; empty: "variables" collection
   FeedList init_feed;
-  std::shared_ptr<Saver> saver;        // null: a default Saver over every variable
+  std::shared_ptr<Saver> saver;  // null: a default Saver over every variable
 };
 
 struct MonitoredTrainingSessionOptions {
@@ -83,7 +83,7 @@ class MonitoredSession {
 
  private:
   friend StatusOr<std::unique_ptr<MonitoredSession>> MonitoredTrainingSession(GraphBuilder&,
-                                                                               MonitoredTrainingSessionOptions);
+                                                                              MonitoredTrainingSessionOptions);
   MonitoredSession() = default;
   Status CreateSession();
   Status RunOnce(const std::vector<std::string>& fetches, const FeedList& feeds, std::vector<Tensor>* outputs);

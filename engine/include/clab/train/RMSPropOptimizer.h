@@ -1,4 +1,5 @@
-// tf.train.RMSPropOptimizer: ms = decay * ms + (1 - decay) * grad^2; mom = momentum * mom + learning_rate * grad / sqrt(ms + epsilon); var -= mom. ms (starting at 1) and mom are slot variables next to var on its ps.
+// tf.train.RMSPropOptimizer: ms = decay * ms + (1 - decay) * grad^2; mom = momentum * mom + learning_rate * grad /
+// sqrt(ms + epsilon); var -= mom. ms (starting at 1) and mom are slot variables next to var on its ps.
 #pragma once
 
 #include "clab/train/Optimizer.h"

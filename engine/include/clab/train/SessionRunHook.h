@@ -18,11 +18,11 @@ namespace clab {
 struct SessionRunArgs {
   std::vector<std::string> fetches;  // tensor names
   FeedList feeds;
-  tensorflow::RunOptions options;    // merged across hooks (max trace level and timeout)
+  tensorflow::RunOptions options;  // merged across hooks (max trace level and timeout)
 };
 
 struct SessionRunValues {
-  std::vector<Tensor> results;       // one per requested fetch, in order
+  std::vector<Tensor> results;  // one per requested fetch, in order
   tensorflow::RunOptions options;
   const tensorflow::RunMetadata* run_metadata = nullptr;
 };
