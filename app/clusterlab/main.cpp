@@ -1,9 +1,10 @@
 // ClusterLab Studio. Opens the seed example (or the project given), ready to run.
 //
-//   clusterlab [PROJECT.clab] [--run] [--teach STEPS] [--lesson ID] [--language zh_CN]
+//   clusterlab [PROJECT.clab] [--run | --run-on-hosts] [--teach STEPS] [--lesson ID] [--language zh_CN]
 //              [--screenshot FILE --after SECONDS [--tab NAME]]
 //
-// --run starts the cluster at once; --teach opens the Graph tab in teaching mode, walks
+// --run starts the cluster at once (--run-on-hosts: on its hosts, as the project's launch
+// settings say); --teach opens the Graph tab in teaching mode, walks
 // through one step of the project's graph and goes STEPS steps into it (for a class that
 // starts at a given phase); --lesson opens the Lessons panel at a lesson (seed, chief,
 // ps-failure, sync); --screenshot grabs the window after SECONDS and quits (how the
@@ -12,6 +13,7 @@
 #include "teach/TeachingPanel.h"
 #include "translations/StudioLanguage.h"
 #include "window/GraphEditor.h"
+#include "window/HostRunController.h"
 #include "window/MainWindow.h"
 
 #include <QApplication>
@@ -33,6 +35,8 @@ int main(int argc, char** argv) {
   parser.addHelpOption();
   parser.addPositionalArgument("project", "a .clab project to open (default: the seed example)");
   QCommandLineOption run({"r", "run"}, "start the cluster at once");
+  QCommandLineOption run_on_hosts("run-on-hosts",
+                                  "start the cluster at once on its hosts (ssh or SLURM, as the project says)");
   QCommandLineOption screenshot("screenshot", "save a picture of the window to FILE and quit", "FILE");
   QCommandLineOption after("after", "seconds to wait before the screenshot", "SECONDS", "3");
   QCommandLineOption tab("tab", "the tab to show: Dashboard, Console, Placement, Checkpoints or Graph", "NAME",
@@ -41,7 +45,7 @@ int main(int argc, char** argv) {
                            "STEPS");
   QCommandLineOption lesson("lesson", "open the Lessons panel at a lesson: seed, chief, ps-failure or sync", "ID");
   QCommandLineOption language("language", "the studio's language: en or zh_CN", "CODE", "en");
-  parser.addOptions({run, teach, lesson, language, screenshot, after, tab});
+  parser.addOptions({run, run_on_hosts, teach, lesson, language, screenshot, after, tab});
   parser.process(app);
   if (!clab::ui::StudioLanguage::set(parser.value(language))) {
     std::fprintf(stderr, "clusterlab: --language %s: want en or zh_CN\n", qPrintable(parser.value(language)));
@@ -66,6 +70,12 @@ int main(int argc, char** argv) {
   }
   window.show();
   if (parser.isSet(run)) QTimer::singleShot(0, &window, [&window] { window.runProject(); });
+  if (parser.isSet(run_on_hosts)) {
+    QTimer::singleShot(0, &window, [&window] {
+      QString error;
+      if (!window.hostRun()->startOnHosts(&error)) std::fprintf(stderr, "clusterlab: %s\n", qPrintable(error));
+    });
+  }
   if (parser.isSet(lesson)) {
     int index = -1;
     const auto& lessons = window.lessons()->lessons();

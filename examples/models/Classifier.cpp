@@ -6,8 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
-#include <filesystem>
 
 namespace clab::examples {
 Examples Rows(const Examples& data, const std::vector<int64_t>& rows) {
@@ -19,18 +17,6 @@ Examples Rows(const Examples& data, const std::vector<int64_t>& rows) {
     out.labels.data<int32_t>()[i] = data.labels.data<int32_t>()[rows[i]];
   }
   return out;
-}
-
-std::string DataPath(const std::string& name) {
-  if (const char* source = std::getenv("CLAB_SOURCE_DIR"); source && *source)
-    return std::string(source) + "/resources/data/" + name;
-#ifdef CLAB_SOURCE_DIR_FALLBACK
-  if (std::filesystem::exists(std::string(CLAB_SOURCE_DIR_FALLBACK) + "/resources/data/" + name))
-    return std::string(CLAB_SOURCE_DIR_FALLBACK) + "/resources/data/" + name;
-#endif
-  std::error_code error;
-  const auto exe = std::filesystem::read_symlink("/proc/self/exe", error);
-  return (exe.parent_path().parent_path() / "share" / "clusterlab" / "data" / name).string();
 }
 
 StatusOr<ClassificationData> LoadClassificationCsv(const std::string& path, int held_out_every) {

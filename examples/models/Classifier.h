@@ -51,8 +51,4 @@ StatusOr<double> TrainOnGraphInput(Session& session, const tools::ClassifierGrap
 // The fraction of `data` whose largest logit is the label.
 StatusOr<double> Accuracy(Session& session, const tools::ClassifierGraph& model, const Examples& data);
 
-// resources/data/<name> in the source tree (CLAB_SOURCE_DIR when set) or next to the
-// installed program (../share/clusterlab/data).
-std::string DataPath(const std::string& name);
-
 }  // namespace clab::examples

@@ -5,6 +5,7 @@
 #include "clab/train/MonitoredSession.h"
 #include "clab/train/hooks/LoggingTensorHook.h"
 #include "clab/train/hooks/StopAtStepHook.h"
+#include "exampledata/ExampleDataPath.h"
 #include "examplegraphs/RegressionGraph.h"
 #include "examplegraphs/TrainGraph.h"
 #include "models/Classifier.h"
@@ -24,7 +25,7 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
   GraphBuilder g;
   // The classifiers' data: its held-out rows measure what a worker learnt.
   ClassificationData data;
-  const std::string data_path = spec.data_file.empty() ? std::string() : DataPath(spec.data_file);
+  const std::string data_path = spec.data_file.empty() ? std::string() : tools::ExampleDataPath(spec.data_file);
   if (!data_path.empty()) {
     CLAB_ASSIGN_OR_RETURN(data, LoadClassificationCsv(data_path));
     if (data.num_features != spec.num_features || data.num_classes != spec.num_classes)

@@ -17,6 +17,7 @@
 #include "seed/SeedProgram.h"
 
 #include <charconv>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -78,9 +79,13 @@ int main(int argc, char** argv) {
   options.cluster = *cluster;
 
   const clab::Status status = clab::examples::RunSeedProgram(options, std::cout);
-  if (!status.ok()) {
-    std::cerr << "seed_distributed: " << clab::FormatStatus(status) << "\n";
-    return 1;
-  }
-  return 0;
+  if (!status.ok()) std::cerr << "seed_distributed: " << clab::FormatStatus(status) << "\n";
+  // Everything the program says is written out, then it ends without running the exit
+  // handlers: a thread of gRPC's completion queues can still be winding down when they run,
+  // and it aborted the process there (rarely, under load), after the work was done and
+  // before its buffered output was flushed.
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  std::_Exit(status.ok() ? 0 : 1);
 }

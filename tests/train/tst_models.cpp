@@ -9,6 +9,7 @@
 #include "clab/distributed/ReplicaDeviceSetter.h"
 #include "clab/distributed/Server.h"
 #include "clab/ops/Ops.h"
+#include "exampledata/ExampleDataPath.h"
 #include "examplegraphs/RegressionGraph.h"
 #include "examplegraphs/TrainingInputs.h"
 #include "models/Classifier.h"
@@ -80,7 +81,7 @@ class ModelsTest : public QObject {
   }
 
   void softmaxRegressionOnIris() {
-    auto data = LoadClassificationCsv(DataPath("iris.csv"));
+    auto data = LoadClassificationCsv(tools::ExampleDataPath("iris.csv"));
     QVERIFY2(data.ok(), StatusText(data.status()));
     QCOMPARE(data->train.size() + data->held_out.size(), int64_t(150));
     QCOMPARE(data->num_classes, 3);
@@ -91,7 +92,7 @@ class ModelsTest : public QObject {
   }
 
   void mlpOnDigitsIsAccurateAndDeterministic() {
-    auto data = LoadClassificationCsv(DataPath("digits.csv.gz"));
+    auto data = LoadClassificationCsv(tools::ExampleDataPath("digits.csv.gz"));
     QVERIFY2(data.ok(), StatusText(data.status()));
     QCOMPARE(data->num_features, 64);
     QCOMPARE(data->num_classes, 10);
@@ -109,13 +110,13 @@ class ModelsTest : public QObject {
   // The in-graph input pipeline serves exactly the rows LoadClassificationCsv gives each
   // shard, scaled the same way, bit for bit.
   void datasetOpServesEachShardsRows() {
-    auto data = LoadClassificationCsv(DataPath("digits.csv.gz"));
+    auto data = LoadClassificationCsv(tools::ExampleDataPath("digits.csv.gz"));
     QVERIFY2(data.ok(), StatusText(data.status()));
     for (int shard = 0; shard < 2; ++shard) {
       const Examples expected = Shard(data->train, shard, 2);
       GraphBuilder g;
-      ops::MinibatchDatasetOptions options = tools::TrainingDataset(DataPath("digits.csv.gz"), data->num_features,
-                                                                    static_cast<int>(expected.size()), shard, 2, 1);
+      ops::MinibatchDatasetOptions options = tools::TrainingDataset(
+          tools::ExampleDataPath("digits.csv.gz"), data->num_features, static_cast<int>(expected.size()), shard, 2, 1);
       options.shuffle = false;  // file order, as Shard keeps it
       const ops::Minibatch inputs = tools::ClassifierInputs(g, options);
       QCOMPARE(g.ShapeOf(inputs.features), (PartialShape{expected.size(), 64}));
@@ -149,12 +150,12 @@ class ModelsTest : public QObject {
     options.hidden = {32};
     options.total_steps = steps;
     options.sync = sync;
-    if (dataset_op) options.data_path = DataPath("digits.csv.gz");
+    if (dataset_op) options.data_path = tools::ExampleDataPath("digits.csv.gz");
     TrainOnOnePsAndTwoWorkers(options, "MLP");
   }
 
   void cnnOnDigits() {
-    auto data = LoadClassificationCsv(DataPath("digits.csv.gz"));
+    auto data = LoadClassificationCsv(tools::ExampleDataPath("digits.csv.gz"));
     QVERIFY2(data.ok(), StatusText(data.status()));
     auto run = TrainLocally(*data, {}, 0.1, 800, 32, 7, tools::DigitsConvLayer());
     QVERIFY2(run.ok(), StatusText(run.status()));
@@ -174,7 +175,7 @@ class ModelsTest : public QObject {
  private:
   // Between-graph replication on servers in this process: `options` with the cluster filled in.
   void TrainOnOnePsAndTwoWorkers(ClusterTrainingOptions options, const char* what) {
-    auto data = LoadClassificationCsv(DataPath("digits.csv.gz"));
+    auto data = LoadClassificationCsv(tools::ExampleDataPath("digits.csv.gz"));
     QVERIFY(data.ok());
     QTcpServer p0, p1, p2;
     QVERIFY(p0.listen(QHostAddress::LocalHost) && p1.listen(QHostAddress::LocalHost) &&

@@ -1,6 +1,9 @@
 #include "project/Project.h"
 
+#include "launch/project/ProjectFile.h"
 #include "platform/PlatformSpec.h"
+
+#include <nlohmann/json.hpp>
 
 #include <QFile>
 #include <QJsonArray>
@@ -51,7 +54,18 @@ Project Project::seedTwoWorkers() {
   return project;
 }
 
-QStringList Project::programs() { return {"seed", "digits-mlp", "digits-cnn", "iris-softmax", "linear-regression"}; }
+QStringList Project::programs() {
+  QStringList programs;
+  for (const std::string& program : launch::ProjectFile::Programs()) programs << QString::fromStdString(program);
+  return programs;
+}
+
+QStringList Project::hosts() const {
+  QStringList names;
+  for (const ProjectTask& task : tasks)
+    if (!names.contains(task.host)) names << task.host;
+  return names;
+}
 
 Project Project::digitsMlp() {
   Project project;
@@ -162,7 +176,18 @@ QJsonObject Project::toJson() const {
                    {"run", run_json}};
   if (!graph.isEmpty()) json.insert("graph", graph);
   if (!platform.isEmpty()) json.insert("platform", platform);
+  // Left out while nothing is set, so that a project saved again reads as it did before.
+  if (!launch.IsDefault())
+    json.insert("launch", QJsonDocument::fromJson(QByteArray::fromStdString(launch.ToJson().dump())).object());
   return json;
+}
+
+StatusOr<launch::ProjectFile> Project::toProjectFile(const QString& path) const {
+  const QByteArray json = QJsonDocument(toJson()).toJson(QJsonDocument::Compact);
+  auto file = launch::ProjectFile::FromJson(nlohmann::json::parse(json.toStdString(), nullptr, false),
+                                            path.isEmpty() ? name.toStdString() : path.toStdString());
+  if (file.ok()) file->path = path.toStdString();
+  return file;
 }
 
 bool Project::fromJson(const QJsonObject& json, Project* project, QString* error) {
@@ -251,6 +276,18 @@ bool Project::fromJson(const QJsonObject& json, Project* project, QString* error
       *error = QString::fromStdString(std::string(checked.status().message()));
       return false;
     }
+  }
+  if (json.contains("launch")) {
+    // One reader for the section, the one the command line uses.
+    const QByteArray text = json.value("launch").isObject()
+                                ? QJsonDocument(json.value("launch").toObject()).toJson(QJsonDocument::Compact)
+                                : QByteArray("null");
+    auto settings = launch::LaunchSettings::FromJson(nlohmann::json::parse(text.toStdString(), nullptr, false));
+    if (!settings.ok()) {
+      *error = QString::fromStdString(std::string(settings.status().message()));
+      return false;
+    }
+    loaded.launch = *std::move(settings);
   }
   *project = loaded;
   return true;

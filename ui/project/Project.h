@@ -10,10 +10,16 @@
 //    "graph": "node { name: \"x\" op: \"Const\" ... }"}
 //
 // "graph" (optional) is the graph edited in the studio's Graph tab, a GraphDef in protobuf
-// text format; absent, the tab shows the graph the program builds. "platform" (optional) is
-// the platform the simulator runs the project on (hosts, links, topology; see
-// sim/platform/PlatformSpec.h), checked when the project loads.
+// text format; absent, the tab shows the graph the program builds. "launch" (optional) says
+// how the cluster runs on real hosts (launch/project/LaunchSettings.h: the method, each
+// host's user, ssh port, program and directories); absent, the defaults. "platform"
+// (optional) is the platform the simulator runs the project on (hosts, links, topology;
+// see sim/platform/PlatformSpec.h), checked when the project loads.
 #pragma once
+
+#include "clab/core/Status.h"
+#include "launch/project/LaunchSettings.h"
+#include "launch/project/ProjectFile.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -50,11 +56,15 @@ class Project {
   static Project digitsMlp();
   // What a project's workers can run: "seed" and the example training programs.
   static QStringList programs();
+  // The hosts the cluster's tasks run on, in the order of the tasks.
+  QStringList hosts() const;
 
   // False with `error` ("file.clab: cluster.ps[0]: port 99999 is out of range").
   static bool load(const QString& path, Project* project, QString* error);
   bool save(const QString& path, QString* error) const;
   QJsonObject toJson() const;
+  // The project as the launchers and the command line read it (`path`: its file, if any).
+  StatusOr<launch::ProjectFile> toProjectFile(const QString& path = {}) const;
   static bool fromJson(const QJsonObject& json, Project* project, QString* error);
 
   QString name = "Untitled";
@@ -63,6 +73,7 @@ class Project {
   RunSettings run;
   QString graph;         // a text GraphDef, or empty for the program's own graph
   QJsonObject platform;  // the simulator's platform, or empty for its default
+  launch::LaunchSettings launch;
 
   QStringList jobs() const;
   QList<ProjectTask> tasksOf(const QString& job) const;

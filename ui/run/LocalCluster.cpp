@@ -1,5 +1,6 @@
 #include "run/LocalCluster.h"
 
+#include "launch/task/TaskCommand.h"
 #include "network/LoopbackPorts.h"
 
 #include <QPointer>
@@ -81,38 +82,27 @@ bool LocalCluster::start(const Project& project, QString* error) {
   addresses_.clear();
   commands_.clear();
   workers_failed_ = false;
+  auto file = local.toProjectFile();
+  if (!file.ok()) {
+    *error = QString::fromStdString(std::string(file.status().message()));
+    return false;
+  }
   for (const ProjectTask& task_def : local.tasks) {
     auto task = std::make_unique<Task>();
     task->name = task_def.name();
     task->is_worker = task_def.job == "worker";
+    // The same command lines as on real hosts; this studio stops the ps itself.
+    launch::TaskCommandOptions command;
+    command.cluster = spec.toStdString();
+    command.job = task_def.job.toStdString();
+    command.index = task_def.index;
+    command.graph_path = graph_path.toStdString();
+    command.checkpoint_dir = project.run.checkpoint_dir.toStdString();
+    // The studio watches every task; a short run must not end before it does.
+    command.wait_for_watcher_ms = launch::TaskCommandOptions::kWaitForStudioWatchMs;
+    command.until_workers_done = false;
     QStringList args;
-    if (task->is_worker) {
-      if (!graph_path.isEmpty()) {
-        // Long runs print every 100th step, so the console keeps up.
-        args = {"example", "graph", "--graph", graph_path, "--print_every", project.run.last_step > 1000 ? "100" : "1"};
-        if (project.run.max_seconds > 0) args << "--max_seconds" << QString::number(project.run.max_seconds);
-      } else {
-        args = project.program == "seed" ? QStringList{"example", "seed"}
-                                         : QStringList{"example", "train", "--model", project.program};
-      }
-      args << "--cluster" << spec << "--job_name"
-           << "worker"
-           << "--task_index" << QString::number(task_def.index) << "--last_step"
-           << QString::number(project.run.last_step)
-           // The studio watches every task; a short run must not end before it does.
-           << "--wait_for_watcher_ms"
-           << "10000";
-      const bool seed = graph_path.isEmpty() && project.program == "seed";
-      const bool training = graph_path.isEmpty() && project.program != "seed";
-      if (seed && project.run.faithful) args << "--faithful";
-      if (training && project.run.sync) args << "--sync";
-      if (training) args << "--log_device_placement";  // fills the placement table
-      if (seed && project.run.max_seconds > 0) args << "--max_seconds" << QString::number(project.run.max_seconds);
-      if (!project.run.checkpoint_dir.isEmpty() && task_def.index == 0)
-        args << "--checkpoint_dir" << project.run.checkpoint_dir;
-    } else {
-      args = {"server", "--cluster", spec, "--job_name", task_def.job, "--task_index", QString::number(task_def.index)};
-    }
+    for (const std::string& arg : launch::TaskArguments(*file, command)) args << QString::fromStdString(arg);
     addresses_.insert(task->name, task_def.address());
     commands_.insert(task->name, QStringList{clab_program_} + args);
     task->args = args;

@@ -679,4 +679,303 @@
         <translation>%1 个步骤，%2 个设备，%3 微秒；蓝色：计算，橙色：传输</translation>
     </message>
 </context>
+<context>
+    <name>clab::ui::HostRunController</name>
+    <message>
+        <source>  (port-forward)</source>
+        <translation>  （端口转发）</translation>
+    </message>
+    <message>
+        <source>  (this job)</source>
+        <translation>  （本作业）</translation>
+    </message>
+    <message>
+        <source>Attach through &amp;port-forward</source>
+        <translation>通过端口转发连接(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Cannot run on the hosts</source>
+        <translation>无法在主机上运行</translation>
+    </message>
+    <message>
+        <source>Cannot write the manifests</source>
+        <translation>无法写出清单</translation>
+    </message>
+    <message>
+        <source>Forwarding the pods&apos; ports with kubectl...</source>
+        <translation>正在用 kubectl 转发各 Pod 的端口……</translation>
+    </message>
+    <message>
+        <source>Run on &amp;hosts...</source>
+        <translation>在主机上运行(&amp;H)...</translation>
+    </message>
+    <message>
+        <source>Start the tasks on their hosts over ssh, or as a SLURM job, or export Kubernetes manifests</source>
+        <translation>通过 ssh 在各自主机上启动任务，或作为 SLURM 作业运行，或导出 Kubernetes 清单</translation>
+    </message>
+    <message>
+        <source>Running on the hosts: %1 of %2 tasks started</source>
+        <translation>在主机上运行：已启动 %1 个任务（共 %2 个）</translation>
+    </message>
+    <message>
+        <source>Starting %1 tasks via %2...</source>
+        <translation>正在通过 %2 启动 %1 个任务……</translation>
+    </message>
+    <message>
+        <source>Stop exactly the tasks the run on hosts started (or cancel its job)</source>
+        <translation>只停止这次主机运行启动的任务（或取消其作业）</translation>
+    </message>
+    <message>
+        <source>Stop on h&amp;osts</source>
+        <translation>停止主机上的运行(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Stop the &amp;port-forward</source>
+        <translation>停止端口转发(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Stopping the run on the hosts...</source>
+        <translation>正在停止主机上的运行……</translation>
+    </message>
+    <message>
+        <source>The run on the hosts failed: %1</source>
+        <translation>主机上的运行失败：%1</translation>
+    </message>
+    <message>
+        <source>The run on the hosts is over</source>
+        <translation>主机上的运行已结束</translation>
+    </message>
+    <message>
+        <source>Watch the project&apos;s pods in Kubernetes through kubectl port-forward</source>
+        <translation>通过 kubectl port-forward 观察项目在 Kubernetes 中的 Pod</translation>
+    </message>
+    <message>
+        <source>Watching %1 pods through kubectl port-forward</source>
+        <translation>正在通过 kubectl port-forward 观察 %1 个 Pod</translation>
+    </message>
+    <message>
+        <source>Write the Kubernetes manifests to</source>
+        <translation>把 Kubernetes 清单写到</translation>
+    </message>
+    <message>
+        <source>Wrote %1 manifest files to %2: kubectl apply -f %2</source>
+        <translation>已把 %1 个清单文件写到 %2：kubectl apply -f %2</translation>
+    </message>
+    <message>
+        <source>ended with status %1</source>
+        <translation>以状态 %1 结束</translation>
+    </message>
+    <message>
+        <source>job %1: %2 (%3)</source>
+        <translation>作业 %1：%2（%3）</translation>
+    </message>
+    <message>
+        <source>job %1: %2</source>
+        <translation>作业 %1：%2</translation>
+    </message>
+    <message>
+        <source>started on %1 (pid %2)</source>
+        <translation>已在 %1 上启动（进程号 %2）</translation>
+    </message>
+    <message>
+        <source>stopped (status %1)</source>
+        <translation>已停止（状态 %1）</translation>
+    </message>
+    <message>
+        <source>the cluster has problems: %1</source>
+        <translation>集群有问题：%1</translation>
+    </message>
+    <message>
+        <source>wrote %1</source>
+        <translation>已写出 %1</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::LaunchSettingsDialog</name>
+    <message>
+        <source>%1: the SSH port &apos;%2&apos; is not a port (1-65535)</source>
+        <translation>%1：SSH 端口“%2”不是有效端口（1-65535）</translation>
+    </message>
+    <message>
+        <source>A SLURM job</source>
+        <translation>SLURM 作业</translation>
+    </message>
+    <message>
+        <source>CPU:</source>
+        <translation>CPU：</translation>
+    </message>
+    <message>
+        <source>Checkpoint directory</source>
+        <translation>检查点目录</translation>
+    </message>
+    <message>
+        <source>Checkpoint volume claim:</source>
+        <translation>检查点卷声明：</translation>
+    </message>
+    <message>
+        <source>ClusterLab program</source>
+        <translation>ClusterLab 程序</translation>
+    </message>
+    <message>
+        <source>Configuration file:</source>
+        <translation>配置文件：</translation>
+    </message>
+    <message>
+        <source>your own (~/.ssh/config)</source>
+        <translation>你自己的（~/.ssh/config）</translation>
+    </message>
+    <message>
+        <source>Copy this ClusterLab to each host (scp)</source>
+        <translation>把本机的 ClusterLab 复制到每台主机（scp）</translation>
+    </message>
+    <message>
+        <source>Data directory</source>
+        <translation>数据目录</translation>
+    </message>
+    <message>
+        <source>Every host without a row of its own</source>
+        <translation>所有没有单独一行的主机</translation>
+    </message>
+    <message>
+        <source>First port:</source>
+        <translation>起始端口：</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>Hosts (empty fields: what ssh and the host decide)</source>
+        <translation>主机（留空的字段由 ssh 和主机决定）</translation>
+    </message>
+    <message>
+        <source>Hosts over SSH</source>
+        <translation>通过 SSH 的主机</translation>
+    </message>
+    <message>
+        <source>Image:</source>
+        <translation>镜像：</translation>
+    </message>
+    <message>
+        <source>Job directory:</source>
+        <translation>作业目录：</translation>
+    </message>
+    <message>
+        <source>Kubernetes (export manifests)</source>
+        <translation>Kubernetes（导出清单）</translation>
+    </message>
+    <message>
+        <source>Kubernetes</source>
+        <translation>Kubernetes</translation>
+    </message>
+    <message>
+        <source>Launch method:</source>
+        <translation>启动方式：</translation>
+    </message>
+    <message>
+        <source>Memory:</source>
+        <translation>内存：</translation>
+    </message>
+    <message>
+        <source>More tasks than CPUs</source>
+        <translation>任务数可多于 CPU 数</translation>
+    </message>
+    <message>
+        <source>Namespace:</source>
+        <translation>命名空间：</translation>
+    </message>
+    <message>
+        <source>Partition:</source>
+        <translation>分区：</translation>
+    </message>
+    <message>
+        <source>Run on hosts</source>
+        <translation>在主机上运行</translation>
+    </message>
+    <message>
+        <source>SLURM</source>
+        <translation>SLURM</translation>
+    </message>
+    <message>
+        <source>SSH port</source>
+        <translation>SSH 端口</translation>
+    </message>
+    <message>
+        <source>SSH</source>
+        <translation>SSH</translation>
+    </message>
+    <message>
+        <source>Start a failed task again</source>
+        <translation>失败的任务重新启动</translation>
+    </message>
+    <message>
+        <source>This machine</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <source>Time limit:</source>
+        <translation>时间限制：</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>beside the project</source>
+        <translation>项目文件旁边</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>the default</source>
+        <translation>默认分区</translation>
+    </message>
+    <message>
+        <source>the partition&apos;s</source>
+        <translation>分区的默认值</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::MainWindow</name>
+    <message>
+        <source>Change the launch settings</source>
+        <translation>更改启动设置</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::PortForwards</name>
+    <message>
+        <source>cannot run kubectl: %1</source>
+        <translation>无法运行 kubectl：%1</translation>
+    </message>
+    <message>
+        <source>kubectl port-forward ended (status %1): %2</source>
+        <translation>kubectl port-forward 已结束（状态 %1）：%2</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::RemoteRun</name>
+    <message>
+        <source>a run on the hosts is already going: stop it first</source>
+        <translation>主机上已有一次运行：请先停止它</translation>
+    </message>
+    <message>
+        <source>cannot start %1: %2</source>
+        <translation>无法启动 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot write a copy of the project</source>
+        <translation>无法写出项目的副本</translation>
+    </message>
+    <message>
+        <source>clab launch ended with status %1</source>
+        <translation>clab launch 以状态 %1 结束</translation>
+    </message>
+    <message>
+        <source>the launch method is %1: choose ssh or slurm for a run on hosts</source>
+        <translation>启动方式是 %1：在主机上运行请选择 ssh 或 slurm</translation>
+    </message>
+</context>
 </TS>

@@ -63,6 +63,7 @@ void ConsoleView::append(const QList<ConsoleLine>& lines) {
     it->append(line);
   }
   for (const QString& task : order) {
+    if (task.isEmpty()) continue;  // a line of no task (a launch's notes): "All" alone shows it
     const QList<ConsoleLine>& batch = by_task[task];
     ConsolePane* pane = paneFor(task);
     pane->append(batch);

@@ -17,6 +17,7 @@
 #include "views/TaskPropertiesView.h"
 #include "views/WelcomeView.h"
 #include "window/GraphEditor.h"
+#include "window/HostRunController.h"
 #include "window/LessonActions.h"
 #include "window/RecentProjects.h"
 
@@ -241,6 +242,8 @@ void MainWindow::buildActions() {
   attach_ = run_menu->addAction("&Attach to running cluster", this, [this] { attached_ ? detach() : attach(); });
   attach_->setToolTip("Watch tasks already running at the addresses of this project, without starting anything");
   run_menu->addSeparator();
+  host_run_ = new HostRunController(*this, run_menu, clab_program_);
+  run_menu->addSeparator();
   run_menu->addAction("&Copy start commands", this, &MainWindow::copyStartCommands)
       ->setToolTip("The clab command line of every task, to run the cluster by hand");
 
@@ -327,6 +330,12 @@ void MainWindow::editRunSettings(const RunSettings& settings) {
   Project after = project_;
   after.run = settings;
   if (after.toJson() != project_.toJson()) edit("Change the run settings", after);
+}
+
+void MainWindow::editLaunchSettings(const launch::LaunchSettings& settings) {
+  Project after = project_;
+  after.launch = settings;
+  if (after.toJson() != project_.toJson()) edit(tr("Change the launch settings"), after);
 }
 
 void MainWindow::addTask(const QString& job) {

@@ -23,6 +23,7 @@ class ClusterScene;
 class ConsoleView;
 class DashboardView;
 class GraphEditor;
+class HostRunController;
 class LessonPanel;
 class LocalCluster;
 class PlacementView;
@@ -48,6 +49,7 @@ class MainWindow : public QMainWindow {
   void addTask(const QString& job);
   void removeTask(const QString& task);
   void editRunSettings(const RunSettings& settings);
+  void editLaunchSettings(const launch::LaunchSettings& settings);
   // Replaces the cluster with `spec` (inline, ClusterSpec JSON or TF_CONFIG); false with a
   // message naming what is wrong.
   bool importCluster(const QString& spec, QString* error);
@@ -59,6 +61,8 @@ class MainWindow : public QMainWindow {
   // save unsaved changes; false when the user cancels.
   bool openExample(const QString& example);
   const Project& project() const { return project_; }
+  // The project's file ("" until it is saved).
+  const QString& path() const { return path_; }
 
   // Starts the cluster; false with the reason shown in the status bar and returned.
   bool runProject(QString* error = nullptr);
@@ -86,6 +90,7 @@ class MainWindow : public QMainWindow {
   RunSettingsView* runSettings() const { return run_settings_; }
   GraphEditor* graphEditor() const { return graph_editor_; }
   LessonPanel* lessons() const { return lessons_; }
+  HostRunController* hostRun() const { return host_run_; }
   SimulatePanel* simulate() const { return simulate_; }
   QDockWidget* lessonsDock() const { return lessons_dock_; }
 
@@ -140,6 +145,7 @@ class MainWindow : public QMainWindow {
   QAction* stop_ = nullptr;
   QAction* attach_ = nullptr;
   RecentProjects* recent_ = nullptr;
+  HostRunController* host_run_ = nullptr;
   bool attached_ = false;
   QHash<QString, QString> process_notes_;  // task -> "exited 1" / "crashed"
 };

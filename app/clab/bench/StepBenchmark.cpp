@@ -6,9 +6,9 @@
 #include "clab/graph/GraphBuilder.h"
 #include "clab/ops/Ops.h"
 #include "clab/runtime/Session.h"
-#include "cli/ChildProcess.h"
 #include "cli/CpuPinning.h"
 #include "examplegraphs/SeedGraph.h"
+#include "launch/process/ChildProcess.h"
 #include "network/LoopbackPorts.h"
 
 #include <absl/strings/str_cat.h>
@@ -21,6 +21,8 @@
 #include <map>
 
 namespace clab::cli {
+
+using launch::ChildProcess;
 namespace {
 
 using Clock = std::chrono::steady_clock;

@@ -1,12 +1,14 @@
 #include "cli/LocalTasks.h"
 
-#include "cli/ChildProcess.h"
+#include "launch/process/ChildProcess.h"
 
 #include <algorithm>
 #include <mutex>
 #include <ostream>
 
 namespace clab::cli {
+
+using launch::ChildProcess;
 
 StatusOr<LocalTasksResult> RunLocalTasks(const std::vector<LocalTask>& tasks, std::ostream& out,
                                          std::chrono::seconds timeout) {

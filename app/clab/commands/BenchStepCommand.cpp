@@ -1,10 +1,10 @@
 #include "commands/BenchStepCommand.h"
 
 #include "bench/StepBenchmark.h"
-#include "cli/ChildProcess.h"
 #include "cli/CliStatus.h"
 #include "cli/CpuPinning.h"
 #include "cli/FlagParser.h"
+#include "launch/process/ChildProcess.h"
 
 #include <absl/strings/numbers.h>
 #include <absl/strings/str_cat.h>
@@ -15,6 +15,8 @@
 #include <ostream>
 
 namespace clab::cli {
+
+using launch::ChildProcess;
 namespace {
 
 // Writes next to the target and renames, so an interrupted run leaves the old file whole.

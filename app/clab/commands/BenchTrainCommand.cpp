@@ -3,9 +3,10 @@
 #include "clab/distributed/Server.h"
 #include "clab/ops/Ops.h"
 #include "clab/runtime/Session.h"
-#include "cli/ChildProcess.h"
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
+#include "exampledata/ExampleDataPath.h"
+#include "launch/process/ChildProcess.h"
 #include "models/ClusterTraining.h"
 #include "network/LoopbackPorts.h"
 
@@ -16,6 +17,8 @@
 #include <ostream>
 
 namespace clab::cli {
+
+using launch::ChildProcess;
 namespace {
 
 // A PyTorch RPC parameter server with the same model, measured on this kind of machine:
@@ -51,7 +54,7 @@ Status BenchTrainCommand::Run(std::ostream& out) {
   }
   if (counts.empty()) counts = {1, 2, 4};
   CLAB_ASSIGN_OR_RETURN(const examples::ClassificationData data,
-                        examples::LoadClassificationCsv(examples::DataPath("digits.csv.gz")));
+                        examples::LoadClassificationCsv(tools::ExampleDataPath("digits.csv.gz")));
   out << "Digits MLP 64-" << hidden_ << "-10, batch 32, SGD 0.1, " << steps_
       << " global steps, asynchronous; 1 ps process, workers in this process." << std::endl;
   std::string table = absl::StrFormat("\n%-8s %9s %10s %12s %10s %9s %14s %8s\n", "workers", "seconds", "steps/s",

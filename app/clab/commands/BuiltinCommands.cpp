@@ -10,12 +10,17 @@
 #include "commands/ExampleGraphCommand.h"
 #include "commands/ExampleSeedCommand.h"
 #include "commands/ExampleTrainCommand.h"
+#include "commands/ExportCommand.h"
 #include "commands/GraphShowCommand.h"
 #include "commands/HelpCommand.h"
+#include "commands/ImportCommand.h"
+#include "commands/LaunchCommand.h"
 #include "commands/OpsCommand.h"
 #include "commands/RunCommand.h"
 #include "commands/ServerCommand.h"
 #include "commands/SimulateCommand.h"
+#include "commands/SlurmSpecCommand.h"
+#include "commands/SlurmTaskCommand.h"
 #include "commands/TrainCommand.h"
 #include "commands/VersionCommand.h"
 #include "commands/WatchCommand.h"
@@ -38,6 +43,11 @@ void RegisterBuiltinCommands(CommandRegistry& registry) {
   registry.Add(std::make_unique<ServerCommand>());
   registry.Add(std::make_unique<SimulateCommand>());
   registry.Add(std::make_unique<TrainCommand>());
+  registry.Add(std::make_unique<LaunchCommand>());
+  registry.Add(std::make_unique<SlurmSpecCommand>());
+  registry.Add(std::make_unique<SlurmTaskCommand>());
+  registry.Add(std::make_unique<ExportCommand>());
+  registry.Add(std::make_unique<ImportCommand>());
   registry.Add(std::make_unique<GraphShowCommand>());
   registry.Add(std::make_unique<RunCommand>());
   registry.Add(std::make_unique<OpsCommand>());

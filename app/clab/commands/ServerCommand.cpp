@@ -3,8 +3,14 @@
 #include "clab/distributed/Server.h"
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
+#include "launch/task/WorkerWatch.h"
 
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
 #include <ostream>
+#include <thread>
 
 namespace clab::cli {
 
@@ -15,7 +21,10 @@ std::string ServerCommand::description() const {
          "followed by server.join(): the task's master and worker services listen on the port\n"
          "the cluster gives it (loopback addresses listen on loopback only). Sessions of other\n"
          "tasks then place variables and ops on it. Ctrl-C or SIGTERM stops it cleanly: running\n"
-         "steps fail with CANCELLED and the port is released.\n\n"
+         "steps fail with CANCELLED and the port is released. With --until_workers_done the task\n"
+         "also stops, the same way, once every worker of the cluster has been seen and has\n"
+         "finished (its monitored session closed or its process ended): a ps in a batch job or\n"
+         "a pod then ends when training does.\n\n"
          "Examples:\n"
          "  clab server --cluster 'ps=127.0.0.1:2223;worker=127.0.0.1:2222' --job_name ps\n"
          "  clab server --cluster cluster.json --job_name worker --task_index 1\n"
@@ -25,6 +34,7 @@ std::string ServerCommand::description() const {
 void ServerCommand::DeclareFlags(FlagParser& flags) {
   cluster_flags_.Declare(flags);
   flags.AddString("protocol", "NAME", "the transport; only grpc is implemented", &protocol_);
+  flags.AddBool("until_workers_done", "stop once every worker of the cluster has finished", &until_workers_done_);
 }
 
 Status ServerCommand::Run(std::ostream& out) {
@@ -37,13 +47,33 @@ Status ServerCommand::Run(std::ostream& out) {
   auto server_or = Server::Create(options);
   if (!server_or.ok()) return server_or.status();
   Server& server = **server_or;
-  CLAB_RETURN_IF_ERROR(JoinUntilTerminationSignal(
+  // The watch ends the join the way Ctrl-C would: a SIGTERM to this process.
+  std::atomic<bool> workers_done{false};
+  launch::WorkerWatch watch(task.cluster);
+  std::thread watcher;
+  const bool watching = until_workers_done_ && task.job_name != "worker" && task.cluster.HasJob("worker");
+  const Status joined = JoinUntilTerminationSignal(
       server,
-      [&](const char* signal) { out << "Received " << signal << ", stopping " << server.task_name() << std::endl; },
+      [&](const char* signal) {
+        if (workers_done) {
+          out << "Every worker has finished: stopping " << server.task_name() << std::endl;
+        } else {
+          out << "Received " << signal << ", stopping " << server.task_name() << std::endl;
+        }
+      },
       [&] {
-        out << "Serving " << server.task_name() << " at " << server.target() << "; Ctrl-C or SIGTERM stops it."
-            << std::endl;
-      }));
+        out << "Serving " << server.task_name() << " at " << server.target() << "; Ctrl-C or SIGTERM stops it"
+            << (watching ? ", and so does the end of training." : ".") << std::endl;
+        if (!watching) return;
+        watcher = std::thread([&] {
+          if (!watch.WaitUntilDone()) return;
+          workers_done = true;
+          ::kill(::getpid(), SIGTERM);
+        });
+      });
+  watch.Cancel();
+  if (watcher.joinable()) watcher.join();
+  CLAB_RETURN_IF_ERROR(joined);
   out << "Server " << server.task_name() << " stopped." << std::endl;
   return OkStatus();
 }

@@ -1,6 +1,7 @@
 // `clab server --cluster SPEC --job_name ps --task_index 0`: runs one task of a cluster in
 // the foreground (its master and worker services on the task's port) until Ctrl-C or
-// SIGTERM, which stop it cleanly.
+// SIGTERM, which stop it cleanly; with --until_workers_done also once every worker of the
+// cluster has finished (what a batch job or a pod needs to end when training does).
 #pragma once
 
 #include "cli/ClusterFlags.h"
@@ -19,6 +20,7 @@ class ServerCommand : public Command {
  private:
   ClusterFlags cluster_flags_;
   std::string protocol_ = "grpc";
+  bool until_workers_done_ = false;
 };
 
 }  // namespace clab::cli

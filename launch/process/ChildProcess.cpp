@@ -1,6 +1,7 @@
-#include "cli/ChildProcess.h"
+#include "launch/process/ChildProcess.h"
 
 #include <absl/strings/str_cat.h>
+#include <absl/strings/str_split.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -9,9 +10,10 @@
 
 #include <cerrno>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 
-namespace clab::cli {
+namespace clab::launch {
 
 std::string ChildProcess::SelfPath() {
   char path[PATH_MAX];
@@ -20,8 +22,22 @@ std::string ChildProcess::SelfPath() {
   return std::string(path, static_cast<size_t>(n));
 }
 
-StatusOr<std::unique_ptr<ChildProcess>> ChildProcess::Start(const std::string& program,
-                                                            const std::vector<std::string>& args, LineFn on_line) {
+StatusOr<std::string> ChildProcess::FindProgram(const std::string& program) {
+  if (program.find('/') != std::string::npos) return program;
+  const char* path = std::getenv("PATH");
+  const std::string dirs = path && *path ? path : "/usr/local/bin:/usr/bin:/bin";
+  for (const absl::string_view dir : absl::StrSplit(dirs, ':')) {
+    const std::string candidate = absl::StrCat(dir.empty() ? "." : dir, "/", program);
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return errors::NotFound("cannot find the program '", program, "' in PATH (", dirs, ")");
+}
+
+StatusOr<std::unique_ptr<ChildProcess>> ChildProcess::Start(const std::string& name,
+                                                            const std::vector<std::string>& args, LineFn on_line,
+                                                            Options options) {
+  // Looked up before fork: between fork and exec only async-signal-safe calls may run.
+  CLAB_ASSIGN_OR_RETURN(const std::string program, FindProgram(name));
   int pipe_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0)
     return errors::Internal("cannot start ", program, ": pipe failed: ", std::strerror(errno));
@@ -46,6 +62,7 @@ StatusOr<std::unique_ptr<ChildProcess>> ChildProcess::Start(const std::string& p
   if (pid == 0) {
     // Only async-signal-safe calls from here to exec.
     ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (options.own_process_group) ::setpgid(0, 0);
     if (::getppid() != parent) ::_exit(127);
     ::dup2(pipe_fds[1], STDOUT_FILENO);
     ::dup2(pipe_fds[1], STDERR_FILENO);
@@ -162,4 +179,4 @@ std::vector<std::string> ChildProcess::lines() const {
   return lines_;
 }
 
-}  // namespace clab::cli
+}  // namespace clab::launch

@@ -1,8 +1,9 @@
-// A program this command starts and owns: `clab demo` and `clab bench` run cluster tasks as
-// separate processes. Its stdout and stderr arrive line by line on a reader thread (handed
-// to `on_line`, e.g. to print them with a "ps/0 | " prefix); it is stopped with SIGTERM,
-// then SIGKILL after a grace period, when this object goes away; and it dies with its
-// parent (PR_SET_PDEATHSIG), so a killed `clab demo` leaves no server behind.
+// A program this process starts and owns: `clab demo` and `clab bench` run cluster tasks as
+// separate processes, and a launch runs ssh, scp and SLURM's commands. Its stdout and stderr
+// arrive line by line on a reader thread (handed to `on_line`, e.g. to print them with a
+// "ps/0 | " prefix); it is stopped with SIGTERM, then SIGKILL after a grace period, when this
+// object goes away; and it dies with its parent (PR_SET_PDEATHSIG), so a killed `clab demo`
+// leaves no server behind.
 #pragma once
 
 #include "clab/core/Status.h"
@@ -19,16 +20,26 @@
 #include <thread>
 #include <vector>
 
-namespace clab::cli {
+namespace clab::launch {
 
 class ChildProcess {
  public:
   using LineFn = std::function<void(const std::string& line)>;
 
-  // Starts `program` with `args` (argv[1..]). FAILED_PRECONDITION naming the program when
-  // it cannot be started.
+  struct Options {
+    // In a process group of its own: a Ctrl-C at the terminal reaches only this program,
+    // which then decides how its children end (a launch stops its remote tasks first).
+    bool own_process_group = false;
+  };
+
+  // Starts `program` (a path, or a name looked up in PATH) with `args` (argv[1..]).
+  // FAILED_PRECONDITION naming the program when it cannot be started.
   static StatusOr<std::unique_ptr<ChildProcess>> Start(const std::string& program, const std::vector<std::string>& args,
-                                                       LineFn on_line);
+                                                       LineFn on_line, Options options);
+  static StatusOr<std::unique_ptr<ChildProcess>> Start(const std::string& program, const std::vector<std::string>& args,
+                                                       LineFn on_line) {
+    return Start(program, args, std::move(on_line), Options());
+  }
   ~ChildProcess();
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
@@ -46,6 +57,9 @@ class ChildProcess {
 
   // This executable (/proc/self/exe), for starting more of the same program.
   static std::string SelfPath();
+  // The file PATH names for `program` ("ssh" -> "/usr/bin/ssh"); a name with a '/' is
+  // returned as it is. NOT_FOUND naming the program and PATH.
+  static StatusOr<std::string> FindProgram(const std::string& program);
 
  private:
   ChildProcess(pid_t pid, int output_fd, LineFn on_line);
@@ -64,4 +78,4 @@ class ChildProcess {
   std::optional<int> exit_status_;
 };
 
-}  // namespace clab::cli
+}  // namespace clab::launch

@@ -1,0 +1,35 @@
+// A project's cluster as Kubernetes objects, in two kinds:
+//
+// - a Kubeflow TFJob (kubeflow.org/v1): one replica spec per job (PS, Worker; also Chief and
+//   Evaluator), each with its number of replicas, the project's restart policy and a pod
+//   template; the training operator makes the pods and a service for each, and sets every
+//   pod's TF_CONFIG. Its container is "tensorflow" with the port "tfjob-port", as the
+//   operator expects. Cleaning up the ps pods when the job succeeds is left to the
+//   operator (cleanPodPolicy Running).
+// - plain objects for a cluster without the operator: one headless Service over all the
+//   tasks and one Pod per task (hostname and subdomain, so that each has a stable DNS
+//   name), each with its own TF_CONFIG.
+//
+// Both carry the project's own addresses in annotations, so that importing them gives the
+// project's cluster back. A project with a graph of its own adds a ConfigMap holding it.
+#pragma once
+
+#include "clab/core/Status.h"
+#include "launch/project/ProjectFile.h"
+
+#include <nlohmann/json.hpp>
+
+#include <vector>
+
+namespace clab::launch {
+
+class KubernetesManifests {
+ public:
+  // INVALID_ARGUMENT for a job a TFJob has no replica type for.
+  static StatusOr<std::vector<nlohmann::json>> TfJob(const ProjectFile& project);
+  static StatusOr<std::vector<nlohmann::json>> Plain(const ProjectFile& project);
+  // The TFJob replica type of a job ("ps" -> "PS"); "" when there is none.
+  static std::string ReplicaType(const std::string& job);
+};
+
+}  // namespace clab::launch
