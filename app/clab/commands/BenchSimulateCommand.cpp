@@ -1,8 +1,8 @@
 #include "commands/BenchSimulateCommand.h"
 
-#include "cli/ChildProcess.h"
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
+#include "launch/process/ChildProcess.h"
 #include "sim/SessionPriority.h"
 #include "sim/SimBenchmark.h"
 
@@ -16,6 +16,7 @@
 #include <ostream>
 
 namespace clab::cli {
+using launch::ChildProcess;
 
 std::string BenchSimulateCommand::description() const {
   return "Calibrates the simulator on each project (one ps and one worker on this machine), then\n"
