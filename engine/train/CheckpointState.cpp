@@ -20,9 +20,28 @@ class ParseErrors : public google::protobuf::io::ErrorCollector {
   std::string first;
 };
 
+bool IndexExists(const std::string& prefix) {
+  std::error_code error;
+  return std::filesystem::exists(prefix + ".index", error);
+}
+
+// A relative path in the state file is relative to `dir` (TensorFlow's rule, and what
+// WriteCheckpointState writes). Files written before that rule named the path as given to the
+// saver ("train/model.ckpt-200" in "train/checkpoint"): that form is read too, when it names
+// a checkpoint that exists and the joined one does not.
 std::string JoinWithDir(const std::string& dir, const std::string& path) {
   if (path.empty() || path[0] == '/') return path;
-  return (std::filesystem::path(dir) / path).string();
+  const std::string joined = (std::filesystem::path(dir) / path).string();
+  if (!IndexExists(joined) && IndexExists(path)) return path;
+  return joined;
+}
+
+// How TensorFlow's Saver writes the state of a relative directory: paths relative to it, so
+// the file reads the same from any working directory.
+std::string RelativeToDir(const std::string& dir, const std::string& path) {
+  if (path.empty() || path[0] == '/' || (!dir.empty() && dir[0] == '/')) return path;
+  const std::string relative = std::filesystem::path(path).lexically_relative(dir).string();
+  return relative.empty() || relative.rfind("..", 0) == 0 ? path : relative;
 }
 
 }  // namespace
@@ -44,7 +63,10 @@ StatusOr<tensorflow::CheckpointState> ReadCheckpointState(const std::string& dir
   return state;
 }
 
-Status WriteCheckpointState(const std::string& dir, const tensorflow::CheckpointState& state) {
+Status WriteCheckpointState(const std::string& dir, const tensorflow::CheckpointState& given) {
+  tensorflow::CheckpointState state = given;
+  state.set_model_checkpoint_path(RelativeToDir(dir, state.model_checkpoint_path()));
+  for (auto& p : *state.mutable_all_model_checkpoint_paths()) p = RelativeToDir(dir, p);
   std::string text;
   google::protobuf::TextFormat::PrintToString(state, &text);
   const std::string path = (std::filesystem::path(dir) / "checkpoint").string();

@@ -176,8 +176,13 @@ Status MonitoredSession::PrepareChief() {
           break;
         }
         if (!absl::IsDataLoss(s) && !absl::IsNotFound(s)) return s;
-        // A damaged or missing checkpoint is skipped for the previous good one, never loaded.
-        log_->Warning(StrCat("Skipping checkpoint ", prefix, ": ", FormatStatus(s)));
+        if (options_.on_damaged_checkpoint == MonitoredTrainingSessionOptions::OnDamagedCheckpoint::kFail)
+          return errors::DataLoss("Checkpoint ", prefix, " cannot be restored (", s.message(),
+                                  "); --on_damaged_checkpoint=previous would restore the one before it");
+        // A damaged or missing checkpoint is skipped for the previous good one, never loaded,
+        // and said loudly: training goes back to an older step.
+        log_->Warning(StrCat("Checkpoint ", prefix, " is DAMAGED or missing and is skipped: ", FormatStatus(s),
+                             ". The previous checkpoint is restored instead (--on_damaged_checkpoint=fail stops)."));
       }
     }
   }

@@ -63,6 +63,8 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
   MonitoredTrainingSessionOptions session_options = WorkerSessionOptions(options, *server, options.max_seconds);
   CLAB_ASSIGN_OR_RETURN(auto logging, LoggingTensorHook::Create({{"loss", loss.name()}}, options.log_every, 0));
   session_options.hooks.push_back(logging);
+  // The loss curve goes into the chief's event files, as tf.summary.scalar("loss", loss) would.
+  session_options.summary_scalars = {{"loss", loss.name()}};
   if (sync) {
     CLAB_ASSIGN_OR_RETURN(auto sync_hook, sync->MakeSessionRunHook(session_options.is_chief));
     session_options.hooks.push_back(sync_hook);

@@ -59,6 +59,9 @@ MonitoredTrainingSessionOptions WorkerSessionOptions(const TaskProgramOptions& o
   if (max_seconds > 0) session_options.hooks.push_back(std::make_shared<StopAfterSecondsHook>(max_seconds));
   session_options.checkpoint_dir = options.checkpoint_dir;
   if (options.save_checkpoint_steps > 0) session_options.save_checkpoint_steps = options.save_checkpoint_steps;
+  if (options.save_checkpoint_secs > 0) session_options.save_checkpoint_secs = options.save_checkpoint_secs;
+  if (options.fail_on_damaged_checkpoint)
+    session_options.on_damaged_checkpoint = MonitoredTrainingSessionOptions::OnDamagedCheckpoint::kFail;
   // Hook lines, steps and checkpoints also go to this task's event stream.
   session_options.log = std::make_shared<TrainingLog>(server.task_name());
   session_options.log->AddSink([server = &server](const TaskEvent& event) { server->Publish(event); });

@@ -28,7 +28,9 @@ struct TaskProgramOptions {
   double max_seconds = 0;
   // The chief writes checkpoints and event files here ("" : none, as in the tutorial).
   std::string checkpoint_dir;
-  int64_t save_checkpoint_steps = 0;  // 0: TensorFlow's default of every 600 s
+  int64_t save_checkpoint_steps = 0;        // 0 with save_checkpoint_secs 0: TensorFlow's default of every 600 s
+  double save_checkpoint_secs = 0;          // checkpoint every this many seconds (0: see above)
+  bool fail_on_damaged_checkpoint = false;  // stop rather than restore the previous checkpoint
   // How long a worker waits for the ps before giving up (the server logs, every few
   // seconds, which task it is still waiting for).
   int64_t wait_for_ps_ms = 60000;

@@ -358,6 +358,9 @@ void ClusterProcessesTest::demoCheckpointsAreListedAndShown() {
   QVERIFY(data.resize(5));
   const ProgramResult damaged = ClabProcess::clab({"ckpt", "ls", path});
   QVERIFY2(damaged.out.contains("DAMAGED"), qPrintable(damaged.out));
+  // ... and the exit status says so, for scripts.
+  QCOMPARE(damaged.exitCode, 1);
+  QVERIFY2(damaged.err.contains("damaged or missing"), qPrintable(damaged.err));
   const ProgramResult shown = ClabProcess::clab({"ckpt", "show", path + "/model.ckpt-250"});
   QCOMPARE(shown.exitCode, 1);
   QVERIFY2(shown.err.startsWith("clab: ") && shown.err.contains("model.ckpt-250"), qPrintable(shown.err));

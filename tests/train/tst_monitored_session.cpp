@@ -10,6 +10,8 @@
 #include "clab/train/hooks/SmallHooks.h"
 #include "clab/train/hooks/StopAtStepHook.h"
 
+#include <google/protobuf/text_format.h>
+
 #include <QtTest>
 
 #include <filesystem>
@@ -111,6 +113,73 @@ class MonitoredSessionTest : public QObject {
     QCOMPARE(*step, int64_t(10));  // the previous good checkpoint
     // No checkpoint file was lost: the damaged one is still there for inspection.
     QVERIFY(std::filesystem::exists(*latest + ".index"));
+  }
+
+  void damagedNewestCheckpointStopsWhenAskedTo() {
+    QTemporaryDir dir;
+    const std::string d = dir.path().toStdString();
+    {
+      Model m;
+      auto s = MonitoredTrainingSession(m.g, Options(d, 20));
+      QVERIFY(s.ok());
+      QCOMPARE(TrainToEnd(**s, m.train.node()), int64_t(20));
+      QVERIFY((*s)->Close().ok());
+    }
+    auto latest = LatestCheckpoint(d);
+    QVERIFY(latest.ok());
+    std::filesystem::resize_file(BundleDataFile(*latest), 3);
+    Model m;
+    auto o = Options(d, 30);
+    o.on_damaged_checkpoint = MonitoredTrainingSessionOptions::OnDamagedCheckpoint::kFail;
+    auto s = MonitoredTrainingSession(m.g, o);
+    QVERIFY(!s.ok());
+    QVERIFY2(absl::IsDataLoss(s.status()), s.status().ToString().c_str());
+    QVERIFY(QString::fromStdString(std::string(s.status().message())).contains("model.ckpt-20"));
+  }
+
+  // A relative checkpoint directory: the state file names checkpoints relative to it, as
+  // TensorFlow's Saver writes it, so the paths resolve from the directory itself.
+  void relativeCheckpointDirectoryRestores() {
+    QTemporaryDir dir;
+    struct WorkingDirectory {
+      std::filesystem::path before = std::filesystem::current_path();
+      explicit WorkingDirectory(const std::string& to) { std::filesystem::current_path(to); }
+      ~WorkingDirectory() { std::filesystem::current_path(before); }
+    } in_dir(dir.path().toStdString());
+    {
+      Model m;
+      auto s = MonitoredTrainingSession(m.g, Options("run_rel", 20));
+      QVERIFY(s.ok());
+      QCOMPARE(TrainToEnd(**s, m.train.node()), int64_t(20));
+      QVERIFY((*s)->Close().ok());
+    }
+    QFile state("run_rel/checkpoint");
+    QVERIFY(state.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(state.readAll());
+    QVERIFY2(text.contains("model_checkpoint_path: \"model.ckpt-20\""), qPrintable(text));
+    QVERIFY2(!text.contains("run_rel/"), qPrintable(text));
+    auto latest = LatestCheckpoint("run_rel");
+    QVERIFY2(latest.ok(), latest.status().ToString().c_str());
+    QCOMPARE(*latest, std::string("run_rel/model.ckpt-20"));
+    Model m;
+    auto s = MonitoredTrainingSession(m.g, Options("run_rel", 30));
+    QVERIFY(s.ok());
+    QCOMPARE(*ReadGlobalStep(*(*s)->raw_session(), "global_step/read:0"), int64_t(20));
+    QVERIFY((*s)->Close().ok());
+    // A state file in the older form (paths as given to the saver, "run_rel/model.ckpt-N")
+    // still reads.
+    tensorflow::CheckpointState old;
+    old.set_model_checkpoint_path("run_rel/model.ckpt-30");
+    old.add_all_model_checkpoint_paths("run_rel/model.ckpt-30");
+    std::string old_text;
+    google::protobuf::TextFormat::PrintToString(old, &old_text);
+    QFile rewrite("run_rel/checkpoint");
+    QVERIFY(rewrite.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    rewrite.write(QByteArray::fromStdString(old_text));
+    rewrite.close();
+    auto again = LatestCheckpoint("run_rel");
+    QVERIFY2(again.ok(), again.status().ToString().c_str());
+    QCOMPARE(*again, std::string("run_rel/model.ckpt-30"));
   }
 
   void eventFilesHoldStepRateAndCheckpoints() {

@@ -14,6 +14,12 @@ void TaskProgramFlags::Declare(FlagParser& flags, const char* max_seconds_help) 
   flags.AddString("checkpoint_dir", "DIR", "where the chief writes checkpoints and event files", &checkpoint_dir_);
   flags.AddInt("save_checkpoint_steps", "N", "checkpoint every N steps (default: every 600 s)", &save_checkpoint_steps_,
                0);
+  flags.AddInt("save_checkpoint_secs", "S", "checkpoint every S seconds (with --save_checkpoint_steps: steps win)",
+               &save_checkpoint_secs_, 0);
+  flags.AddString("on_damaged_checkpoint", "fail|previous",
+                  "when the newest checkpoint is damaged or missing: restore the previous one (the default, with a "
+                  "warning) or stop with DATA_LOSS as TensorFlow does",
+                  &on_damaged_checkpoint_);
   flags.AddInt("wait_for_ps_ms", "MS", "how long the worker waits for the ps before giving up", &wait_for_ps_ms_, 1);
 }
 
@@ -30,6 +36,10 @@ StatusOr<examples::TaskProgramOptions> TaskProgramFlags::Resolve(const std::stri
   options.max_seconds = static_cast<double>(max_seconds_);
   options.checkpoint_dir = checkpoint_dir_;
   options.save_checkpoint_steps = save_checkpoint_steps_;
+  options.save_checkpoint_secs = static_cast<double>(save_checkpoint_secs_);
+  if (on_damaged_checkpoint_ != "previous" && on_damaged_checkpoint_ != "fail")
+    return UsageError("--on_damaged_checkpoint must be fail or previous, not '" + on_damaged_checkpoint_ + "'");
+  options.fail_on_damaged_checkpoint = on_damaged_checkpoint_ == "fail";
   options.wait_for_ps_ms = wait_for_ps_ms_;
   options.wait_for_watcher_ms = wait_for_watcher_ms_;
   return options;

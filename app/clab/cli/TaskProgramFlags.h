@@ -28,6 +28,8 @@ class TaskProgramFlags {
   int64_t max_seconds_ = 0;
   std::string checkpoint_dir_;
   int64_t save_checkpoint_steps_ = 0;
+  int64_t save_checkpoint_secs_ = 0;
+  std::string on_damaged_checkpoint_ = "previous";
   int64_t wait_for_ps_ms_ = 60000;
   int64_t wait_for_watcher_ms_ = 0;
 };

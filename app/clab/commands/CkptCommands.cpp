@@ -51,7 +51,8 @@ std::string CkptLsCommand::description() const {
          "every checkpoint it names, oldest first: the global step, the size of its files, and\n"
          "whether it is whole (its index and every tensor's checksum are checked). The one marked\n"
          "'latest' is what a restarted chief restores; a damaged latest checkpoint is skipped for\n"
-         "the previous good one.";
+         "the previous good one. Exits with status 1 when any listed checkpoint is damaged or\n"
+         "missing.";
 }
 
 void CkptLsCommand::DeclareFlags(FlagParser& flags) { flags.AddPositional("DIR", "a checkpoint directory", &dir_); }
@@ -65,6 +66,7 @@ Status CkptLsCommand::Run(std::ostream& out) {
     return state.status();
   }
   TextTable table({"step", "checkpoint", "size", "state"});
+  int unusable = 0;
   for (const std::string& prefix : state->all_model_checkpoint_paths()) {
     std::error_code error;
     uintmax_t bytes = 0;
@@ -88,11 +90,16 @@ Status CkptLsCommand::Run(std::ostream& out) {
     } else {
       condition = absl::StrCat("DAMAGED: ", reader.status().message());
     }
+    if (condition.rfind("ok", 0) != 0) ++unusable;
     if (prefix == state->model_checkpoint_path()) condition += " (latest)";
     table.AddRow({StepOf(prefix), fs::path(prefix).filename().string(), HumanBytes(bytes), condition});
   }
   out << "Checkpoints in " << dir_ << ":\n";
   table.Print(out);
+  // Scripts and CI see a damaged or missing checkpoint in the exit status, not only in the table.
+  if (unusable > 0)
+    return errors::DataLoss(unusable, " of the ", state->all_model_checkpoint_paths_size(), " checkpoints listed in ",
+                            (fs::path(dir_) / "checkpoint").string(), " are damaged or missing");
   return OkStatus();
 }
 

@@ -78,7 +78,8 @@ std::string TrainCommand::description() const {
          "127.0.0.1 ports ('clab example train'), prints every task's output with its label, and\n"
          "ends with what each worker learnt (held-out accuracy, or the fitted line). --workers and\n"
          "--ps change the cluster's size; the run settings (last step, checkpoint directory, sync)\n"
-         "come from the project unless given.\n\n"
+         "come from the project unless given. The chief checkpoints every 10 s unless\n"
+         "--save_checkpoint_steps or --save_checkpoint_secs says otherwise.\n\n"
          "Example:  clab train examples/projects/digits-mlp.clab --workers 2";
 }
 
@@ -89,6 +90,9 @@ void TrainCommand::DeclareFlags(FlagParser& flags) {
   flags.AddInt("last_step", "N", "StopAtStepHook's last step (default: the project's)", &last_step_, 0);
   flags.AddString("checkpoint_dir", "DIR", "where the chief writes checkpoints (default: the project's)",
                   &checkpoint_dir_);
+  flags.AddInt("save_checkpoint_steps", "N", "the chief checkpoints every N global steps (default: by time)",
+               &save_checkpoint_steps_, 0);
+  flags.AddInt("save_checkpoint_secs", "S", "the chief checkpoints every S seconds", &save_checkpoint_secs_, 0);
   flags.AddBool("sync", "synchronous replicas (default: the project's run.sync, else asynchronous)", &sync_);
   flags.AddInt("timeout", "SECONDS", "stop everything when the workers have not finished by then", &timeout_s_, 1);
 }
@@ -128,7 +132,16 @@ Status TrainCommand::Run(std::ostream& out) {
     std::vector<std::string> args{"example",      "train",           "--model",     run.program,
                                   "--cluster",    cluster,           "--job_name",  "worker",
                                   "--task_index", std::to_string(i), "--last_step", std::to_string(run.last_step)};
-    if (i == 0 && !run.checkpoint_dir.empty()) args.insert(args.end(), {"--checkpoint_dir", run.checkpoint_dir});
+    if (i == 0 && !run.checkpoint_dir.empty()) {
+      // TensorFlow's default of one checkpoint per 600 s would leave a short run nothing to
+      // restore after a ps failure: unless told otherwise, every 10 s.
+      args.insert(args.end(), {"--checkpoint_dir", run.checkpoint_dir});
+      if (save_checkpoint_steps_ > 0)
+        args.insert(args.end(), {"--save_checkpoint_steps", std::to_string(save_checkpoint_steps_)});
+      else
+        args.insert(args.end(),
+                    {"--save_checkpoint_secs", std::to_string(save_checkpoint_secs_ > 0 ? save_checkpoint_secs_ : 10)});
+    }
     if (run.sync) args.push_back("--sync");
     tasks.push_back({absl::StrCat("worker/", i), args, true});
   }

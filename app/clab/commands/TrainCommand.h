@@ -25,6 +25,8 @@ class TrainCommand : public Command {
   int64_t last_step_ = 0;  // 0: the project's
   bool sync_ = false;
   std::string checkpoint_dir_;
+  int64_t save_checkpoint_steps_ = 0;
+  int64_t save_checkpoint_secs_ = 0;
   int64_t timeout_s_ = 1800;
 };
 

@@ -2,7 +2,9 @@
 //   model_checkpoint_path: "/tmp/train/model.ckpt-2000"
 //   all_model_checkpoint_paths: "/tmp/train/model.ckpt-1000"
 //   all_model_checkpoint_paths: "/tmp/train/model.ckpt-2000"
-// Written to a temporary file and renamed over, so readers never see half a file.
+// Written to a temporary file and renamed over, so readers never see half a file. As
+// TensorFlow's Saver does, the paths of a relative directory are written relative to it
+// ("model.ckpt-2000" in "train/checkpoint"), absolute ones as they are.
 #pragma once
 
 #include "clab/core/Status.h"
@@ -14,7 +16,8 @@
 namespace clab {
 
 // NOT_FOUND when `dir` has no state file; INVALID_ARGUMENT naming the file and line when it
-// does not parse. Relative paths in the file are joined with `dir`.
+// does not parse. Relative paths in the file are joined with `dir`; a path that already
+// starts with `dir` (as older files wrote it) is taken as it is when only that form exists.
 StatusOr<tensorflow::CheckpointState> ReadCheckpointState(const std::string& dir);
 Status WriteCheckpointState(const std::string& dir, const tensorflow::CheckpointState& state);
 

@@ -48,6 +48,11 @@ struct MonitoredTrainingSessionOptions {
   // 100 steps unless seconds are given. Set both of a pair to 0 to turn that hook off.
   std::optional<double> save_checkpoint_secs;
   std::optional<int64_t> save_checkpoint_steps;
+  // A damaged or missing newest checkpoint: restore the previous good one (ClusterLab's
+  // default; said as a warning on the console and the event stream) or stop with DATA_LOSS,
+  // as TensorFlow does.
+  enum class OnDamagedCheckpoint { kPrevious, kFail };
+  OnDamagedCheckpoint on_damaged_checkpoint = OnDamagedCheckpoint::kPrevious;
   std::optional<int64_t> save_summaries_steps;
   std::optional<double> save_summaries_secs;
   tensorflow::ConfigProto config;
