@@ -169,8 +169,8 @@ class MonitoredSessionTest : public QObject {
     // A state file in the older form (paths as given to the saver, "run_rel/model.ckpt-N")
     // still reads.
     tensorflow::CheckpointState old;
-    old.set_model_checkpoint_path("run_rel/model.ckpt-30");
-    old.add_all_model_checkpoint_paths("run_rel/model.ckpt-30");
+    old.set_model_checkpoint_path("run_rel/model.ckpt-20");
+    old.add_all_model_checkpoint_paths("run_rel/model.ckpt-20");
     std::string old_text;
     google::protobuf::TextFormat::PrintToString(old, &old_text);
     QFile rewrite("run_rel/checkpoint");
@@ -179,7 +179,7 @@ class MonitoredSessionTest : public QObject {
     rewrite.close();
     auto again = LatestCheckpoint("run_rel");
     QVERIFY2(again.ok(), again.status().ToString().c_str());
-    QCOMPARE(*again, std::string("run_rel/model.ckpt-30"));
+    QCOMPARE(*again, std::string("run_rel/model.ckpt-20"));
   }
 
   void eventFilesHoldStepRateAndCheckpoints() {
