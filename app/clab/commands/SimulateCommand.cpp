@@ -1,10 +1,10 @@
 #include "commands/SimulateCommand.h"
 
 #include "calibration/Calibration.h"
-#include "cli/ChildProcess.h"
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
 #include "cli/TextTable.h"
+#include "launch/process/ChildProcess.h"
 #include "platform/PlatformSpec.h"
 #include "platform/Quantity.h"
 #include "project/SimProject.h"
@@ -173,7 +173,7 @@ Status SimulateCommand::Explain(sim::Simulator& simulator, int workers, int ps, 
 Status SimulateCommand::Calibrate(std::ostream& out) {
   if (output_.empty()) return UsageError("--calibrate needs -o FILE: where the calibration goes");
   SimCalibrationOptions options;
-  options.clab = ChildProcess::SelfPath();
+  options.clab = launch::ChildProcess::SelfPath();
   options.project_path = project_;
   options.seconds = static_cast<double>(calibrate_seconds_);
   options.progress = [&out](const std::string& line) { out << "  " << line << std::endl; };
