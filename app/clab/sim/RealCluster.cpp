@@ -1,9 +1,10 @@
 #include "sim/RealCluster.h"
 
-#include "cli/ChildProcess.h"
+#include "launch/process/ChildProcess.h"
 #include "network/LoopbackPorts.h"
 
 #include <absl/strings/match.h>
+#include <absl/strings/numbers.h>
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_join.h>
 #include <unistd.h>
@@ -18,6 +19,8 @@
 #include <thread>
 
 namespace clab::cli {
+
+using launch::ChildProcess;
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -39,8 +42,8 @@ double ProcessCpuSeconds(pid_t pid) {
   std::string field;
   double utime = 0, stime = 0;
   for (int i = 3; i <= 15 && fields >> field; ++i) {
-    if (i == 14) utime = std::stod(field);
-    if (i == 15) stime = std::stod(field);
+    if (i == 14 && !absl::SimpleAtod(field, &utime)) return -1;
+    if (i == 15 && !absl::SimpleAtod(field, &stime)) return -1;
   }
   return (utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
 }

@@ -5,12 +5,13 @@
 #include "clab/distributed/Server.h"
 #include "clab/graph/GraphImport.h"
 #include "clab/runtime/Session.h"
-#include "cli/ChildProcess.h"
+#include "launch/process/ChildProcess.h"
 #include "model/StepGraph.h"
 #include "network/LoopbackPorts.h"
 #include "run/Simulator.h"
 #include "sim/RealCluster.h"
 
+#include <absl/strings/numbers.h>
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_format.h>
 #include <sys/resource.h>
@@ -23,6 +24,8 @@
 #include <thread>
 
 namespace clab::cli {
+
+using launch::ChildProcess;
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -41,8 +44,10 @@ double ProcessCpuSeconds(pid_t pid) {
   std::istringstream fields(text.substr(text.rfind(')') + 2));
   std::string field;
   double ticks = 0;
-  for (int i = 3; i <= 15 && fields >> field; ++i)
-    if (i == 14 || i == 15) ticks += std::stod(field);
+  for (int i = 3; i <= 15 && fields >> field; ++i) {
+    double value = 0;
+    if ((i == 14 || i == 15) && absl::SimpleAtod(field, &value)) ticks += value;
+  }
   return ticks / static_cast<double>(::sysconf(_SC_CLK_TCK));
 }
 
