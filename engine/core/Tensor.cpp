@@ -1,5 +1,8 @@
 #include "clab/core/Tensor.h"
 
+#include "clab/core/TensorAllocation.h"
+#include "clab/core/TensorSize.h"
+
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -30,9 +33,23 @@ TensorBuffer::~TensorBuffer() {
 
 Tensor::Tensor(DataType dtype, const TensorShape& shape, Allocator* allocator)
     : dtype_(BaseType(dtype)), shape_(shape) {
-  const int64_t n = shape.num_elements();
-  const size_t element = dtype_ == DT_STRING ? sizeof(std::string) : DataTypeSize(dtype_);
-  buffer_ = std::make_shared<TensorBuffer>(allocator, dtype_, n, static_cast<size_t>(n) * element);
+  StatusOr<TensorSize> size = TensorSize::ForAllocation(dtype_, shape.dims());
+  if (!size.ok()) throw TensorAllocationError(size.status());
+  try {
+    buffer_ = std::make_shared<TensorBuffer>(allocator, dtype_, size->elements, static_cast<size_t>(size->bytes));
+  } catch (const std::bad_alloc&) {
+    throw TensorAllocationError(errors::ResourceExhausted("Cannot allocate ", size->bytes, " bytes for a ",
+                                                          DataTypeName(dtype_), " tensor of shape ",
+                                                          shape.DebugString(), " on ", allocator->Name()));
+  }
+}
+
+StatusOr<Tensor> AllocateTensor(DataType dtype, const TensorShape& shape, Allocator* allocator) {
+  try {
+    return Tensor(dtype, shape, allocator);
+  } catch (const TensorAllocationError& e) {
+    return e.status();
+  }
 }
 
 namespace {
@@ -53,6 +70,20 @@ Status FillFromRepeated(const Repeated& values, const tensorflow::TensorProto& p
   return OkStatus();
 }
 
+// How many values the typed fields of `proto` carry for its dtype.
+int64_t TypedValueCount(const tensorflow::TensorProto& proto) {
+  switch (proto.dtype()) {
+    case tensorflow::DT_FLOAT: return proto.float_val_size();
+    case tensorflow::DT_DOUBLE: return proto.double_val_size();
+    case tensorflow::DT_INT32:
+    case tensorflow::DT_UINT8: return proto.int_val_size();
+    case tensorflow::DT_INT64: return proto.int64_val_size();
+    case tensorflow::DT_BOOL: return proto.bool_val_size();
+    case tensorflow::DT_STRING: return proto.string_val_size();
+    default: return 0;
+  }
+}
+
 }  // namespace
 
 StatusOr<Tensor> Tensor::FromProto(const tensorflow::TensorProto& proto) {
@@ -60,18 +91,24 @@ StatusOr<Tensor> Tensor::FromProto(const tensorflow::TensorProto& proto) {
   if (!IsSupportedDataType(dtype) || IsRefType(dtype))
     return errors::InvalidArgument("Tensors of dtype ", DataTypeName(dtype), " are not supported");
   CLAB_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::FromProto(proto.tensor_shape()));
-  Tensor t(dtype, shape);
-  const int64_t n = t.NumElements();
+  // The size is checked against the content before any memory is reserved for it.
+  CLAB_ASSIGN_OR_RETURN(TensorSize size, TensorSize::Of(dtype, shape.dims()));
   if (!proto.tensor_content().empty()) {
     if (dtype == DT_STRING) return errors::InvalidArgument("A string TensorProto cannot use tensor_content");
-    const size_t expected = static_cast<size_t>(n) * DataTypeSize(dtype);
-    if (proto.tensor_content().size() != expected)
+    if (proto.tensor_content().size() != size.bytes)
       return errors::InvalidArgument("TensorProto of dtype ", DataTypeName(dtype), " and shape ", shape.DebugString(),
-                                     " needs ", expected, " bytes of tensor_content, got ",
+                                     " needs ", size.bytes, " bytes of tensor_content, got ",
                                      proto.tensor_content().size());
-    std::memcpy(t.raw_data(), proto.tensor_content().data(), expected);
+    CLAB_ASSIGN_OR_RETURN(Tensor t, AllocateTensor(dtype, shape));
+    std::memcpy(t.raw_data(), proto.tensor_content().data(), size.bytes);
     return t;
   }
+  const int64_t n = size.elements;
+  const int64_t given = TypedValueCount(proto);
+  if (given > n)
+    return errors::InvalidArgument("TensorProto of dtype ", DataTypeName(dtype), " and shape ", shape.DebugString(),
+                                   " has ", given, " values, more than its ", n, " elements");
+  CLAB_ASSIGN_OR_RETURN(Tensor t, AllocateTensor(dtype, shape));
   Status status;
   switch (dtype) {
     case tensorflow::DT_FLOAT: status = FillFromRepeated<float>(proto.float_val(), proto, &t); break;
@@ -81,10 +118,6 @@ StatusOr<Tensor> Tensor::FromProto(const tensorflow::TensorProto& proto) {
     case tensorflow::DT_INT64: status = FillFromRepeated<int64_t>(proto.int64_val(), proto, &t); break;
     case tensorflow::DT_BOOL: status = FillFromRepeated<bool>(proto.bool_val(), proto, &t); break;
     case tensorflow::DT_STRING: {
-      const int64_t given = proto.string_val_size();
-      if (given > n)
-        return errors::InvalidArgument("String TensorProto of shape ", shape.DebugString(), " has ", given,
-                                       " values, more than its ", n, " elements");
       auto* out = t.data<std::string>();
       for (int64_t i = 0; i < n && given > 0; ++i) out[i] = proto.string_val(static_cast<int>(std::min(i, given - 1)));
       break;

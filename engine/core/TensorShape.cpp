@@ -1,5 +1,7 @@
 #include "clab/core/TensorShape.h"
 
+#include "clab/core/TensorSize.h"
+
 #include <absl/strings/str_join.h>
 
 #include <limits>
@@ -7,14 +9,7 @@
 namespace clab {
 
 StatusOr<TensorShape> TensorShape::FromDims(std::vector<int64_t> dims) {
-  int64_t count = 1;
-  for (size_t i = 0; i < dims.size(); ++i) {
-    if (dims[i] < 0)
-      return errors::InvalidArgument("Dimension ", i, " of shape [", absl::StrJoin(dims, ","), "] is negative");
-    if (dims[i] != 0 && count > std::numeric_limits<int64_t>::max() / dims[i])
-      return errors::InvalidArgument("Shape [", absl::StrJoin(dims, ","), "] has too many elements");
-    count *= dims[i];
-  }
+  CLAB_RETURN_IF_ERROR(TensorSize::NumElements(dims).status());
   return TensorShape(std::move(dims));
 }
 

@@ -1,5 +1,8 @@
 #include "clab/distributed/ClusterSpec.h"
 
+#include "clab/core/JsonNesting.h"
+
+#include <absl/strings/numbers.h>
 #include <absl/strings/str_join.h>
 #include <nlohmann/json.hpp>
 
@@ -7,6 +10,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -60,8 +64,7 @@ StatusOr<HostPort> HostPort::Parse(std::string_view address) {
   }
   if (port_text.empty() || port_text.size() > 5 || port_text.find_first_not_of("0123456789") != std::string::npos)
     return errors::InvalidArgument("Address '", text, "' has an invalid port '", port_text, "'");
-  hp.port = std::stoi(port_text);
-  if (hp.port < 0 || hp.port > 65535)
+  if (!absl::SimpleAtoi(port_text, &hp.port) || hp.port < 0 || hp.port > 65535)
     return errors::InvalidArgument("Address '", text, "' has port ", hp.port, " outside 0..65535");
   return hp;
 }
@@ -138,11 +141,15 @@ StatusOr<ClusterSpec::Jobs> JobsFromJson(const nlohmann::json& cluster) {
       }
     } else if (tasks.is_object()) {
       for (const auto& [index, address] : tasks.items()) {
+        int task = 0;
         if (index.empty() || index.find_first_not_of("0123456789") != std::string::npos)
           return errors::InvalidArgument("Job '", job, "' has task index '", index, "', not a number");
+        if (!absl::SimpleAtoi(index, &task))
+          return errors::InvalidArgument("Job '", job, "' has task index ", index, ", out of range (0 to ",
+                                         std::numeric_limits<int>::max(), ")");
         if (!address.is_string())
           return errors::InvalidArgument("Job '", job, "' task ", index, " is not a \"host:port\" string");
-        out[std::stoi(index)] = address.get<std::string>();
+        out[task] = address.get<std::string>();
       }
     } else {
       return errors::InvalidArgument("The tasks for job '", job,
@@ -153,6 +160,7 @@ StatusOr<ClusterSpec::Jobs> JobsFromJson(const nlohmann::json& cluster) {
 }
 
 StatusOr<nlohmann::json> ParseJson(std::string_view text, std::string_view what) {
+  CLAB_RETURN_IF_ERROR(CheckJsonNesting(text, what));
   try {
     return nlohmann::json::parse(text.begin(), text.end());
   } catch (const nlohmann::json::parse_error& e) {
@@ -328,7 +336,15 @@ StatusOr<TfConfig> TfConfig::Parse(std::string_view json) {
   config.task_type = task["type"].get<std::string>();
   if (!task.contains("index") || !task["index"].is_number_integer())
     return errors::InvalidArgument("TF_CONFIG task has no integer \"index\"");
-  config.task_index = task["index"].get<int>();
+  // Read at full width first: a narrowing get<int>() would turn 4294967296 into task 0.
+  const nlohmann::json& index = task["index"];
+  const bool in_range = index.is_number_unsigned()
+                            ? index.get<uint64_t>() <= static_cast<uint64_t>(std::numeric_limits<int>::max())
+                            : index.get<int64_t>() >= 0 && index.get<int64_t>() <= std::numeric_limits<int>::max();
+  if (!in_range)
+    return errors::InvalidArgument("TF_CONFIG task index ", index.dump(), " is out of range (0 to ",
+                                   std::numeric_limits<int>::max(), ")");
+  config.task_index = index.get<int>();
   if (!config.cluster.HasJob(config.task_type))
     return errors::InvalidArgument("TF_CONFIG task type '", config.task_type,
                                    "' is not a job of the cluster (jobs: ", absl::StrJoin(config.cluster.jobs(), ", "),

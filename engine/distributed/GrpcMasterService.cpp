@@ -1,7 +1,9 @@
 #include "distributed/GrpcMasterService.h"
 
 #include "distributed/GrpcStatus.h"
+#include "distributed/RawUnaryCall.h"
 
+#include <string>
 #include <thread>
 
 namespace clab {
@@ -11,57 +13,74 @@ GrpcMasterService::~GrpcMasterService() {
   idle_.wait(lock, [this] { return running_ == 0; });
 }
 
-grpc::ServerUnaryReactor* GrpcMasterService::OffThread(grpc::CallbackServerContext* context,
-                                                       std::function<Status()> call) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    ++running_;
-  }
-  std::thread([this, reactor, call = std::move(call)] {
-    reactor->Finish(ToGrpcStatus(call()));
-    std::lock_guard<std::mutex> lock(mu_);
-    if (--running_ == 0) idle_.notify_all();
-  }).detach();
-  return reactor;
+template <typename Request, typename Response>
+grpc::ServerUnaryReactor* GrpcMasterService::OffThread(
+    std::string_view method, const grpc::ByteBuffer* request, grpc::ByteBuffer* response,
+    std::function<Status(const Request&, Response*, CallCancellation*)> call) {
+  return RawUnaryCall<Request, Response>::Serve(
+      method, request, response,
+      [this, method = std::string(method), call = std::move(call)](const Request& parsed, Response* reply,
+                                                                   CallCancellation* cancellation, auto finish) {
+        {
+          std::lock_guard<std::mutex> lock(mu_);
+          ++running_;
+        }
+        // `finish` holds the parsed request and the reply until it is called.
+        std::thread([this, &parsed, reply, cancellation, finish = std::move(finish), method, call] {
+          finish(GuardedCall(method, [&] { return call(parsed, reply, cancellation); }));
+          std::lock_guard<std::mutex> lock(mu_);
+          if (--running_ == 0) idle_.notify_all();
+        }).detach();
+      });
 }
 
 grpc::ServerUnaryReactor* GrpcMasterService::CreateSession(grpc::CallbackServerContext* context,
-                                                           const tensorflow::CreateSessionRequest* request,
-                                                           tensorflow::CreateSessionResponse* response) {
-  return OffThread(context, [this, request, response] { return master_->CreateSession(*request, response); });
+                                                           const grpc::ByteBuffer* request,
+                                                           grpc::ByteBuffer* response) {
+  return OffThread<tensorflow::CreateSessionRequest, tensorflow::CreateSessionResponse>(
+      "CreateSession", request, response, [this](const auto& parsed, auto* reply, CallCancellation* cancellation) {
+        return master_->CreateSession(parsed, reply, cancellation);
+      });
 }
 
 grpc::ServerUnaryReactor* GrpcMasterService::ExtendSession(grpc::CallbackServerContext* context,
-                                                           const tensorflow::ExtendSessionRequest* request,
-                                                           tensorflow::ExtendSessionResponse* response) {
-  return OffThread(context, [this, request, response] { return master_->ExtendSession(*request, response); });
+                                                           const grpc::ByteBuffer* request,
+                                                           grpc::ByteBuffer* response) {
+  return OffThread<tensorflow::ExtendSessionRequest, tensorflow::ExtendSessionResponse>(
+      "ExtendSession", request, response, [this](const auto& parsed, auto* reply, CallCancellation* cancellation) {
+        return master_->ExtendSession(parsed, reply, cancellation);
+      });
 }
 
 grpc::ServerUnaryReactor* GrpcMasterService::RunStep(grpc::CallbackServerContext* context,
-                                                     const tensorflow::RunStepRequest* request,
-                                                     tensorflow::RunStepResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  master_->RunStepAsync(*request, response, [reactor](const Status& status) { reactor->Finish(ToGrpcStatus(status)); });
-  return reactor;
+                                                     const grpc::ByteBuffer* request, grpc::ByteBuffer* response) {
+  // No thread of its own: the Master answers when the step is done.
+  return RawUnaryCall<tensorflow::RunStepRequest, tensorflow::RunStepResponse>::Serve(
+      "RunStep", request, response,
+      [this](const auto& parsed, auto* reply, CallCancellation* cancellation, auto finish) {
+        master_->RunStepAsync(parsed, reply, std::move(finish), cancellation);
+      });
 }
 
 grpc::ServerUnaryReactor* GrpcMasterService::CloseSession(grpc::CallbackServerContext* context,
-                                                          const tensorflow::CloseSessionRequest* request,
-                                                          tensorflow::CloseSessionResponse* response) {
-  return OffThread(context, [this, request] { return master_->CloseSession(*request); });
+                                                          const grpc::ByteBuffer* request, grpc::ByteBuffer* response) {
+  return OffThread<tensorflow::CloseSessionRequest, tensorflow::CloseSessionResponse>(
+      "CloseSession", request, response,
+      [this](const auto& parsed, auto*, CallCancellation*) { return master_->CloseSession(parsed); });
 }
 
 grpc::ServerUnaryReactor* GrpcMasterService::ListDevices(grpc::CallbackServerContext* context,
-                                                         const tensorflow::ListDevicesRequest* request,
-                                                         tensorflow::ListDevicesResponse* response) {
-  return OffThread(context, [this, request, response] { return master_->ListDevices(*request, response); });
+                                                         const grpc::ByteBuffer* request, grpc::ByteBuffer* response) {
+  return OffThread<tensorflow::ListDevicesRequest, tensorflow::ListDevicesResponse>(
+      "ListDevices", request, response,
+      [this](const auto& parsed, auto* reply, CallCancellation*) { return master_->ListDevices(parsed, reply); });
 }
 
 grpc::ServerUnaryReactor* GrpcMasterService::Reset(grpc::CallbackServerContext* context,
-                                                   const tensorflow::ResetRequest* request,
-                                                   tensorflow::ResetResponse* response) {
-  return OffThread(context, [this, request] { return master_->Reset(*request); });
+                                                   const grpc::ByteBuffer* request, grpc::ByteBuffer* response) {
+  return OffThread<tensorflow::ResetRequest, tensorflow::ResetResponse>(
+      "Reset", request, response,
+      [this](const auto& parsed, auto*, CallCancellation*) { return master_->Reset(parsed); });
 }
 
 }  // namespace clab

@@ -13,36 +13,47 @@
 #include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <string_view>
 
 namespace clab {
 
-class GrpcMasterService final : public tensorflow::MasterService::CallbackService {
+// Every method is served raw (RawUnaryCall): a request that does not parse gets a message
+// naming the method rather than gRPC's bare UNIMPLEMENTED.
+using GrpcMasterServiceBase = tensorflow::MasterService::WithRawCallbackMethod_CreateSession<
+    tensorflow::MasterService::WithRawCallbackMethod_ExtendSession<
+        tensorflow::MasterService::WithRawCallbackMethod_RunStep<
+            tensorflow::MasterService::WithRawCallbackMethod_CloseSession<
+                tensorflow::MasterService::WithRawCallbackMethod_ListDevices<
+                    tensorflow::MasterService::WithRawCallbackMethod_Reset<tensorflow::MasterService::Service>>>>>>;
+
+class GrpcMasterService final : public GrpcMasterServiceBase {
  public:
   // `master` must outlive the server this service is registered with.
   explicit GrpcMasterService(Master* master) : master_(master) {}
   // Waits for the calls still running on their own threads.
   ~GrpcMasterService() override;
 
-  grpc::ServerUnaryReactor* CreateSession(grpc::CallbackServerContext* context,
-                                          const tensorflow::CreateSessionRequest* request,
-                                          tensorflow::CreateSessionResponse* response) override;
-  grpc::ServerUnaryReactor* ExtendSession(grpc::CallbackServerContext* context,
-                                          const tensorflow::ExtendSessionRequest* request,
-                                          tensorflow::ExtendSessionResponse* response) override;
-  grpc::ServerUnaryReactor* RunStep(grpc::CallbackServerContext* context, const tensorflow::RunStepRequest* request,
-                                    tensorflow::RunStepResponse* response) override;
-  grpc::ServerUnaryReactor* CloseSession(grpc::CallbackServerContext* context,
-                                         const tensorflow::CloseSessionRequest* request,
-                                         tensorflow::CloseSessionResponse* response) override;
-  grpc::ServerUnaryReactor* ListDevices(grpc::CallbackServerContext* context,
-                                        const tensorflow::ListDevicesRequest* request,
-                                        tensorflow::ListDevicesResponse* response) override;
-  grpc::ServerUnaryReactor* Reset(grpc::CallbackServerContext* context, const tensorflow::ResetRequest* request,
-                                  tensorflow::ResetResponse* response) override;
+  grpc::ServerUnaryReactor* CreateSession(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+                                          grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* ExtendSession(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+                                          grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* RunStep(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+                                    grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* CloseSession(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+                                         grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* ListDevices(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+                                        grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* Reset(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+                                  grpc::ByteBuffer* response) override;
 
  private:
-  // Runs `call` on a thread of its own and finishes the reply with its status.
-  grpc::ServerUnaryReactor* OffThread(grpc::CallbackServerContext* context, std::function<Status()> call);
+  // Parses the request, runs `call` on a thread of its own and finishes the reply with its
+  // status; whatever it throws becomes a status naming `method`. `call` sees the call's
+  // cancellation, so its waits end when the client goes away.
+  template <typename Request, typename Response>
+  grpc::ServerUnaryReactor* OffThread(std::string_view method, const grpc::ByteBuffer* request,
+                                      grpc::ByteBuffer* response,
+                                      std::function<Status(const Request&, Response*, CallCancellation*)> call);
 
   Master* master_;
   std::mutex mu_;

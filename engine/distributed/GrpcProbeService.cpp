@@ -1,5 +1,7 @@
 #include "distributed/GrpcProbeService.h"
 
+#include "distributed/GrpcStatus.h"
+
 #include <grpcpp/grpcpp.h>
 
 namespace clab {
@@ -22,12 +24,12 @@ grpc::ServerUnaryReactor* GrpcProbeService::Fetch(grpc::CallbackServerContext* c
     return reactor;
   }
   const size_t size = static_cast<size_t>(request->bytes());
-  {
+  reactor->Finish(ToGrpcStatus(GuardedCall("Fetch", [&] {
     std::lock_guard<std::mutex> lock(mu_);
     if (payload_.size() < size) payload_.resize(size, '\x5a');
     response->set_payload(payload_.data(), size);
-  }
-  reactor->Finish(grpc::Status::OK);
+    return OkStatus();
+  })));
   return reactor;
 }
 

@@ -1,5 +1,7 @@
 #include "distributed/GrpcStatus.h"
 
+#include "clab/core/ExceptionStatus.h"
+
 namespace clab {
 
 grpc::Status ToGrpcStatus(const Status& status) {
@@ -12,6 +14,14 @@ Status FromGrpcStatus(const grpc::Status& status, std::string_view call) {
   const auto code = static_cast<absl::StatusCode>(status.error_code());
   if (call.empty()) return Status(code, status.error_message());
   return Status(code, StrCat(status.error_message(), " (", call, ")"));
+}
+
+Status GuardedCall(std::string_view method, const std::function<Status()>& call) {
+  try {
+    return call();
+  } catch (...) {
+    return CurrentExceptionStatus(StrCat(method, " request"));
+  }
 }
 
 }  // namespace clab

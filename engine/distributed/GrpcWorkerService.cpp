@@ -2,26 +2,19 @@
 
 #include "clab/runtime/ThreadPool.h"
 #include "core/WallClock.h"
+#include "distributed/CancellableReactor.h"
 #include "distributed/GrpcStatus.h"
+#include "distributed/RawUnaryCall.h"
 #include "distributed/RecvTensorCodec.h"
 
 #include <grpcpp/support/proto_buffer_reader.h>
 
 #include <chrono>
+#include <functional>
+#include <string_view>
 
 namespace clab {
 namespace {
-
-// A reply that comes later; a client that cancels (or whose link dies) cancels the work.
-class CancellableReactor final : public grpc::ServerUnaryReactor {
- public:
-  CallCancellation* cancellation() { return &cancellation_; }
-  void OnCancel() override { cancellation_.Cancel(); }
-  void OnDone() override { delete this; }
-
- private:
-  CallCancellation cancellation_;
-};
 
 grpc::ServerUnaryReactor* FinishNow(grpc::CallbackServerContext* context, const Status& status) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
@@ -29,59 +22,80 @@ grpc::ServerUnaryReactor* FinishNow(grpc::CallbackServerContext* context, const 
   return reactor;
 }
 
+// A method the Worker answers at once: `call` runs on gRPC's thread.
+template <typename Request, typename Response>
+grpc::ServerUnaryReactor* AnswerNow(std::string_view method, const grpc::ByteBuffer* request,
+                                    grpc::ByteBuffer* response, std::function<Status(const Request&, Response*)> call) {
+  return RawUnaryCall<Request, Response>::Serve(
+      method, request, response,
+      [&call](const Request& parsed, Response* reply, CallCancellation*, auto finish) { finish(call(parsed, reply)); });
+}
+
 }  // namespace
 
 grpc::ServerUnaryReactor* GrpcWorkerService::GetStatus(grpc::CallbackServerContext* context,
-                                                       const tensorflow::GetStatusRequest* request,
-                                                       tensorflow::GetStatusResponse* response) {
-  worker_->GetStatus(*request, response);
-  return FinishNow(context, OkStatus());
+                                                       const grpc::ByteBuffer* request, grpc::ByteBuffer* response) {
+  return AnswerNow<tensorflow::GetStatusRequest, tensorflow::GetStatusResponse>(
+      "GetStatus", request, response, [this](const auto& parsed, auto* reply) {
+        worker_->GetStatus(parsed, reply);
+        return OkStatus();
+      });
 }
 
 grpc::ServerUnaryReactor* GrpcWorkerService::CreateWorkerSession(grpc::CallbackServerContext* context,
-                                                                 const tensorflow::CreateWorkerSessionRequest* request,
-                                                                 tensorflow::CreateWorkerSessionResponse* response) {
-  return FinishNow(context, worker_->CreateWorkerSession(*request));
+                                                                 const grpc::ByteBuffer* request,
+                                                                 grpc::ByteBuffer* response) {
+  return AnswerNow<tensorflow::CreateWorkerSessionRequest, tensorflow::CreateWorkerSessionResponse>(
+      "CreateWorkerSession", request, response,
+      [this](const auto& parsed, auto*) { return worker_->CreateWorkerSession(parsed); });
 }
 
 grpc::ServerUnaryReactor* GrpcWorkerService::DeleteWorkerSession(grpc::CallbackServerContext* context,
-                                                                 const tensorflow::DeleteWorkerSessionRequest* request,
-                                                                 tensorflow::DeleteWorkerSessionResponse* response) {
-  return FinishNow(context, worker_->DeleteWorkerSession(*request));
+                                                                 const grpc::ByteBuffer* request,
+                                                                 grpc::ByteBuffer* response) {
+  return AnswerNow<tensorflow::DeleteWorkerSessionRequest, tensorflow::DeleteWorkerSessionResponse>(
+      "DeleteWorkerSession", request, response,
+      [this](const auto& parsed, auto*) { return worker_->DeleteWorkerSession(parsed); });
 }
 
 grpc::ServerUnaryReactor* GrpcWorkerService::RegisterGraph(grpc::CallbackServerContext* context,
-                                                           const tensorflow::RegisterGraphRequest* request,
-                                                           tensorflow::RegisterGraphResponse* response) {
+                                                           const grpc::ByteBuffer* request,
+                                                           grpc::ByteBuffer* response) {
   // Building kernels for a big partition takes a while: done on the compute pool, so the
   // server's threads stay free for the steps of other sessions.
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  ThreadPool::Default()->Schedule([this, reactor, request, response] {
-    reactor->Finish(ToGrpcStatus(worker_->RegisterGraph(*request, response)));
-  });
-  return reactor;
+  return RawUnaryCall<tensorflow::RegisterGraphRequest, tensorflow::RegisterGraphResponse>::Serve(
+      "RegisterGraph", request, response, [this](const auto& parsed, auto* reply, CallCancellation*, auto finish) {
+        ThreadPool::Default()->Schedule([this, &parsed, reply, finish = std::move(finish)] {
+          finish(GuardedCall("RegisterGraph", [&] { return worker_->RegisterGraph(parsed, reply); }));
+        });
+      });
 }
 
 grpc::ServerUnaryReactor* GrpcWorkerService::DeregisterGraph(grpc::CallbackServerContext* context,
-                                                             const tensorflow::DeregisterGraphRequest* request,
-                                                             tensorflow::DeregisterGraphResponse* response) {
-  return FinishNow(context, worker_->DeregisterGraph(*request));
+                                                             const grpc::ByteBuffer* request,
+                                                             grpc::ByteBuffer* response) {
+  return AnswerNow<tensorflow::DeregisterGraphRequest, tensorflow::DeregisterGraphResponse>(
+      "DeregisterGraph", request, response,
+      [this](const auto& parsed, auto*) { return worker_->DeregisterGraph(parsed); });
 }
 
 grpc::ServerUnaryReactor* GrpcWorkerService::RunGraph(grpc::CallbackServerContext* context,
-                                                      const tensorflow::RunGraphRequest* request,
-                                                      tensorflow::RunGraphResponse* response) {
-  auto* reactor = new CancellableReactor;
-  worker_->RunGraphAsync(*request, response, reactor->cancellation(),
-                         [reactor](const Status& status) { reactor->Finish(ToGrpcStatus(status)); });
-  return reactor;
+                                                      const grpc::ByteBuffer* request, grpc::ByteBuffer* response) {
+  // A client that cancels (or whose link dies) cancels the step's work on this task.
+  return RawUnaryCall<tensorflow::RunGraphRequest, tensorflow::RunGraphResponse>::Serve(
+      "RunGraph", request, response,
+      [this](const auto& parsed, auto* reply, CallCancellation* cancellation, auto finish) {
+        worker_->RunGraphAsync(parsed, reply, cancellation, std::move(finish));
+      });
 }
 
 grpc::ServerUnaryReactor* GrpcWorkerService::CleanupGraph(grpc::CallbackServerContext* context,
-                                                          const tensorflow::CleanupGraphRequest* request,
-                                                          tensorflow::CleanupGraphResponse* response) {
-  worker_->CleanupGraph(*request);
-  return FinishNow(context, OkStatus());
+                                                          const grpc::ByteBuffer* request, grpc::ByteBuffer* response) {
+  return AnswerNow<tensorflow::CleanupGraphRequest, tensorflow::CleanupGraphResponse>(
+      "CleanupGraph", request, response, [this](const auto& parsed, auto*) {
+        worker_->CleanupGraph(parsed);
+        return OkStatus();
+      });
 }
 
 grpc::ServerUnaryReactor* GrpcWorkerService::RecvTensor(grpc::CallbackServerContext* context,
@@ -95,14 +109,22 @@ grpc::ServerUnaryReactor* GrpcWorkerService::RecvTensor(grpc::CallbackServerCont
       return FinishNow(context, errors::InvalidArgument("RecvTensor: the request is not a RecvTensorRequest"));
   }
   auto* reactor = new CancellableReactor;
-  worker_->RecvTensorValueAsync(parsed.step_id(), parsed.rendezvous_key(), reactor->cancellation(),
-                                [reactor, response](const Status& status, const Tensor& value) {
-                                  if (status.ok()) {
-                                    grpc::ByteBuffer encoded = EncodeRecvTensorResponse(value, false, NowMicros());
-                                    response->Swap(&encoded);
-                                  }
-                                  reactor->Finish(ToGrpcStatus(status));
-                                });
+  const Status started = GuardedCall("RecvTensor", [&] {
+    worker_->RecvTensorValueAsync(parsed.step_id(), parsed.rendezvous_key(), reactor->cancellation(),
+                                  [reactor, response](const Status& status, const Tensor& value) {
+                                    Status sent = status;
+                                    if (sent.ok()) {
+                                      sent = GuardedCall("RecvTensor reply", [&] {
+                                        grpc::ByteBuffer encoded = EncodeRecvTensorResponse(value, false, NowMicros());
+                                        response->Swap(&encoded);
+                                        return OkStatus();
+                                      });
+                                    }
+                                    reactor->FinishOnce(sent);
+                                  });
+    return OkStatus();
+  });
+  if (!started.ok()) reactor->FinishOnce(started);
   return reactor;
 }
 

@@ -13,13 +13,15 @@
 
 namespace clab {
 
-using GrpcWorkerServiceBase = tensorflow::WorkerService::WithCallbackMethod_GetStatus<
-    tensorflow::WorkerService::WithCallbackMethod_CreateWorkerSession<
-        tensorflow::WorkerService::WithCallbackMethod_DeleteWorkerSession<
-            tensorflow::WorkerService::WithCallbackMethod_RegisterGraph<
-                tensorflow::WorkerService::WithCallbackMethod_DeregisterGraph<
-                    tensorflow::WorkerService::WithCallbackMethod_RunGraph<
-                        tensorflow::WorkerService::WithCallbackMethod_CleanupGraph<
+// Every method is served raw (RawUnaryCall, and RecvTensor with its own codec): a request
+// that does not parse gets a message naming the method rather than gRPC's bare UNIMPLEMENTED.
+using GrpcWorkerServiceBase = tensorflow::WorkerService::WithRawCallbackMethod_GetStatus<
+    tensorflow::WorkerService::WithRawCallbackMethod_CreateWorkerSession<
+        tensorflow::WorkerService::WithRawCallbackMethod_DeleteWorkerSession<
+            tensorflow::WorkerService::WithRawCallbackMethod_RegisterGraph<
+                tensorflow::WorkerService::WithRawCallbackMethod_DeregisterGraph<
+                    tensorflow::WorkerService::WithRawCallbackMethod_RunGraph<
+                        tensorflow::WorkerService::WithRawCallbackMethod_CleanupGraph<
                             tensorflow::WorkerService::WithRawCallbackMethod_RecvTensor<
                                 tensorflow::WorkerService::Service>>>>>>>>;
 
@@ -28,25 +30,20 @@ class GrpcWorkerService final : public GrpcWorkerServiceBase {
   // `worker` must outlive the server this service is registered with.
   explicit GrpcWorkerService(Worker* worker) : worker_(worker) {}
 
-  grpc::ServerUnaryReactor* GetStatus(grpc::CallbackServerContext* context, const tensorflow::GetStatusRequest* request,
-                                      tensorflow::GetStatusResponse* response) override;
-  grpc::ServerUnaryReactor* CreateWorkerSession(grpc::CallbackServerContext* context,
-                                                const tensorflow::CreateWorkerSessionRequest* request,
-                                                tensorflow::CreateWorkerSessionResponse* response) override;
-  grpc::ServerUnaryReactor* DeleteWorkerSession(grpc::CallbackServerContext* context,
-                                                const tensorflow::DeleteWorkerSessionRequest* request,
-                                                tensorflow::DeleteWorkerSessionResponse* response) override;
-  grpc::ServerUnaryReactor* RegisterGraph(grpc::CallbackServerContext* context,
-                                          const tensorflow::RegisterGraphRequest* request,
-                                          tensorflow::RegisterGraphResponse* response) override;
-  grpc::ServerUnaryReactor* DeregisterGraph(grpc::CallbackServerContext* context,
-                                            const tensorflow::DeregisterGraphRequest* request,
-                                            tensorflow::DeregisterGraphResponse* response) override;
-  grpc::ServerUnaryReactor* RunGraph(grpc::CallbackServerContext* context, const tensorflow::RunGraphRequest* request,
-                                     tensorflow::RunGraphResponse* response) override;
-  grpc::ServerUnaryReactor* CleanupGraph(grpc::CallbackServerContext* context,
-                                         const tensorflow::CleanupGraphRequest* request,
-                                         tensorflow::CleanupGraphResponse* response) override;
+  grpc::ServerUnaryReactor* GetStatus(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+                                      grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* CreateWorkerSession(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+                                                grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* DeleteWorkerSession(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+                                                grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* RegisterGraph(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+                                          grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* DeregisterGraph(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+                                            grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* RunGraph(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+                                     grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* CleanupGraph(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+                                         grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* RecvTensor(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
                                        grpc::ByteBuffer* response) override;
 

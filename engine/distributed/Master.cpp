@@ -1,6 +1,7 @@
 #include "distributed/Master.h"
 
 #include "clab/core/DeviceName.h"
+#include "clab/core/ExceptionStatus.h"
 #include "core/LogLine.h"
 #include "distributed/MasterSession.h"
 #include "distributed/TaskDiscovery.h"
@@ -95,7 +96,7 @@ Master::~Master() {
 }
 
 Status Master::CreateSession(const tensorflow::CreateSessionRequest& request,
-                             tensorflow::CreateSessionResponse* response) {
+                             tensorflow::CreateSessionResponse* response, CallCancellation* cancellation) {
   if (impl_->stopping)
     return errors::Unavailable("The server of ", impl_->options.task_name, " is stopping; no new sessions");
   // The server's default config, overridden field by field by the client's; filters are
@@ -112,8 +113,14 @@ Status Master::CreateSession(const tensorflow::CreateSessionRequest& request,
     do handle = NewSessionHandle();
     while (impl_->sessions.count(handle) || impl_->closed.count(handle));
   }
-  CLAB_ASSIGN_OR_RETURN(std::shared_ptr<MasterSession> session,
-                        MasterSession::Create(handle, config, &impl_->context, request.graph_def()));
+  StatusOr<std::shared_ptr<MasterSession>> created =
+      MasterSession::Create(handle, config, &impl_->context, request.graph_def(), cancellation);
+  if (!created.ok()) {
+    // Nobody hears the reply of a cancelled call: the log says why the wait ended.
+    if (absl::IsCancelled(created.status())) impl_->Log(std::string(created.status().message()));
+    return created.status();
+  }
+  std::shared_ptr<MasterSession> session = *std::move(created);
   impl_->Log(StrCat("Start master session ", handle, " with config: ", config.ShortDebugString()));
   {
     std::lock_guard<std::mutex> lock(impl_->mu);
@@ -132,17 +139,17 @@ Status Master::CreateSession(const tensorflow::CreateSessionRequest& request,
 }
 
 Status Master::ExtendSession(const tensorflow::ExtendSessionRequest& request,
-                             tensorflow::ExtendSessionResponse* response) {
+                             tensorflow::ExtendSessionResponse* response, CallCancellation* cancellation) {
   CLAB_ASSIGN_OR_RETURN(std::shared_ptr<MasterSession> session, impl_->Find(request.session_handle()));
-  return session->Extend(request, response);
+  return session->Extend(request, response, cancellation);
 }
 
 void Master::RunStepAsync(const tensorflow::RunStepRequest& request, tensorflow::RunStepResponse* response,
-                          std::function<void(const Status&)> done) {
+                          std::function<void(const Status&)> done, CallCancellation* cancellation) {
   auto session = impl_->Find(request.session_handle());
   if (!session.ok()) return done(session.status());
   if (auto plan = (*session)->FindPlan(request)) {
-    (*session)->RunStep(std::move(plan), request, nullptr, response, nullptr, std::move(done));
+    (*session)->RunStep(std::move(plan), request, nullptr, response, nullptr, std::move(done), cancellation);
     return;
   }
   // Building a plan waits on every worker's RegisterGraph; the caller's thread (a gRPC
@@ -151,10 +158,17 @@ void Master::RunStepAsync(const tensorflow::RunStepRequest& request, tensorflow:
     std::lock_guard<std::mutex> lock(impl_->builders_mu);
     ++impl_->builders;
   }
-  std::thread([this, session = *std::move(session), &request, response, done = std::move(done)]() mutable {
-    auto plan = session->GetOrBuildPlan(request);
+  std::thread([this, session = *std::move(session), &request, response, done = std::move(done),
+               cancellation]() mutable {
+    // `done` is called once: by the step, or here when building the plan failed or threw.
+    StatusOr<std::shared_ptr<const StepPlan>> plan;
+    try {
+      plan = session->GetOrBuildPlan(request);
+    } catch (...) {
+      plan = CurrentExceptionStatus("RunStep (building the step's plan)");
+    }
     if (plan.ok()) {
-      session->RunStep(*std::move(plan), request, nullptr, response, nullptr, std::move(done));
+      session->RunStep(*std::move(plan), request, nullptr, response, nullptr, std::move(done), cancellation);
     } else {
       done(plan.status());
     }

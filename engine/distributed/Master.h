@@ -35,11 +35,15 @@ class Master {
 
   // Waits for the tasks the session needs (the ps jobs, this task, and any task the graph
   // names in a device), logging every few seconds which task it still waits for and at
-  // which address, up to the configured deadline; then UNAVAILABLE naming them.
-  Status CreateSession(const tensorflow::CreateSessionRequest& request, tensorflow::CreateSessionResponse* response);
-  Status ExtendSession(const tensorflow::ExtendSessionRequest& request, tensorflow::ExtendSessionResponse* response);
+  // which address, up to the configured deadline; then UNAVAILABLE naming them. A wait
+  // ends with CANCELLED when `cancellation` (the caller's call, when it has one) is cancelled.
+  Status CreateSession(const tensorflow::CreateSessionRequest& request, tensorflow::CreateSessionResponse* response,
+                       CallCancellation* cancellation = nullptr);
+  Status ExtendSession(const tensorflow::ExtendSessionRequest& request, tensorflow::ExtendSessionResponse* response,
+                       CallCancellation* cancellation = nullptr);
+  // The step ends with CANCELLED when `cancellation` (the client's call) is cancelled.
   void RunStepAsync(const tensorflow::RunStepRequest& request, tensorflow::RunStepResponse* response,
-                    std::function<void(const Status&)> done);
+                    std::function<void(const Status&)> done, CallCancellation* cancellation = nullptr);
   Status RunStep(const tensorflow::RunStepRequest& request, tensorflow::RunStepResponse* response);
   // The in-process client's RunStep: `request.feed()` names the fed tensors and `feeds`
   // holds them (same order), handed to the workers of this process as they are; the

@@ -91,7 +91,8 @@ StatusOr<std::vector<std::string>> MasterSession::TasksToContact(const MasterCon
 
 StatusOr<std::shared_ptr<MasterSession>> MasterSession::Create(std::string handle, tensorflow::ConfigProto config,
                                                                const MasterContext* context,
-                                                               const tensorflow::GraphDef& graph) {
+                                                               const tensorflow::GraphDef& graph,
+                                                               CallCancellation* cancellation) {
   // Validated now, so a bad graph fails at creation rather than at some later run.
   auto session_graph = std::make_shared<SessionGraph>();
   session_graph->def = graph;
@@ -103,11 +104,11 @@ StatusOr<std::shared_ptr<MasterSession>> MasterSession::Create(std::string handl
     session->graph_ = std::move(session_graph);
     session->devices_ = std::make_shared<const DeviceSet>();
   }
-  CLAB_RETURN_IF_ERROR(session->AddTasks(tasks));
+  CLAB_RETURN_IF_ERROR(session->AddTasks(tasks, cancellation));
   return session;
 }
 
-Status MasterSession::AddTasks(const std::vector<std::string>& requested) {
+Status MasterSession::AddTasks(const std::vector<std::string>& requested, CallCancellation* cancellation) {
   std::vector<std::string> tasks;
   {
     MutexLock lock(mu_);
@@ -123,6 +124,7 @@ Status MasterSession::AddTasks(const std::vector<std::string>& requested) {
   discovery.log_interval_ms = config_.clusterlab().wait_log_interval_ms();
   discovery.log = context_->log;
   discovery.stopping = context_->stopping;
+  discovery.cancellation = cancellation;
   CLAB_ASSIGN_OR_RETURN(DiscoveredDevices found, DiscoverTaskDevices(tasks, discovery));
 
   auto batch = CreateBatch::Create();
@@ -201,7 +203,7 @@ std::vector<tensorflow::DeviceAttributes> MasterSession::devices() const {
 }
 
 Status MasterSession::Extend(const tensorflow::ExtendSessionRequest& request,
-                             tensorflow::ExtendSessionResponse* response) {
+                             tensorflow::ExtendSessionResponse* response, CallCancellation* cancellation) {
   auto merged = std::make_shared<SessionGraph>();
   int64_t expected_version = 0;
   std::vector<std::string> needed;
@@ -238,7 +240,7 @@ Status MasterSession::Extend(const tensorflow::ExtendSessionRequest& request,
     }
   }
   // Tasks that new nodes name are contacted first, without holding the session.
-  CLAB_RETURN_IF_ERROR(AddTasks(needed));
+  CLAB_RETURN_IF_ERROR(AddTasks(needed, cancellation));
   MutexLock lock(mu_);
   if (graph_version_ != expected_version)
     return errors::FailedPrecondition("Session ", handle_, " was extended by another client meanwhile");
@@ -359,7 +361,7 @@ void MasterSession::DeregisterPlan(const StepPlan& plan) {
 
 void MasterSession::RunStep(std::shared_ptr<const StepPlan> plan, const tensorflow::RunStepRequest& request,
                             const std::vector<Tensor>* feed_values, tensorflow::RunStepResponse* response,
-                            std::vector<Tensor>* outputs, MasterStep::Done done) {
+                            std::vector<Tensor>* outputs, MasterStep::Done done, CallCancellation* cancellation) {
   MasterStep::Params params;
   params.plan = std::move(plan);
   params.session_handle = handle_;
@@ -369,6 +371,7 @@ void MasterSession::RunStep(std::shared_ptr<const StepPlan> plan, const tensorfl
   params.outputs = outputs;
   params.timeout_ms =
       request.options().timeout_in_ms() > 0 ? request.options().timeout_in_ms() : config_.operation_timeout_in_ms();
+  params.client_cancellation = cancellation;
   MasterStep::Start(std::move(params), std::move(done));
 }
 

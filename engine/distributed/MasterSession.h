@@ -40,10 +40,11 @@ struct MasterContext {
 class MasterSession {
  public:
   // Finds the tasks the session needs (see TasksToContact), waits for them to answer,
-  // and creates a worker session on each.
+  // and creates a worker session on each. The wait ends when `cancellation` is cancelled.
   static StatusOr<std::shared_ptr<MasterSession>> Create(std::string handle, tensorflow::ConfigProto config,
                                                          const MasterContext* context,
-                                                         const tensorflow::GraphDef& graph);
+                                                         const tensorflow::GraphDef& graph,
+                                                         CallCancellation* cancellation = nullptr);
   ~MasterSession();
 
   const std::string& handle() const { return handle_; }
@@ -51,7 +52,8 @@ class MasterSession {
   int64_t graph_version() const;
 
   // Adds nodes; tasks that new nodes name are contacted first.
-  Status Extend(const tensorflow::ExtendSessionRequest& request, tensorflow::ExtendSessionResponse* response);
+  Status Extend(const tensorflow::ExtendSessionRequest& request, tensorflow::ExtendSessionResponse* response,
+                CallCancellation* cancellation = nullptr);
 
   // The plan of the request's signature if it is already built: the cheap steady state.
   std::shared_ptr<const StepPlan> FindPlan(const tensorflow::RunStepRequest& request) const;
@@ -60,7 +62,7 @@ class MasterSession {
   // Runs one step of `plan`; see MasterStep::Params for the lifetime of the messages.
   void RunStep(std::shared_ptr<const StepPlan> plan, const tensorflow::RunStepRequest& request,
                const std::vector<Tensor>* feed_values, tensorflow::RunStepResponse* response,
-               std::vector<Tensor>* outputs, MasterStep::Done done);
+               std::vector<Tensor>* outputs, MasterStep::Done done, CallCancellation* cancellation = nullptr);
 
   // Deregisters every graph and deletes every worker session; waits at most `timeout_ms`.
   Status Close(int64_t timeout_ms);
@@ -91,7 +93,7 @@ class MasterSession {
   };
 
   MasterSession(std::string handle, tensorflow::ConfigProto config, const MasterContext* context);
-  Status AddTasks(const std::vector<std::string>& tasks) ABSL_LOCKS_EXCLUDED(mu_);
+  Status AddTasks(const std::vector<std::string>& tasks, CallCancellation* cancellation) ABSL_LOCKS_EXCLUDED(mu_);
   static std::string SignatureKey(const tensorflow::RunStepRequest& request);
   Status RegisterPlan(StepPlan* plan);
   void DeregisterPlan(const StepPlan& plan);

@@ -101,6 +101,12 @@ void MasterStep::IssuePartitions() {
                                      timeout_ms, " ms)"));
     });
   }
+  if (params_.client_cancellation != nullptr) {
+    std::weak_ptr<MasterStep> weak = self;
+    client_cancel_id_ = params_.client_cancellation->Register([weak] {
+      if (auto step = weak.lock()) step->Abort(errors::Cancelled("RunStep was cancelled by its client"));
+    });
+  }
   fetched_.resize(num_partitions);
   for (size_t p = 0; p < num_partitions; ++p) {
     if (plan.partitions[p].pushed_keys.empty()) {
@@ -231,6 +237,7 @@ Status MasterStep::StepStatus() {
 
 void MasterStep::Finish() {
   if (timer_id_ != 0) DeadlineTimer::Default()->Cancel(timer_id_);
+  if (params_.client_cancellation != nullptr) params_.client_cancellation->Deregister(client_cancel_id_);
   Status status = StepStatus();
   CleanupOnWorkers(status.ok());
   if (status.ok()) status = CollectFetches();

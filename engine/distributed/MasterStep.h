@@ -37,6 +37,9 @@ class MasterStep : public std::enable_shared_from_this<MasterStep> {
     std::vector<Tensor>* outputs = nullptr;
     // <= 0: no limit.
     int64_t timeout_ms = 0;
+    // The client's call, when it has one: cancelling it (the client gave up or went away)
+    // ends the step with CANCELLED. Alive until `done` runs.
+    CallCancellation* client_cancellation = nullptr;
   };
 
   // `done` runs exactly once, on whichever thread finishes the step.
@@ -77,6 +80,7 @@ class MasterStep : public std::enable_shared_from_this<MasterStep> {
   CallCancellation cancellation_;
   std::atomic<int> pending_{0};
   int64_t timer_id_ = 0;
+  int client_cancel_id_ = -1;
 
   std::mutex mu_;
   Status abort_status_;

@@ -1,5 +1,8 @@
 #include "distributed/RecvTensorCodec.h"
 
+#include "clab/core/TensorAllocation.h"
+#include "clab/core/TensorSize.h"
+
 #include "tensorflow/worker.pb.h"
 
 #include <google/protobuf/io/coded_stream.h>
@@ -80,10 +83,13 @@ StatusOr<std::optional<Tensor>> DecodeTensorFast(google::protobuf::io::CodedInpu
       if (!shape || DataTypeSize(dtype) == 0 || tensor) return std::optional<Tensor>();
       uint32_t length = 0;
       if (!in.ReadVarint32(&length)) return Malformed("truncated tensor_content");
-      Tensor value(dtype, *shape);
-      if (length != value.TotalBytes())
+      // The size is checked against the content before the tensor's memory is reserved.
+      StatusOr<TensorSize> size = TensorSize::Of(dtype, shape->dims());
+      if (!size.ok()) return errors::Annotate(size.status(), "Malformed RecvTensorResponse: ");
+      if (length != size->bytes)
         return errors::DataLoss("RecvTensorResponse carries ", length, " bytes for a ", DataTypeName(dtype),
-                                " tensor of shape ", shape->DebugString(), ", which needs ", value.TotalBytes());
+                                " tensor of shape ", shape->DebugString(), ", which needs ", size->bytes);
+      CLAB_ASSIGN_OR_RETURN(Tensor value, AllocateTensor(dtype, *shape));
       if (!in.ReadRaw(value.raw_data(), static_cast<int>(length))) return Malformed("truncated tensor_content");
       tensor = std::move(value);
     } else if (field == 3 && type == WireFormatLite::WIRETYPE_VARINT) {
@@ -96,8 +102,10 @@ StatusOr<std::optional<Tensor>> DecodeTensorFast(google::protobuf::io::CodedInpu
   if (!tensor) {
     // No content: an empty tensor (proto3 leaves the empty bytes field out) or typed fields.
     if (!shape || DataTypeSize(dtype) == 0) return std::optional<Tensor>();
-    Tensor value(dtype, *shape);
-    if (value.TotalBytes() != 0) return std::optional<Tensor>();
+    StatusOr<TensorSize> size = TensorSize::Of(dtype, shape->dims());
+    if (!size.ok()) return errors::Annotate(size.status(), "Malformed RecvTensorResponse: ");
+    if (size->bytes != 0) return std::optional<Tensor>();
+    CLAB_ASSIGN_OR_RETURN(Tensor value, AllocateTensor(dtype, *shape));
     tensor = std::move(value);
   }
   return tensor;

@@ -43,6 +43,30 @@ struct DiscoveryState {
   std::mutex mu;
   std::condition_variable cv;
   std::vector<std::unique_ptr<TaskProbe>> probes;
+  bool cancelled = false;
+};
+
+// Wakes the waiter when its call is cancelled; deregisters when the wait ends.
+class CancelWake {
+ public:
+  CancelWake(CallCancellation* cancellation, const std::shared_ptr<DiscoveryState>& state)
+      : cancellation_(cancellation) {
+    if (cancellation_ == nullptr) return;
+    id_ = cancellation_->Register([state] {
+      std::lock_guard<std::mutex> lock(state->mu);
+      state->cancelled = true;
+      state->cv.notify_all();
+    });
+  }
+  ~CancelWake() {
+    if (cancellation_ != nullptr) cancellation_->Deregister(id_);
+  }
+  CancelWake(const CancelWake&) = delete;
+  CancelWake& operator=(const CancelWake&) = delete;
+
+ private:
+  CallCancellation* cancellation_;
+  int id_ = -1;
 };
 
 void Log(const TaskDiscoveryOptions& options, const std::string& line) { WriteLogLine(options.log, line); }
@@ -89,6 +113,7 @@ StatusOr<DiscoveredDevices> DiscoverTaskDevices(const std::vector<std::string>& 
     state->probes.push_back(std::move(probe));
   }
 
+  const CancelWake cancel_wake(options.cancellation, state);
   const Clock::time_point start = Clock::now();
   const bool forever = options.deadline_ms < 0;
   const Clock::time_point deadline = start + milliseconds(std::max<int64_t>(options.deadline_ms, 0));
@@ -116,6 +141,10 @@ StatusOr<DiscoveredDevices> DiscoverTaskDevices(const std::vector<std::string>& 
     if (missing.empty()) break;
     if (options.stopping && options.stopping->load())
       return errors::Aborted(options.waiter, " was interrupted: the server is stopping");
+    if (state->cancelled)
+      return errors::Cancelled(options.waiter, " was cancelled by its client after ",
+                               std::chrono::duration_cast<milliseconds>(now - start).count(),
+                               " ms of waiting for the tasks of the cluster");
     if (!forever && now >= deadline) {
       if (!options.partial_ok) {
         return GaveUp(options, missing, std::chrono::duration_cast<milliseconds>(now - start).count());

@@ -26,6 +26,8 @@ struct TaskDiscoveryOptions {
   std::function<void(const std::string&)> log;
   // Set by the server when it stops: the wait ends with ABORTED.
   const std::atomic<bool>* stopping = nullptr;
+  // The call that waits, when it has one: its client going away ends the wait with CANCELLED.
+  CallCancellation* cancellation = nullptr;
   // When set, a deadline returns the tasks that did answer instead of an error.
   bool partial_ok = false;
 };

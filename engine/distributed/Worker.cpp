@@ -219,7 +219,8 @@ void Worker::RunGraphAsync(const tensorflow::RunGraphRequest& request, tensorflo
         return finish(errors::InvalidArgument("RunGraph fed '", sent.name(), "', which graph ", request.graph_handle(),
                                               " on ", task_name_, " does not feed"));
       StatusOr<Tensor> value = Tensor::FromProto(sent.tensor());
-      if (!value.ok()) return finish(errors::Annotate(value.status(), StrCat("Feed '", sent.name(), "'")));
+      if (!value.ok())
+        return finish(errors::Annotate(value.status(), StrCat("Feed '", sent.name(), "' of RunGraph: ")));
       feeds[static_cast<size_t>(index)] = std::move(value).value();
     }
   }
@@ -237,7 +238,8 @@ void Worker::RunGraphAsync(const tensorflow::RunGraphRequest& request, tensorflo
     for (const tensorflow::NamedTensorProto& delivered : request.delivered()) {
       StatusOr<Tensor> value = Tensor::FromProto(delivered.tensor());
       if (!value.ok())
-        return finish(errors::Annotate(value.status(), StrCat("Delivered tensor '", delivered.name(), "'")));
+        return finish(
+            errors::Annotate(value.status(), StrCat("Delivered tensor '", delivered.name(), "' of RunGraph: ")));
       keys.push_back(delivered.name());
       if (Status sent = rendezvous->Send(delivered.name(), *value); !sent.ok()) return finish(sent);
     }

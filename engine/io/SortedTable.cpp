@@ -77,8 +77,11 @@ BlockHandle WriteBlock(std::string* file, const std::string& contents) {
 }
 
 Status ReadBlock(std::string_view file, const BlockHandle& handle, const std::string& what, std::string_view* out) {
-  if (handle.offset + handle.size + kBlockTrailerSize > file.size())
-    return errors::DataLoss(what, ": a block at byte ", handle.offset, " runs past the end of the file");
+  // Offsets and sizes come from the file: compared without sums that could wrap.
+  if (handle.offset > file.size() || handle.size > file.size() - handle.offset ||
+      kBlockTrailerSize > file.size() - handle.offset - handle.size)
+    return errors::DataLoss(what, ": a block at byte ", handle.offset, " of ", handle.size,
+                            " bytes runs past the end of the file (", file.size(), " bytes)");
   const std::string_view contents = file.substr(handle.offset, handle.size);
   const char* trailer = file.data() + handle.offset + handle.size;
   if (trailer[0] != 0) return errors::DataLoss(what, ": compressed blocks are not supported");
@@ -100,7 +103,7 @@ Status ParseBlock(std::string_view block, const std::string& what,
   while (!data.empty()) {
     uint64_t shared, non_shared, value_size;
     if (!GetVarint(&data, &shared) || !GetVarint(&data, &non_shared) || !GetVarint(&data, &value_size) ||
-        shared > key.size() || non_shared + value_size > data.size())
+        shared > key.size() || non_shared > data.size() || value_size > data.size() - non_shared)
       return errors::DataLoss(what, ": corrupt entry in a block");
     key.resize(shared);
     key.append(data.substr(0, non_shared));

@@ -1,5 +1,8 @@
 #include "clab/io/TensorBundle.h"
 
+#include "clab/core/TensorAllocation.h"
+#include "clab/core/TensorSize.h"
+
 #include "clab/io/Crc32c.h"
 #include "clab/io/SortedTable.h"
 
@@ -11,6 +14,7 @@
 #include <random>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace clab {
@@ -49,6 +53,28 @@ void SyncDirectoryOf(const std::string& path) {
     ::fsync(fd);
     ::close(fd);
   }
+}
+
+// The entry's shape, size and place in the data file must agree before anything is read.
+Status CheckEntry(const tensorflow::BundleEntryProto& entry, const std::string& name, const std::string& index_path) {
+  auto damaged = [&](const auto&... why) {
+    return errors::DataLoss(index_path, ": the entry for '", name, "' is damaged: ", why...);
+  };
+  StatusOr<TensorShape> shape = TensorShape::FromProto(entry.shape());
+  if (!shape.ok()) return damaged(shape.status().message());
+  StatusOr<TensorSize> size = TensorSize::Of(entry.dtype(), shape->dims());
+  if (!size.ok()) return damaged(size.status().message());
+  if (entry.size() < 0 || entry.offset() < 0)
+    return damaged("negative offset ", entry.offset(), " or size ", entry.size());
+  if (IsSupportedDataType(entry.dtype()) && entry.dtype() != DT_STRING &&
+      static_cast<uint64_t>(entry.size()) != size->bytes)
+    return damaged(entry.size(), " bytes, but a ", DataTypeName(entry.dtype()), " tensor of shape ",
+                   shape->DebugString(), " has ", size->bytes);
+  int64_t end = 0;
+  if (__builtin_add_overflow(entry.offset(), entry.size(), &end))
+    return damaged("offset ", entry.offset(), " plus size ", entry.size(), " overflows");
+  if (entry.shard_id() < 0) return damaged("negative shard ", entry.shard_id());
+  return OkStatus();
 }
 
 }  // namespace
@@ -124,11 +150,15 @@ StatusOr<TensorBundleReader> TensorBundleReader::Open(const std::string& prefix)
   TensorBundleReader reader;
   reader.prefix_ = prefix;
   reader.num_shards_ = header.num_shards();
+  if (reader.num_shards_ < 1 || reader.num_shards_ > 99999)
+    return errors::DataLoss(index_path, " has a damaged header: ", reader.num_shards_, " shards");
   for (auto& [name, value] : raw) {
     if (name.empty()) continue;
     tensorflow::BundleEntryProto entry;
     if (!entry.ParseFromString(value)) return errors::DataLoss(index_path, ": the entry for '", name, "' is corrupt");
-    reader.data_bytes_ += entry.size();
+    CLAB_RETURN_IF_ERROR(CheckEntry(entry, name, index_path));
+    if (__builtin_add_overflow(reader.data_bytes_, entry.size(), &reader.data_bytes_))
+      return errors::DataLoss(index_path, ": the sizes of its tensors add up to more than 2^63 bytes");
     reader.entries_.emplace(name, std::move(entry));
   }
   return reader;
@@ -156,13 +186,26 @@ StatusOr<Tensor> TensorBundleReader::Read(const std::string& name) const {
   if (!IsSupportedDataType(entry.dtype()) || entry.dtype() == DT_STRING)
     return errors::Unimplemented("Checkpoint ", prefix_, " holds '", name, "' as ", DataTypeName(entry.dtype()),
                                  ", which cannot be restored");
-  Tensor tensor(entry.dtype(), shape);
-  if (static_cast<int64_t>(tensor.TotalBytes()) != entry.size())
-    return errors::DataLoss("Checkpoint ", prefix_, ": '", name, "' has ", entry.size(), " bytes but its shape ",
-                            shape.DebugString(), " needs ", tensor.TotalBytes());
+  // Open checked the entry's size against its shape; the data file must hold it before
+  // memory is reserved for it.
+  if (entry.shard_id() >= num_shards_)
+    return errors::DataLoss("Checkpoint ", prefix_, ": '", name, "' is in shard ", entry.shard_id(), " of ",
+                            num_shards_);
   const std::string path = BundleDataFile(prefix_, entry.shard_id(), num_shards_);
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return errors::DataLoss("Checkpoint data file ", path, " cannot be opened: ", std::strerror(errno));
+  struct stat info {};
+  if (::fstat(fd, &info) != 0 || entry.offset() > info.st_size || entry.size() > info.st_size - entry.offset()) {
+    ::close(fd);
+    return errors::DataLoss("Checkpoint data file ", path, " is truncated: '", name, "' needs bytes ", entry.offset(),
+                            "..", entry.offset() + entry.size(), " of ", static_cast<int64_t>(info.st_size));
+  }
+  StatusOr<Tensor> allocated = AllocateTensor(entry.dtype(), shape);
+  if (!allocated.ok()) {
+    ::close(fd);
+    return errors::Annotate(allocated.status(), StrCat("Checkpoint ", prefix_, ": '", name, "': "));
+  }
+  Tensor tensor = *std::move(allocated);
   size_t done = 0;
   auto* out = static_cast<char*>(tensor.raw_data());
   while (done < tensor.TotalBytes()) {

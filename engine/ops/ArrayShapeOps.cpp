@@ -43,8 +43,8 @@ Status ReshapeShape(ShapeContext& c) {
       unknown_index = static_cast<int>(i);
     } else if (sizes[i] < 0) {
       return c.MakeError(clab::StrCat("Size ", i, " must be non-negative, not ", sizes[i]));
-    } else {
-      known_product *= sizes[i];
+    } else if (__builtin_mul_overflow(known_product, sizes[i], &known_product)) {
+      return c.MakeError(clab::StrCat("Shape ", DimsText(sizes), " has too many elements"));
     }
   }
   const int64_t num_elements = input.num_elements();  // -1 unless fully defined
@@ -81,8 +81,8 @@ void ReshapeCompute(OpKernelContext* ctx) {
       unknown_index = static_cast<int>(i);
     } else if (sizes[i] < 0) {
       return FailInvalidArgument(ctx, "Size ", i, " must be non-negative, not ", sizes[i]);
-    } else {
-      product *= sizes[i];
+    } else if (__builtin_mul_overflow(product, sizes[i], &product)) {
+      return FailInvalidArgument(ctx, "Requested shape ", DimsText(sizes), " has too many elements");
     }
   }
   const int64_t n = input.NumElements();

@@ -17,6 +17,7 @@
 //
 // Runs of the node are serialised by a mutex: two steps running it at once each get their
 // own minibatch.
+#include "clab/core/TensorSize.h"
 #include "clab/graph/OpRegistry.h"
 #include "clab/graph/ShapeContext.h"
 #include "clab/io/ExampleSet.h"
@@ -124,6 +125,7 @@ Status ReadConfig(const tensorflow::NodeDef& node, DatasetConfig* config) {
   config->source.held_out_split = split == "held_out";
   const auto& s = config->source;
   if (s.path.empty()) return errors::InvalidArgument("attr 'path' is empty: name a .csv(.gz) or .idx(.gz) file");
+  if (config->batch_size < 1) return errors::InvalidArgument("attr 'batch_size' is ", config->batch_size, ", not >= 1");
   if (s.shard_index < 0 || s.shard_index >= s.num_shards)
     return errors::InvalidArgument("shard_index ", s.shard_index, " is not in [0, num_shards = ", s.num_shards, ")");
   if (s.held_out_every == 1)
@@ -159,6 +161,9 @@ class MinibatchDatasetKernel : public OpKernel {
     }
     const ExampleSet& examples = state.examples();
     const int64_t d = examples.num_features;
+    // A batch too big for this task fails the step before anything is allocated for it.
+    if (auto size = TensorSize::ForAllocation(DT_FLOAT, {config_.batch_size, d}); !size.ok())
+      return Fail(ctx, errors::Annotate(size.status(), absl::StrCat("batch_size ", config_.batch_size, ": ")));
     Tensor* features = ctx->allocate_output(0, DT_FLOAT, TensorShape({config_.batch_size, d}));
     Tensor* labels = ctx->allocate_output(1, DT_INT32, TensorShape({config_.batch_size}));
     if (features == nullptr || labels == nullptr) return;

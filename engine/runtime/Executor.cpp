@@ -4,6 +4,7 @@
 // else to do, which saves a hand-off per step on chains of expensive ops.
 #include "clab/runtime/Executor.h"
 
+#include "clab/core/ExceptionStatus.h"
 #include "clab/runtime/Rendezvous.h"
 #include "clab/runtime/ThreadPool.h"
 #include "core/WallClock.h"
@@ -130,8 +131,14 @@ class Step {
       {
         // Inputs are released with the context, before the step can be seen to finish.
         OpKernelContext ctx(item.node->def(), plan_.device, info_, std::move(inputs), item.node->num_outputs());
-        item.kernel->Compute(&ctx);
-        status = ctx.status();
+        try {
+          item.kernel->Compute(&ctx);
+          status = ctx.status();
+        } catch (...) {
+          // A kernel that cannot have its memory (or fails in a library) fails this step
+          // only; the task keeps serving.
+          status = CurrentExceptionStatus(StrCat(item.node->def().op(), " kernel"));
+        }
         outputs = std::move(ctx.outputs());
       }
       return Complete(id, std::move(status), outputs, timing, ready, on_pool_thread);
@@ -139,7 +146,9 @@ class Step {
 
     // The context must outlive this call: the kernel finishes it later, maybe elsewhere.
     auto* ctx = new OpKernelContext(item.node->def(), plan_.device, info_, std::move(inputs), item.node->num_outputs());
-    item.kernel->ComputeAsync(ctx, [this, id, ctx, timing] {
+    auto finished = std::make_shared<std::atomic<bool>>(false);
+    auto done = [this, id, ctx, timing, finished] {
+      if (finished->exchange(true)) return;
       Status status = ctx->status();
       std::vector<EdgeValue> outputs = std::move(ctx->outputs());
       delete ctx;
@@ -147,7 +156,16 @@ class Step {
       Complete(id, std::move(status), outputs, timing, next, /*on_pool_thread=*/false);
       // An empty list may mean the step just finished and is gone.
       if (!next.empty()) Process(std::move(next), /*on_pool_thread=*/false);
-    });
+    };
+    try {
+      item.kernel->ComputeAsync(ctx, done);
+    } catch (...) {
+      // Thrown before the kernel finished: the node fails with what was thrown.
+      if (!finished->load()) {
+        ctx->SetStatus(CurrentExceptionStatus(StrCat(item.node->def().op(), " kernel")));
+        done();
+      }
+    }
   }
 
   Status GatherInputs(const ExecutorNode& item, std::vector<EdgeValue>* inputs) {

@@ -190,7 +190,7 @@ class PlanBuilder {
       OpKernelConstruction construction(node.def(), node.op_def(), device, node.input_types(), node.output_types());
       auto kernel = factory->second(construction);
       if (!kernel.ok())
-        return errors::Annotate(kernel.status(), absl::StrCat("Node '", node.name(), "' (", node.type_string(), ")"));
+        return errors::Annotate(kernel.status(), absl::StrCat("Node '", node.name(), "' (", node.type_string(), "): "));
       item.kernel = *std::move(kernel);
       item.is_async = item.kernel->IsAsync();
       item.is_expensive = item.kernel->IsExpensive();

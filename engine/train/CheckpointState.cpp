@@ -1,6 +1,7 @@
 #include "clab/train/CheckpointState.h"
 
-#include <google/protobuf/io/tokenizer.h>
+#include "clab/graph/TextProto.h"
+
 #include <google/protobuf/text_format.h>
 
 #include <cstdio>
@@ -11,14 +12,6 @@
 
 namespace clab {
 namespace {
-
-class ParseErrors : public google::protobuf::io::ErrorCollector {
- public:
-  void AddError(int line, int column, const std::string& message) override {
-    if (first.empty()) first = StrCat("line ", line + 1, ", column ", column + 1, ": ", message);
-  }
-  std::string first;
-};
 
 bool IndexExists(const std::string& prefix) {
   std::error_code error;
@@ -53,11 +46,8 @@ StatusOr<tensorflow::CheckpointState> ReadCheckpointState(const std::string& dir
   std::stringstream text;
   text << in.rdbuf();
   tensorflow::CheckpointState state;
-  google::protobuf::TextFormat::Parser parser;
-  ParseErrors errors_seen;
-  parser.RecordErrorsTo(&errors_seen);
-  if (!parser.ParseFromString(text.str(), &state))
-    return errors::InvalidArgument("Checkpoint state file ", path, " does not parse: ", errors_seen.first);
+  if (Status parsed = ParseTextProto(text.str(), path, &state); !parsed.ok())
+    return errors::Annotate(parsed, "Checkpoint state file does not parse: ");
   state.set_model_checkpoint_path(JoinWithDir(dir, state.model_checkpoint_path()));
   for (auto& p : *state.mutable_all_model_checkpoint_paths()) p = JoinWithDir(dir, p);
   return state;

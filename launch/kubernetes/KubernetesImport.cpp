@@ -30,6 +30,20 @@ std::string Text(const Json& object, std::initializer_list<const char*> path) {
   return node && node->is_string() ? node->get<std::string>() : "";
 }
 
+// `node` as a whole number in [minimum, maximum] (`fallback` when absent); an error names
+// the field and the document. Read at full width so that 4294967296 is not taken for 0.
+StatusOr<int> BoundedInt(const Json* node, const std::string& what, std::string_view field, int minimum, int maximum,
+                         int fallback) {
+  if (node == nullptr) return fallback;
+  const bool fits = node->is_number_unsigned()  ? node->get<uint64_t>() <= static_cast<uint64_t>(maximum)
+                    : node->is_number_integer() ? node->get<int64_t>() >= minimum && node->get<int64_t>() <= maximum
+                                                : false;
+  if (!fits)
+    return errors::InvalidArgument(what, ": ", field, " is ", node->dump(), ", not a whole number from ", minimum,
+                                   " to ", maximum);
+  return node->get<int>();
+}
+
 std::string Describe(const Json& document, size_t index) {
   return absl::StrCat("document ", index + 1, " (", Text(document, {"kind"}), " '",
                       Text(document, {"metadata", "name"}), "')");
@@ -52,16 +66,18 @@ StatusOr<ImportedCluster> FromTfJob(const Json& tfjob, const std::string& what) 
   std::map<std::string, std::vector<std::string>> jobs;
   for (const auto& [type, spec] : specs->items()) {
     const std::string job = absl::AsciiStrToLower(type);
-    const Json* replicas = At(spec, {"replicas"});
-    const int count = replicas && replicas->is_number_integer() ? replicas->get<int>() : 1;
+    CLAB_ASSIGN_OR_RETURN(const int count, BoundedInt(At(spec, {"replicas"}), what,
+                                                      absl::StrCat("tfReplicaSpecs.", type, ".replicas"), 0, 10000, 1));
     int port = 2222;  // the operator's default
     if (const Json* containers = At(spec, {"template", "spec", "containers"}); containers && containers->is_array()) {
       for (const Json& container : *containers) {
         if (Text(container, {"name"}) != "tensorflow") continue;
         if (const Json* ports = At(container, {"ports"}); ports && ports->is_array())
           for (const Json& entry : *ports)
-            if (Text(entry, {"name"}) == "tfjob-port" && At(entry, {"containerPort"}))
-              port = entry["containerPort"].get<int>();
+            if (Text(entry, {"name"}) == "tfjob-port" && At(entry, {"containerPort"})) {
+              CLAB_ASSIGN_OR_RETURN(port,
+                                    BoundedInt(At(entry, {"containerPort"}), what, "containerPort", 1, 65535, port));
+            }
       }
     }
     for (int i = 0; i < count; ++i)
@@ -102,8 +118,10 @@ StatusOr<ImportedCluster> FromPods(const std::vector<Json>& documents, const std
     if (const Json* selector = At(document, {"spec", "selector"})) info.selector = *selector;
     if (const Json* ports = At(document, {"spec", "ports"}); ports && ports->is_array())
       for (const Json& port : *ports)
-        if (const Json* number = At(port, {"port"}); number && number->is_number_integer())
-          info.ports.insert(number->get<int>());
+        if (const Json* number = At(port, {"port"}); number && number->is_number_integer()) {
+          CLAB_ASSIGN_OR_RETURN(const int value, BoundedInt(number, where, "spec.ports.port", 1, 65535, 0));
+          info.ports.insert(value);
+        }
     services[Text(document, {"metadata", "name"})] = info;
   }
 

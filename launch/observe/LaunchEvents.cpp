@@ -1,5 +1,7 @@
 #include "launch/observe/LaunchEvents.h"
 
+#include "clab/core/JsonNesting.h"
+
 #include <nlohmann/json.hpp>
 
 #include <ostream>
@@ -15,6 +17,8 @@ std::string Dump(const nlohmann::json& json) {
 }  // namespace
 
 std::optional<LaunchEvent> LaunchEvent::Parse(const std::string& line) {
+  // Lines come from tasks' output: one nested too deeply is not an event, like any other.
+  if (!CheckJsonNesting(line, "event line").ok()) return std::nullopt;
   const nlohmann::json json = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
   if (!json.is_object() || !json.contains("event") || !json["event"].is_string()) return std::nullopt;
   LaunchEvent event;

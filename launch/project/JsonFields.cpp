@@ -41,6 +41,10 @@ Status JsonFields::Int(const char* name, int64_t* value, int64_t minimum, int64_
   const nlohmann::json* member = Find(name);
   if (member == nullptr) return OkStatus();
   if (!member->is_number_integer()) return Wrong(name, "a whole number");
+  // An unsigned value above int64's range would wrap to a negative number if read narrow.
+  if (member->is_number_unsigned() && member->get<uint64_t>() > static_cast<uint64_t>(maximum))
+    return errors::InvalidArgument(PathOf(name), ": ", member->dump(), " is out of range (", minimum, "-", maximum,
+                                   ")");
   const int64_t number = member->get<int64_t>();
   if (number < minimum || number > maximum)
     return errors::InvalidArgument(PathOf(name), ": ", number, " is out of range (", minimum, "-", maximum, ")");

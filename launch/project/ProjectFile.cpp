@@ -1,5 +1,7 @@
 #include "launch/project/ProjectFile.h"
 
+#include "clab/core/JsonNesting.h"
+
 #include "launch/project/JsonFields.h"
 #include "launch/project/TextFile.h"
 
@@ -105,6 +107,7 @@ StatusOr<ProjectFile> ProjectFile::FromJson(const nlohmann::json& json, const st
 
 StatusOr<ProjectFile> ProjectFile::Read(const std::string& path) {
   CLAB_ASSIGN_OR_RETURN(const std::string text, ReadTextFile(path));
+  CLAB_RETURN_IF_ERROR(CheckJsonNesting(text, path));
   const nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (json.is_discarded()) return errors::InvalidArgument(path, ": not JSON");
   return FromJson(json, path);
@@ -112,6 +115,7 @@ StatusOr<ProjectFile> ProjectFile::Read(const std::string& path) {
 
 Status WriteProjectCluster(const std::string& path, const ClusterSpec& cluster) {
   CLAB_ASSIGN_OR_RETURN(const std::string text, ReadTextFile(path));
+  CLAB_RETURN_IF_ERROR(CheckJsonNesting(text, path));
   nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   // Checked as a whole first: a file this would not read is left alone.
   if (json.is_discarded()) return errors::InvalidArgument(path, ": not JSON");

@@ -1,5 +1,7 @@
 #include "launch/record/LaunchRecord.h"
 
+#include "clab/core/JsonNesting.h"
+
 #include "launch/project/TextFile.h"
 
 #include <absl/strings/str_cat.h>
@@ -52,6 +54,7 @@ StatusOr<LaunchRecord> LaunchRecord::Read(const std::string& project_path) {
       return errors::NotFound("no launch of ", project_path, " is recorded (", path, ")");
     return text.status();
   }
+  if (Status nesting = CheckJsonNesting(*text, path); !nesting.ok()) return errors::DataLoss(nesting.message());
   const nlohmann::json json = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
   if (!json.is_object()) return errors::DataLoss(path, ": not a launch record");
   LaunchRecord record;

@@ -1,5 +1,7 @@
 #include "calibration/Calibration.h"
 
+#include "clab/core/JsonNesting.h"
+
 #include <absl/strings/str_cat.h>
 #include <nlohmann/json.hpp>
 
@@ -33,6 +35,7 @@ StatusOr<Calibration> Calibration::Load(const std::string& path) {
 }
 
 StatusOr<Calibration> Calibration::FromJsonText(const std::string& text, const std::string& origin) {
+  CLAB_RETURN_IF_ERROR(CheckJsonNesting(text, origin));
   json root;
   try {
     root = json::parse(text);

@@ -3,13 +3,13 @@
 #include "clab/distributed/ReplicaDeviceSetter.h"
 #include "clab/graph/GraphBuilder.h"
 #include "clab/graph/GraphImport.h"
+#include "clab/graph/TextProto.h"
 #include "clab/train/GlobalStep.h"
 #include "examplegraphs/SeedGraph.h"
 #include "examplegraphs/TrainGraph.h"
 
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_join.h>
-#include <google/protobuf/text_format.h>
 
 #include <algorithm>
 
@@ -18,8 +18,7 @@ namespace clab::sim {
 StatusOr<StepGraph> BuildStepGraph(const SimProject& project, const std::map<std::string, int>& tasks) {
   StepGraph step;
   if (!project.graph.empty()) {
-    if (!google::protobuf::TextFormat::ParseFromString(project.graph, &step.graph))
-      return errors::InvalidArgument(project.path, ": graph: not a GraphDef in protobuf text format");
+    CLAB_RETURN_IF_ERROR(ParseTextProto(project.graph, StrCat(project.path, ": graph"), &step.graph));
     step.fetches = GuessStepFetches(step.graph);
     if (step.fetches.empty()) return errors::InvalidArgument(project.path, ": graph: nothing for a step to run");
     return step;

@@ -1,5 +1,7 @@
 #include "platform/PlatformSpec.h"
 
+#include "clab/core/JsonNesting.h"
+
 #include "platform/Quantity.h"
 
 #include <absl/strings/str_cat.h>
@@ -306,6 +308,7 @@ StatusOr<PlatformSpec> PlatformSpec::FromJson(const json& object, const std::str
 
 StatusOr<PlatformSpec> PlatformSpec::FromJsonText(const std::string& text, const std::string& origin,
                                                   const std::string& base_dir) {
+  CLAB_RETURN_IF_ERROR(CheckJsonNesting(text, origin));
   json parsed;
   try {
     parsed = json::parse(text);

@@ -1,5 +1,7 @@
 #include "project/SimProject.h"
 
+#include "clab/core/JsonNesting.h"
+
 #include <absl/strings/str_cat.h>
 #include <nlohmann/json.hpp>
 
@@ -19,6 +21,7 @@ StatusOr<SimProject> SimProject::Load(const std::string& path) {
 }
 
 StatusOr<SimProject> SimProject::FromJsonText(const std::string& text, const std::string& origin) {
+  CLAB_RETURN_IF_ERROR(CheckJsonNesting(text, origin));
   nlohmann::json json;
   try {
     json = nlohmann::json::parse(text);

@@ -1,5 +1,6 @@
 #include "run/ForkedRun.h"
 
+#include <absl/strings/numbers.h>
 #include <absl/strings/str_cat.h>
 #include <poll.h>
 #include <sys/wait.h>
@@ -84,7 +85,10 @@ StatusOr<std::string> Finish(Child& child) {
   if (!child.result.empty() && child.result[0] == 'O') return child.result.substr(1);
   if (!child.result.empty() && child.result[0] == 'E') {
     const size_t colon = child.result.find(':');
-    const int code = std::atoi(child.result.substr(1, colon - 1).c_str());
+    int code = 0;
+    if (colon == std::string::npos || !absl::SimpleAtoi(child.result.substr(1, colon - 1), &code) || code <= 0 ||
+        code > static_cast<int>(absl::StatusCode::kUnauthenticated))
+      return errors::Internal("the simulation process sent an unreadable result: ", child.result.substr(0, 200));
     return Status(static_cast<absl::StatusCode>(code), child.result.substr(colon + 1));
   }
   std::string tail = child.errors;

@@ -1,5 +1,7 @@
 #include "run/SimulationResult.h"
 
+#include "clab/core/JsonNesting.h"
+
 #include <nlohmann/json.hpp>
 
 namespace clab::sim {
@@ -114,6 +116,7 @@ std::string SimulationResult::ToJsonText() const {
 
 StatusOr<SimulationResult> SimulationResult::FromJsonText(const std::string& text) {
   SimulationResult r;
+  CLAB_RETURN_IF_ERROR(CheckJsonNesting(text, "simulation result"));
   try {
     const json root = json::parse(text);
     const json& c = root.at("config");

@@ -186,9 +186,7 @@ class ClabCliCommandsTest : public QObject {
   static QString seedPath() { return ClabProcess::sourceDir() + "/examples/graphs/seed.pbtxt"; }
 
   void writeFile(const QString& name, const QByteArray& bytes) {
-    QFile file(tmp_.filePath(name));
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    QCOMPARE(file.write(bytes), qint64(bytes.size()));
+    QVERIFY2(ClabProcess::writeFile(tmp_.filePath(name), bytes), qPrintable(tmp_.filePath(name)));
   }
 
   QTemporaryDir tmp_;

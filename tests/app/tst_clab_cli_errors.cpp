@@ -179,9 +179,7 @@ class ClabCliErrorsTest : public QObject {
 
  private:
   void writeFile(const QString& name, const QByteArray& bytes) {
-    QFile file(tmp_.filePath(name));
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    QCOMPARE(file.write(bytes), qint64(bytes.size()));
+    QVERIFY2(ClabProcess::writeFile(tmp_.filePath(name), bytes), qPrintable(tmp_.filePath(name)));
   }
 
   QString expand(QString text) const {

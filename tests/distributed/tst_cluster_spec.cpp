@@ -133,6 +133,13 @@ void ClusterSpecTest::rejectsMalformedSpecs_data() {
   QTest::newRow("not json") << "{ps: [" << invalid << "JSON";
   QTest::newRow("missing file") << "/nonexistent/cluster.json" << absl::StatusCode::kNotFound
                                 << "/nonexistent/cluster.json";
+  // Numbers and nesting from outside: errors, never wrapped around or recursed into.
+  QTest::newRow("sparse index past int") << R"({"worker": {"4294967296": "h:2"}})" << invalid
+                                         << "task index 4294967296, out of range";
+  QTest::newRow("sparse index past int64") << R"({"worker": {"99999999999999999999": "h:2"}})" << invalid
+                                           << "99999999999999999999";
+  QTest::newRow("nested 100000 deep") << "{\"ps\": " + QString(100000, '[') + QString(100000, ']') + "}" << invalid
+                                      << "JSON nested more than 100 levels deep (line 1, column 107)";
   // clang-format on
 }
 
@@ -160,6 +167,12 @@ void ClusterSpecTest::rejectsMalformedTfConfig_data() {
                                       << "index 4";
   QTest::newRow("two chiefs") << R"({"cluster": {"chief": ["h:1", "h:2"]}, "task": {"type": "chief", "index": 0}})"
                               << "chief";
+  QTest::newRow("index 2^32") << R"({"cluster": {"worker": ["h:1"]}, "task": {"type": "worker", "index": 4294967296}})"
+                              << "index 4294967296 is out of range";
+  QTest::newRow("index 2^31") << R"({"cluster": {"worker": ["h:1"]}, "task": {"type": "worker", "index": 2147483648}})"
+                              << "index 2147483648 is out of range";
+  QTest::newRow("negative index") << R"({"cluster": {"worker": ["h:1"]}, "task": {"type": "worker", "index": -1}})"
+                                  << "index -1 is out of range";
   // clang-format on
 }
 

@@ -1,4 +1,5 @@
 // Checkpoint bundles: round trip, the sorted-table layout, and corruption detection.
+#include "clab/io/Crc32c.h"
 #include "clab/io/SortedTable.h"
 #include "clab/io/TensorBundle.h"
 
@@ -93,6 +94,57 @@ class TensorBundleTest : public QObject {
     QVERIFY(std::string(truncated.status().message()).find(".index") != std::string::npos);
 
     QVERIFY(absl::IsNotFound(TensorBundleReader::Open(dir.filePath("none").toStdString()).status()));
+  }
+
+  void entryWhoseSizeWrapsIsDamaged() {
+    // A float entry of shape [2^62] whose byte count (2^64) wraps to 0: with size 0 and the
+    // checksum of nothing it once passed every check and was listed "ok".
+    QTemporaryDir dir;
+    const std::string prefix = dir.filePath("model.ckpt-3").toStdString();
+    QVERIFY(WriteTensorBundle(prefix, {{"w", Tensor::Vector<float>({1})}}).ok());
+    SortedTableBuilder table;
+    tensorflow::BundleHeaderProto header;
+    header.set_num_shards(1);
+    QVERIFY(table.Add("", header.SerializeAsString()).ok());
+    tensorflow::BundleEntryProto entry;
+    entry.set_dtype(DT_FLOAT);
+    entry.mutable_shape()->add_dim()->set_size(int64_t{1} << 62);
+    entry.set_size(0);
+    entry.set_crc32c(crc32c::Mask(crc32c::Value("", 0)));
+    QVERIFY(table.Add("w", entry.SerializeAsString()).ok());
+    {
+      std::ofstream index(prefix + ".index", std::ios::binary | std::ios::trunc);
+      index << table.Finish();
+    }
+    auto reader = TensorBundleReader::Open(prefix);
+    QVERIFY(absl::IsDataLoss(reader.status()));
+    const std::string message(reader.status().message());
+    QVERIFY2(message.find("'w' is damaged") != std::string::npos, message.c_str());
+    QVERIFY2(message.find("[4611686018427387904]") != std::string::npos, message.c_str());
+  }
+
+  void indexOffsetsPastTheEndAreDataLoss_data() {
+    QTest::addColumn<QByteArray>("handles");
+    // Varint block handles (offset, size) written over the footer, in hex. Offsets or sizes
+    // near 2^64 make offset + size wrap to a small number.
+    QTest::newRow("offset near 2^64") << QByteArray::fromHex("f0ffffffffffffffff0120f0ffffffffffffffff0120");
+    QTest::newRow("size near 2^64") << QByteArray::fromHex("00f0ffffffffffffffff0100f0ffffffffffffffff01");
+    QTest::newRow("offset past the end") << QByteArray::fromHex("8080041080800410");
+  }
+  void indexOffsetsPastTheEndAreDataLoss() {
+    QFETCH(QByteArray, handles);
+    std::string bytes;
+    {
+      SortedTableBuilder table;
+      QVERIFY(table.Add("a", "1").ok());
+      bytes = table.Finish();
+    }
+    bytes.replace(bytes.size() - 48, static_cast<size_t>(handles.size()), handles.constData(),
+                  static_cast<size_t>(handles.size()));
+    std::map<std::string, std::string> entries;
+    const Status read = ReadSortedTable(bytes, "model.ckpt-9.index", &entries);
+    QVERIFY(absl::IsDataLoss(read));
+    QVERIFY2(std::string(read.message()).find("runs past the end") != std::string::npos, read.ToString().c_str());
   }
 };
 

@@ -15,6 +15,7 @@
 #include <QtTest>
 
 #include <filesystem>
+#include <fstream>
 
 using namespace clab;
 
@@ -83,7 +84,14 @@ class MonitoredSessionTest : public QObject {
     QVERIFY((*s)->Close().ok());
   }
 
-  void truncatedNewestCheckpointFallsBack() {
+  void damagedNewestCheckpointFallsBack_data() {
+    QTest::addColumn<QString>("damage");
+    QTest::newRow("truncated data file") << "data";
+    // Block handles near 2^64 whose end wraps around: once an uncaught out_of_range.
+    QTest::newRow("index footer past the end") << "footer";
+  }
+  void damagedNewestCheckpointFallsBack() {
+    QFETCH(QString, damage);
     QTemporaryDir dir;
     const std::string d = dir.path().toStdString();
     {
@@ -96,7 +104,15 @@ class MonitoredSessionTest : public QObject {
     auto latest = LatestCheckpoint(d);
     QVERIFY(latest.ok());
     QVERIFY(QString::fromStdString(*latest).endsWith("model.ckpt-20"));
-    std::filesystem::resize_file(BundleDataFile(*latest), 3);
+    if (damage == "data") {
+      std::filesystem::resize_file(BundleDataFile(*latest), 3);
+    } else {
+      const std::string index = *latest + ".index";
+      std::fstream f(index, std::ios::in | std::ios::out | std::ios::binary);
+      f.seekp(static_cast<std::streamoff>(std::filesystem::file_size(index) - 48));
+      const char handles[] = "\xf0\xff\xff\xff\xff\xff\xff\xff\xff\x01\x20\xf0\xff\xff\xff\xff\xff\xff\xff\xff\x01\x20";
+      f.write(handles, sizeof(handles) - 1);
+    }
 
     Model m;
     auto o = Options(d, 30);

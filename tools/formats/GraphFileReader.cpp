@@ -1,11 +1,10 @@
 #include "formats/GraphFileReader.h"
 
 #include "clab/graph/OpRegistry.h"
+#include "clab/graph/TextProto.h"
 
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_join.h>
-#include <google/protobuf/io/tokenizer.h>
-#include <google/protobuf/text_format.h>
 
 #include <cerrno>
 #include <cstring>
@@ -15,30 +14,6 @@
 
 namespace clab::tools {
 namespace {
-
-// Keeps the first error: later ones are usually consequences of it.
-class FirstErrorCollector : public google::protobuf::io::ErrorCollector {
- public:
-  void AddError(int line, google::protobuf::io::ColumnNumber column, const std::string& message) override {
-    if (has_error_) return;
-    has_error_ = true;
-    // protobuf counts from 0; editors and compilers count from 1.
-    line_ = line + 1;
-    column_ = column + 1;
-    message_ = message;
-  }
-
-  bool has_error() const { return has_error_; }
-  std::string Describe(const std::string& path) const {
-    return absl::StrCat(path, ":", line_, ":", column_, ": ", message_);
-  }
-
- private:
-  bool has_error_ = false;
-  int line_ = 0;
-  int column_ = 0;
-  std::string message_;
-};
 
 StatusOr<std::string> ReadBytes(const std::string& path) {
   std::error_code error;
@@ -69,13 +44,7 @@ StatusOr<tensorflow::GraphDef> GraphFileReader::Read(const std::string& path) {
 
   tensorflow::GraphDef graph;
   if (DetectFormat(bytes) == Format::kText) {
-    FirstErrorCollector collector;
-    google::protobuf::TextFormat::Parser parser;
-    parser.RecordErrorsTo(&collector);
-    if (!parser.ParseFromString(bytes, &graph)) {
-      if (collector.has_error()) return errors::InvalidArgument(collector.Describe(path));
-      return errors::InvalidArgument(path, ": not a text GraphDef");
-    }
+    CLAB_RETURN_IF_ERROR(ParseTextProto(bytes, path, &graph));
     return graph;
   }
   if (!graph.ParseFromString(bytes))

@@ -1,5 +1,8 @@
 #include "formats/JsonTensorParser.h"
 
+#include "clab/core/JsonNesting.h"
+#include "clab/core/TensorAllocation.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -102,6 +105,8 @@ Status FillTensor(const std::vector<const json*>& leaves, Tensor* tensor) {
 }  // namespace
 
 StatusOr<Tensor> JsonTensorParser::Parse(absl::string_view json_text, DataType dtype) {
+  // The nesting is bounded before the parser and the recursive walks below see the text.
+  CLAB_RETURN_IF_ERROR(CheckJsonNesting(std::string_view(json_text.data(), json_text.size()), "the JSON value"));
   const json value = json::parse(std::string(json_text), /*cb=*/nullptr, /*allow_exceptions=*/false);
   if (value.is_discarded()) return errors::InvalidArgument("'", json_text, "' is not JSON");
   if (value.is_object() || value.is_null())
@@ -121,7 +126,7 @@ StatusOr<Tensor> JsonTensorParser::Parse(absl::string_view json_text, DataType d
   if (!IsSupportedDataType(dtype))
     return errors::InvalidArgument("values of type ", DataTypeName(dtype), " cannot be given as JSON");
   CLAB_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::FromDims(dims));
-  Tensor tensor(dtype, shape);
+  CLAB_ASSIGN_OR_RETURN(Tensor tensor, AllocateTensor(dtype, shape));
   if (Status status = FillTensor(leaves, &tensor); !status.ok())
     return errors::InvalidArgument("'", json_text, "' as ", DataTypeName(dtype), ": ", status.message());
   return tensor;

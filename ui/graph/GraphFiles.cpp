@@ -1,5 +1,6 @@
 #include "graph/GraphFiles.h"
 
+#include "clab/graph/TextProto.h"
 #include "formats/GraphFileReader.h"
 
 #include <google/protobuf/text_format.h>
@@ -40,8 +41,7 @@ QString GraphFiles::toText(const tensorflow::GraphDef& graph) {
 
 StatusOr<tensorflow::GraphDef> GraphFiles::fromText(const QString& text) {
   tensorflow::GraphDef graph;
-  if (!google::protobuf::TextFormat::ParseFromString(text.toStdString(), &graph))
-    return errors::InvalidArgument("the graph is not a text GraphDef");
+  CLAB_RETURN_IF_ERROR(ParseTextProto(text.toStdString(), "the graph", &graph));
   return graph;
 }
 

@@ -1,11 +1,13 @@
 #include "cli/ClusterFlags.h"
 
+#include "clab/core/TensorSize.h"
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
 
 #include <absl/strings/str_cat.h>
 
 #include <cstdlib>
+#include <limits>
 
 namespace clab::cli {
 
@@ -15,10 +17,18 @@ void ClusterFlags::Declare(FlagParser& flags) {
                   "(default: TF_CONFIG's cluster)",
                   &cluster_);
   flags.AddString("job_name", "JOB", "this task's job, e.g. ps or worker (default: TF_CONFIG's task type)", &job_name_);
-  flags.AddInt("task_index", "N", "this task's index in its job (default: TF_CONFIG's, else 0)", &task_index_, 0);
+  flags.AddInt("task_index", "N", "this task's index in its job (default: TF_CONFIG's, else 0)", &task_index_, 0,
+               std::numeric_limits<int>::max());
+  flags.AddInt("max_tensor_bytes", "BYTES",
+               absl::StrCat("the largest tensor this task allocates; a bigger feed, constant or op output fails "
+                            "its step with RESOURCE_EXHAUSTED (default: half the physical memory, ",
+                            TensorSize::DefaultMaxTensorBytes(), ")"),
+               &max_tensor_bytes_, 1);
 }
 
 StatusOr<ClusterFlags::Task> ClusterFlags::Resolve(const std::string& default_cluster) const {
+  // The limit holds for the whole process, which runs this one task.
+  if (max_tensor_bytes_ > 0) TensorSize::SetMaxTensorBytes(static_cast<uint64_t>(max_tensor_bytes_));
   Task task;
   const char* tf_config = std::getenv("TF_CONFIG");
   const bool have_tf_config = tf_config != nullptr && *tf_config != '\0';

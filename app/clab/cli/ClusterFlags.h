@@ -30,7 +30,8 @@ class ClusterFlags {
  private:
   std::string cluster_;
   std::string job_name_;
-  int64_t task_index_ = -1;  // -1: not given
+  int64_t task_index_ = -1;        // -1: not given
+  int64_t max_tensor_bytes_ = -1;  // -1: not given (TensorSize's default)
 };
 
 }  // namespace clab::cli

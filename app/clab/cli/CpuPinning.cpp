@@ -1,5 +1,6 @@
 #include "cli/CpuPinning.h"
 
+#include <absl/strings/numbers.h>
 #include <dirent.h>
 #include <sched.h>
 #include <unistd.h>
@@ -32,7 +33,8 @@ Status PinProcessToCpu(pid_t pid, int cpu) {
   Status status;
   while (const dirent* entry = ::readdir(tasks)) {
     if (entry->d_name[0] == '.') continue;
-    const pid_t tid = static_cast<pid_t>(std::atoi(entry->d_name));
+    pid_t tid = 0;
+    if (!absl::SimpleAtoi(entry->d_name, &tid)) continue;
     // A thread that ended meanwhile (ESRCH) is no error.
     if (::sched_setaffinity(tid, sizeof(set), &set) != 0 && errno != ESRCH && status.ok())
       status = errors::PermissionDenied("cannot pin thread ", tid, " of process ", pid, ": ", std::strerror(errno));

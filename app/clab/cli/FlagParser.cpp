@@ -55,12 +55,13 @@ void FlagParser::AddStringList(absl::string_view name, absl::string_view value_n
 }
 
 void FlagParser::AddInt(absl::string_view name, absl::string_view value_name, absl::string_view help, int64_t* value,
-                        int64_t minimum) {
+                        int64_t minimum, int64_t maximum) {
   Flag& flag = NewFlag(name, value_name, help, Kind::kInt);
   // A start value below the minimum means "not given": no default to show.
   if (*value >= minimum) flag.default_text = std::to_string(*value);
   flag.int_value = value;
   flag.minimum = minimum;
+  flag.maximum = maximum;
 }
 
 void FlagParser::AddBool(absl::string_view name, absl::string_view help, bool* value) {
@@ -155,9 +156,12 @@ Status FlagParser::AssignValue(Flag& flag, const std::string& text) {
       int64_t number = 0;
       const char* end = text.data() + text.size();
       const auto [ptr, ec] = std::from_chars(text.data(), end, number);
-      if (ec != std::errc() || ptr != end || number < flag.minimum)
-        return Error(
-            absl::StrCat("flag '--", flag.name, "' wants a whole number >= ", flag.minimum, ", got '", text, "'"));
+      if (ec != std::errc() || ptr != end || number < flag.minimum || number > flag.maximum) {
+        const std::string range = flag.maximum == std::numeric_limits<int64_t>::max()
+                                      ? absl::StrCat(">= ", flag.minimum)
+                                      : absl::StrCat("from ", flag.minimum, " to ", flag.maximum);
+        return Error(absl::StrCat("flag '--", flag.name, "' wants a whole number ", range, ", got '", text, "'"));
+      }
       *flag.int_value = number;
       return OkStatus();
     }

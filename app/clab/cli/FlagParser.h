@@ -11,6 +11,7 @@
 #include <absl/strings/string_view.h>
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -30,7 +31,7 @@ class FlagParser {
   void AddStringList(absl::string_view name, absl::string_view value_name, absl::string_view help,
                      std::vector<std::string>* values, Presence presence = Presence::kOptional);
   void AddInt(absl::string_view name, absl::string_view value_name, absl::string_view help, int64_t* value,
-              int64_t minimum);
+              int64_t minimum, int64_t maximum = std::numeric_limits<int64_t>::max());
   void AddBool(absl::string_view name, absl::string_view help, bool* value);
   // Positionals are required and filled in declaration order.
   void AddPositional(absl::string_view value_name, absl::string_view help, std::string* value);
@@ -62,6 +63,7 @@ class FlagParser {
     std::vector<std::string>* list_value = nullptr;
     int64_t* int_value = nullptr;
     int64_t minimum = 0;
+    int64_t maximum = std::numeric_limits<int64_t>::max();
     bool* bool_value = nullptr;
     bool seen = false;
   };

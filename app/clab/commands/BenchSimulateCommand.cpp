@@ -43,7 +43,7 @@ void BenchSimulateCommand::DeclareFlags(FlagParser& flags) {
 
 Status BenchSimulateCommand::Run(std::ostream& out) {
   SimBenchmarkOptions options;
-  options.clab = ChildProcess::SelfPath();
+  options.clab = launch::ChildProcess::SelfPath();
   const char* source = std::getenv("CLAB_SOURCE_DIR");
   options.project_dir =
       (std::filesystem::path(source ? source : CLAB_SOURCE_DIR_FALLBACK) / "examples" / "projects").string();

@@ -174,7 +174,7 @@ Status SimulateCommand::Explain(sim::Simulator& simulator, int workers, int ps, 
 Status SimulateCommand::Calibrate(std::ostream& out) {
   if (output_.empty()) return UsageError("--calibrate needs -o FILE: where the calibration goes");
   SimCalibrationOptions options;
-  options.clab = ChildProcess::SelfPath();
+  options.clab = launch::ChildProcess::SelfPath();
   options.project_path = project_;
   options.seconds = static_cast<double>(calibrate_seconds_);
   options.progress = [&out](const std::string& line) { out << "  " << line << std::endl; };

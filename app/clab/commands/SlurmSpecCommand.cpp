@@ -29,7 +29,7 @@ std::string SlurmSpecCommand::description() const {
 void SlurmSpecCommand::DeclareFlags(FlagParser& flags) {
   flags.AddString("jobs", "JOB:N,...", "the jobs and their sizes (default: every task a worker)", &jobs_);
   flags.AddString("project", "FILE", "take the jobs and the port base from this project", &project_);
-  flags.AddInt("port_base", "PORT", "the first port on each node", &port_base_, 1);
+  flags.AddInt("port_base", "PORT", "the first port on each node", &port_base_, 1, 65535);
   flags.AddInt("gpus_per_node", "N", "give each task its own GPUs from N per node (CUDA_VISIBLE_DEVICES)",
                &gpus_per_node_, 0);
   flags.AddInt("gpus_per_task", "N", "GPUs per task (default: the node's GPUs over its tasks)", &gpus_per_task_, 0);

@@ -28,7 +28,7 @@ std::string SlurmTaskCommand::description() const {
 void SlurmTaskCommand::DeclareFlags(FlagParser& flags) {
   flags.AddPositional("PROJECT", "the project (as the nodes see it)", &project_);
   flags.AddInt("port_base", "PORT", "the first port on each node (default: the project's launch.slurm.port_base)",
-               &port_base_, 0);
+               &port_base_, 0, 65535);
 }
 
 Status SlurmTaskCommand::Run(std::ostream& out) {

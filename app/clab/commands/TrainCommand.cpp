@@ -1,5 +1,7 @@
 #include "commands/TrainCommand.h"
 
+#include "clab/core/JsonNesting.h"
+
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
 #include "cli/LocalTasks.h"
@@ -28,7 +30,9 @@ struct ProjectRun {
 StatusOr<ProjectRun> ReadProject(const std::string& path) {
   std::ifstream file(path);
   if (!file) return errors::NotFound("cannot read '", path, "'");
-  const nlohmann::json json = nlohmann::json::parse(file, nullptr, /*allow_exceptions=*/false);
+  const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  CLAB_RETURN_IF_ERROR(CheckJsonNesting(text, path));
+  const nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (json.is_discarded() || !json.is_object()) return errors::InvalidArgument(path, ": not a JSON object");
   // Each field is checked for its type, so a wrong one is named rather than ignored.
   auto field = [&](const nlohmann::json& object, const char* name, bool (nlohmann::json::*is_type)() const,
@@ -58,7 +62,12 @@ StatusOr<ProjectRun> ReadProject(const std::string& path) {
   if (settings != nullptr) {
     CLAB_ASSIGN_OR_RETURN(const nlohmann::json* last_step,
                           field(*settings, "last_step", &nlohmann::json::is_number_integer, "a whole number"));
-    if (last_step != nullptr) run.last_step = last_step->get<int64_t>();
+    if (last_step != nullptr) {
+      if (last_step->is_number_unsigned() ? last_step->get<uint64_t>() > uint64_t{1} << 62
+                                          : last_step->get<int64_t>() < 0)
+        return errors::InvalidArgument(path, ": run.last_step: ", last_step->dump(), " is out of range (0 to 2^62)");
+      run.last_step = last_step->get<int64_t>();
+    }
     CLAB_ASSIGN_OR_RETURN(const nlohmann::json* dir,
                           field(*settings, "checkpoint_dir", &nlohmann::json::is_string, "a string"));
     if (dir != nullptr) run.checkpoint_dir = dir->get<std::string>();
@@ -85,8 +94,8 @@ std::string TrainCommand::description() const {
 
 void TrainCommand::DeclareFlags(FlagParser& flags) {
   flags.AddPositional("PROJECT", "a .clab project", &project_);
-  flags.AddInt("workers", "N", "how many workers (default: the project's)", &workers_, 0);
-  flags.AddInt("ps", "N", "how many ps tasks (default: the project's)", &ps_, 0);
+  flags.AddInt("workers", "N", "how many workers (default: the project's)", &workers_, 0, 1024);
+  flags.AddInt("ps", "N", "how many ps tasks (default: the project's)", &ps_, 0, 1024);
   flags.AddInt("last_step", "N", "StopAtStepHook's last step (default: the project's)", &last_step_, 0);
   flags.AddString("checkpoint_dir", "DIR", "where the chief writes checkpoints (default: the project's)",
                   &checkpoint_dir_);

@@ -4,6 +4,7 @@
 #include "network/LoopbackPorts.h"
 
 #include <absl/strings/match.h>
+#include <absl/strings/numbers.h>
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_join.h>
 #include <unistd.h>
@@ -40,8 +41,8 @@ double ProcessCpuSeconds(pid_t pid) {
   std::string field;
   double utime = 0, stime = 0;
   for (int i = 3; i <= 15 && fields >> field; ++i) {
-    if (i == 14) utime = std::stod(field);
-    if (i == 15) stime = std::stod(field);
+    if (i == 14 && !absl::SimpleAtod(field, &utime)) return -1;
+    if (i == 15 && !absl::SimpleAtod(field, &stime)) return -1;
   }
   return (utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
 }

@@ -11,6 +11,7 @@
 #include "run/Simulator.h"
 #include "sim/RealCluster.h"
 
+#include <absl/strings/numbers.h>
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_format.h>
 #include <sys/resource.h>
@@ -42,8 +43,10 @@ double ProcessCpuSeconds(pid_t pid) {
   std::istringstream fields(text.substr(text.rfind(')') + 2));
   std::string field;
   double ticks = 0;
-  for (int i = 3; i <= 15 && fields >> field; ++i)
-    if (i == 14 || i == 15) ticks += std::stod(field);
+  for (int i = 3; i <= 15 && fields >> field; ++i) {
+    double value = 0;
+    if ((i == 14 || i == 15) && absl::SimpleAtod(field, &value)) ticks += value;
+  }
   return ticks / static_cast<double>(::sysconf(_SC_CLK_TCK));
 }
 

@@ -5,6 +5,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QString>
@@ -69,4 +70,10 @@ class ClabProcess {
   }
 
   static ProgramResult clab(const QStringList& args, int timeoutMs = 60000) { return run("clab", args, timeoutMs); }
+
+  // Writes a whole input file for a test; false when it could not.
+  static bool writeFile(const QString& path, const QByteArray& bytes) {
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+  }
 };
