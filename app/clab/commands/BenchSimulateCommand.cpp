@@ -1,6 +1,6 @@
 #include "commands/BenchSimulateCommand.h"
 
-#include "cli/ChildProcess.h"
+#include "launch/process/ChildProcess.h"
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
 #include "sim/SessionPriority.h"

@@ -1,7 +1,7 @@
 #include "commands/SimulateCommand.h"
 
 #include "calibration/Calibration.h"
-#include "cli/ChildProcess.h"
+#include "launch/process/ChildProcess.h"
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
 #include "cli/TextTable.h"

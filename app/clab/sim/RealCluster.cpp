@@ -1,6 +1,6 @@
 #include "sim/RealCluster.h"
 
-#include "cli/ChildProcess.h"
+#include "launch/process/ChildProcess.h"
 #include "network/LoopbackPorts.h"
 
 #include <absl/strings/match.h>

@@ -1,6 +1,6 @@
 #include "sim/ShapedNetwork.h"
 
-#include "cli/ChildProcess.h"
+#include "launch/process/ChildProcess.h"
 
 #include <absl/strings/ascii.h>
 #include <absl/strings/numbers.h>
