@@ -22,6 +22,8 @@
 #include <ostream>
 
 namespace clab::cli {
+
+using launch::ChildProcess;
 namespace {
 
 std::string Percent(double part, double whole) {

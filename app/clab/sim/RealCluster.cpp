@@ -18,6 +18,8 @@
 #include <thread>
 
 namespace clab::cli {
+
+using launch::ChildProcess;
 namespace {
 
 using Clock = std::chrono::steady_clock;

@@ -17,6 +17,8 @@
 #include <cstdlib>
 
 namespace clab::cli {
+
+using launch::ChildProcess;
 namespace {
 
 constexpr const char* kPrefix = "clab-sim-";

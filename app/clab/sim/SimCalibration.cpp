@@ -23,6 +23,8 @@
 #include <thread>
 
 namespace clab::cli {
+
+using launch::ChildProcess;
 namespace {
 
 using Clock = std::chrono::steady_clock;
