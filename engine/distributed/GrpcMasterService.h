@@ -39,6 +39,18 @@ class GrpcMasterService final : public tensorflow::MasterService::CallbackServic
                                         tensorflow::ListDevicesResponse* response) override;
   grpc::ServerUnaryReactor* Reset(grpc::CallbackServerContext* context, const tensorflow::ResetRequest* request,
                                   tensorflow::ResetResponse* response) override;
+  grpc::ServerUnaryReactor* PartialRunSetup(grpc::CallbackServerContext* context,
+                                            const tensorflow::PartialRunSetupRequest* request,
+                                            tensorflow::PartialRunSetupResponse* response) override;
+  grpc::ServerUnaryReactor* MakeCallable(grpc::CallbackServerContext* context,
+                                         const tensorflow::MakeCallableRequest* request,
+                                         tensorflow::MakeCallableResponse* response) override;
+  grpc::ServerUnaryReactor* RunCallable(grpc::CallbackServerContext* context,
+                                        const tensorflow::RunCallableRequest* request,
+                                        tensorflow::RunCallableResponse* response) override;
+  grpc::ServerUnaryReactor* ReleaseCallable(grpc::CallbackServerContext* context,
+                                            const tensorflow::ReleaseCallableRequest* request,
+                                            tensorflow::ReleaseCallableResponse* response) override;
 
  private:
   // Runs `call` on a thread of its own and finishes the reply with its status.

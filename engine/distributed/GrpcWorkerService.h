@@ -21,7 +21,16 @@ using GrpcWorkerServiceBase = tensorflow::WorkerService::WithCallbackMethod_GetS
                     tensorflow::WorkerService::WithCallbackMethod_RunGraph<
                         tensorflow::WorkerService::WithCallbackMethod_CleanupGraph<
                             tensorflow::WorkerService::WithRawCallbackMethod_RecvTensor<
-                                tensorflow::WorkerService::Service>>>>>>>>;
+                                tensorflow::WorkerService::WithCallbackMethod_CleanupAll<
+                                    tensorflow::WorkerService::WithCallbackMethod_Logging<
+                                        tensorflow::WorkerService::WithCallbackMethod_Tracing<
+                                            tensorflow::WorkerService::WithCallbackMethod_RecvBuf<
+                                                tensorflow::WorkerService::WithCallbackMethod_CompleteGroup<
+                                                    tensorflow::WorkerService::WithCallbackMethod_CompleteInstance<
+                                                        tensorflow::WorkerService::WithCallbackMethod_GetStepSequence<
+                                                            tensorflow::WorkerService::
+                                                                WithCallbackMethod_MarkRecvFinished<
+                                                                    tensorflow::WorkerService::Service>>>>>>>>>>>>>>>>;
 
 class GrpcWorkerService final : public GrpcWorkerServiceBase {
  public:
@@ -49,6 +58,29 @@ class GrpcWorkerService final : public GrpcWorkerServiceBase {
                                          tensorflow::CleanupGraphResponse* response) override;
   grpc::ServerUnaryReactor* RecvTensor(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
                                        grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* CleanupAll(grpc::CallbackServerContext* context,
+                                       const tensorflow::CleanupAllRequest* request,
+                                       tensorflow::CleanupAllResponse* response) override;
+  grpc::ServerUnaryReactor* Logging(grpc::CallbackServerContext* context, const tensorflow::LoggingRequest* request,
+                                    tensorflow::LoggingResponse* response) override;
+  // Tracing (a profiler session) and TensorFlow's collective calls are answered
+  // UNIMPLEMENTED, naming the call, as a worker without those services does.
+  grpc::ServerUnaryReactor* Tracing(grpc::CallbackServerContext* context, const tensorflow::TracingRequest* request,
+                                    tensorflow::TracingResponse* response) override;
+  grpc::ServerUnaryReactor* RecvBuf(grpc::CallbackServerContext* context, const tensorflow::RecvBufRequest* request,
+                                    tensorflow::RecvBufResponse* response) override;
+  grpc::ServerUnaryReactor* CompleteGroup(grpc::CallbackServerContext* context,
+                                          const tensorflow::CompleteGroupRequest* request,
+                                          tensorflow::CompleteGroupResponse* response) override;
+  grpc::ServerUnaryReactor* CompleteInstance(grpc::CallbackServerContext* context,
+                                             const tensorflow::CompleteInstanceRequest* request,
+                                             tensorflow::CompleteInstanceResponse* response) override;
+  grpc::ServerUnaryReactor* GetStepSequence(grpc::CallbackServerContext* context,
+                                            const tensorflow::GetStepSequenceRequest* request,
+                                            tensorflow::GetStepSequenceResponse* response) override;
+  grpc::ServerUnaryReactor* MarkRecvFinished(grpc::CallbackServerContext* context,
+                                             const tensorflow::MarkRecvFinishedRequest* request,
+                                             tensorflow::MarkRecvFinishedResponse* response) override;
 
  private:
   Worker* worker_;
