@@ -2,10 +2,11 @@
 pings a client only while the client has calls in flight, so an idle Python client (whose
 process polls an idle channel only every few seconds) is never cut off for answering late.
 
-Drives a `clab server` task with stubs generated from TensorFlow's own .proto files:
+Drives a `clab server` task with stubs generated from TensorFlow's own .proto files (or,
+where they are absent, from ClusterLab's copies in proto/, whose calls have the same paths):
 ListDevices on the master service, GetStatus on the worker service, each call after an idle
-period on one channel. Exit 0 when every call succeeds, 1 when one fails, 77 when
-TensorFlow's .proto files are absent."""
+period on one channel. Exit 0 when every call succeeds and the connection stayed up, 1
+otherwise."""
 
 import argparse
 import os
@@ -49,13 +50,26 @@ def main():
     parser.add_argument("--grpc_plugin", default="/usr/bin/grpc_python_plugin")
     parser.add_argument("--idle_s", type=float, default=10.0, help="idle time between two calls")
     parser.add_argument("--rounds", type=int, default=2, help="idle periods")
+    parser.add_argument("--own_protos", help="ClusterLab's proto/ folder, used without TensorFlow's")
     args = parser.parse_args()
 
-    proto_dir = protocol_lib.proto_dir_or_skip()
+    import os
+    proto_dir = os.environ.get("CLAB_TF_PROTO_DIR", "")
+    if proto_dir:
+        proto_dir = protocol_lib.proto_dir_or_skip()
+    elif args.own_protos:
+        print(f"TensorFlow's .proto files are not given (CLAB_TF_PROTO_DIR); using {args.own_protos}")
+        proto_dir = args.own_protos
+    else:
+        protocol_lib.proto_dir_or_skip()
     protocol_lib.generate_stubs(proto_dir, args.gen, args.protoc, args.grpc_plugin)
     import grpc
     import threading
-    from tensorflow.core.protobuf import master_pb2, master_service_pb2, worker_pb2, worker_service_pb2
+    if proto_dir == args.own_protos:
+        from tensorflow import master_pb2, worker_pb2
+        master_service_pb2, worker_service_pb2 = master_pb2, worker_pb2
+    else:
+        from tensorflow.core.protobuf import master_pb2, master_service_pb2, worker_pb2, worker_service_pb2
 
     failures = []
     with protocol_lib.Cluster(args.clab, workers=1) as cluster:
