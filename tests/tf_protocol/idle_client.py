@@ -8,7 +8,6 @@ ListDevices on the master service, GetStatus on the worker service, each call af
 period on one channel. Exit 0 when every call succeeds and the connection stayed up, 1
 otherwise."""
 
-import argparse
 import os
 import sys
 
@@ -43,11 +42,7 @@ def own_connections(server_port):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--clab", required=True)
-    parser.add_argument("--gen", required=True, help="folder for the generated Python modules")
-    parser.add_argument("--protoc", default="protoc")
-    parser.add_argument("--grpc_plugin", default="/usr/bin/grpc_python_plugin")
+    parser = protocol_lib.argument_parser(__doc__)
     parser.add_argument("--idle_s", type=float, default=10.0, help="idle time between two calls")
     parser.add_argument("--rounds", type=int, default=2, help="idle periods")
     parser.add_argument("--own_protos", help="ClusterLab's proto/ folder, used without TensorFlow's")

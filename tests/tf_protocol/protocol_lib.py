@@ -45,6 +45,19 @@ class ProtocolError(Exception):
     """The environment is not as the test needs it (not a failure of ClusterLab)."""
 
 
+def argument_parser(description):
+    """The flags every protocol test takes: the clab program, where to generate the modules,
+    protoc and the gRPC Python plugin."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--clab", required=True)
+    parser.add_argument("--gen", required=True, help="folder for the generated Python modules")
+    parser.add_argument("--protoc", default="protoc")
+    parser.add_argument("--grpc_plugin", default="/usr/bin/grpc_python_plugin")
+    return parser
+
+
 def proto_dir_or_skip():
     folder = os.environ.get("CLAB_TF_PROTO_DIR", "")
     if not folder:

@@ -6,7 +6,6 @@ and checks the answers and the status codes TensorFlow's servers give.
 Exit 0 when every check holds, 1 otherwise, 77 when TensorFlow's .proto files are absent.
 Prints one line per check and a table of the calls with their outcome."""
 
-import argparse
 import sys
 
 import protocol_lib
@@ -322,11 +321,7 @@ class Modules:
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--clab", required=True)
-    parser.add_argument("--gen", required=True, help="folder for the generated Python modules")
-    parser.add_argument("--protoc", default="protoc")
-    parser.add_argument("--grpc_plugin", default="/usr/bin/grpc_python_plugin")
+    parser = protocol_lib.argument_parser(__doc__)
     args = parser.parse_args()
 
     proto_dir = protocol_lib.proto_dir_or_skip()
