@@ -114,6 +114,9 @@ class Partitioner {
     recv->set_op("_Recv");
     recv->set_device(recv_device);
     recv->mutable_attr()->insert(attrs.begin(), attrs.end());
+    // _Recv names its type "tensor_type", as TensorFlow's does.
+    recv->mutable_attr()->erase("T");
+    (*recv->mutable_attr())["tensor_type"] = AttrOf(dtype);
     return recv->name();
   }
 

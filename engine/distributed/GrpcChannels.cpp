@@ -54,9 +54,14 @@ void ConfigureServerBuilder(grpc::ServerBuilder& builder, const ChannelSettings&
   builder.AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS,
                              std::max(settings.keepalive_time_ms / 2, 1));
   builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PING_STRIKES, 0);
+  // The server pings a client only while it has calls in flight: that is when a vanished
+  // client's work must be cancelled. An idle client may not answer pings in time (a client
+  // process without a server of its own polls an idle channel only every few seconds) and
+  // must not lose its connection for it; ClusterLab's own channels ping the server between
+  // steps themselves (ClientChannelArguments).
   builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIME_MS, settings.keepalive_time_ms);
   builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, settings.keepalive_timeout_ms);
-  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
+  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 0);
   builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PINGS_WITHOUT_DATA, 0);
 }
 

@@ -39,8 +39,9 @@ grpc::ChannelArguments ClientChannelArguments(const ChannelSettings& settings = 
 std::shared_ptr<grpc::Channel> CreateChannel(const std::string& address, const ChannelSettings& settings = {});
 
 // The server side of the same policy: accepts the clients' frequent pings (gRPC's default
-// would answer them with GOAWAY "too_many_pings"), pings idle clients itself so a vanished
-// client's calls are cancelled, and sets the message limits.
+// would answer them with GOAWAY "too_many_pings"), pings clients itself while they have
+// calls in flight, so a vanished client's calls are cancelled (never idle clients, which
+// may answer late and must keep their connection), and sets the message limits.
 void ConfigureServerBuilder(grpc::ServerBuilder& builder, const ChannelSettings& settings = {});
 
 }  // namespace clab

@@ -58,7 +58,17 @@ grpc::ServerUnaryReactor* GrpcMasterService::RunStep(grpc::CallbackServerContext
   return RawUnaryCall<tensorflow::RunStepRequest, tensorflow::RunStepResponse>::Serve(
       "RunStep", request, response,
       [this](const auto& parsed, auto* reply, CallCancellation* cancellation, auto finish) {
-        master_->RunStepAsync(parsed, reply, std::move(finish), cancellation);
+        const bool errors_in_body = parsed.store_errors_in_response_body();
+        master_->RunStepAsync(parsed, reply, [reply, errors_in_body, finish = std::move(finish)](const Status& status) {
+          // A client that asks for it (TensorFlow's sessions do) gets the error in the reply's
+          // body, with whatever metadata the step gathered, and an OK call.
+          if (!status.ok() && errors_in_body) {
+            reply->set_status_code(static_cast<int32_t>(status.code()));
+            reply->set_status_error_message(std::string(status.message()));
+            return finish(OkStatus());
+          }
+          finish(status);
+        }, cancellation);
       });
 }
 
@@ -81,6 +91,38 @@ grpc::ServerUnaryReactor* GrpcMasterService::Reset(grpc::CallbackServerContext* 
   return OffThread<tensorflow::ResetRequest, tensorflow::ResetResponse>(
       "Reset", request, response,
       [this](const auto& parsed, auto*, CallCancellation*) { return master_->Reset(parsed); });
+}
+
+grpc::ServerUnaryReactor* GrpcMasterService::PartialRunSetup(grpc::CallbackServerContext* context,
+                                                             const grpc::ByteBuffer* request,
+                                                             grpc::ByteBuffer* response) {
+  return OffThread<tensorflow::PartialRunSetupRequest, tensorflow::PartialRunSetupResponse>(
+      "PartialRunSetup", request, response,
+      [this](const auto& parsed, auto* reply, CallCancellation*) { return master_->PartialRunSetup(parsed, reply); });
+}
+
+grpc::ServerUnaryReactor* GrpcMasterService::MakeCallable(grpc::CallbackServerContext* context,
+                                                          const grpc::ByteBuffer* request, grpc::ByteBuffer* response) {
+  return OffThread<tensorflow::MakeCallableRequest, tensorflow::MakeCallableResponse>(
+      "MakeCallable", request, response,
+      [this](const auto& parsed, auto* reply, CallCancellation*) { return master_->MakeCallable(parsed, reply); });
+}
+
+grpc::ServerUnaryReactor* GrpcMasterService::RunCallable(grpc::CallbackServerContext* context,
+                                                         const grpc::ByteBuffer* request, grpc::ByteBuffer* response) {
+  // Like RunStep, answered when the step is done.
+  return RawUnaryCall<tensorflow::RunCallableRequest, tensorflow::RunCallableResponse>::Serve(
+      "RunCallable", request, response, [this](const auto& parsed, auto* reply, CallCancellation*, auto finish) {
+        master_->RunCallableAsync(parsed, reply, std::move(finish));
+      });
+}
+
+grpc::ServerUnaryReactor* GrpcMasterService::ReleaseCallable(grpc::CallbackServerContext* context,
+                                                             const grpc::ByteBuffer* request,
+                                                             grpc::ByteBuffer* response) {
+  return OffThread<tensorflow::ReleaseCallableRequest, tensorflow::ReleaseCallableResponse>(
+      "ReleaseCallable", request, response,
+      [this](const auto& parsed, auto*, CallCancellation*) { return master_->ReleaseCallable(parsed); });
 }
 
 }  // namespace clab

@@ -24,7 +24,12 @@ using GrpcMasterServiceBase = tensorflow::MasterService::WithRawCallbackMethod_C
         tensorflow::MasterService::WithRawCallbackMethod_RunStep<
             tensorflow::MasterService::WithRawCallbackMethod_CloseSession<
                 tensorflow::MasterService::WithRawCallbackMethod_ListDevices<
-                    tensorflow::MasterService::WithRawCallbackMethod_Reset<tensorflow::MasterService::Service>>>>>>;
+                    tensorflow::MasterService::WithRawCallbackMethod_Reset<
+                        tensorflow::MasterService::WithRawCallbackMethod_PartialRunSetup<
+                            tensorflow::MasterService::WithRawCallbackMethod_MakeCallable<
+                                tensorflow::MasterService::WithRawCallbackMethod_RunCallable<
+                                    tensorflow::MasterService::WithRawCallbackMethod_ReleaseCallable<
+                                        tensorflow::MasterService::Service>>>>>>>>>>;
 
 class GrpcMasterService final : public GrpcMasterServiceBase {
  public:
@@ -45,6 +50,14 @@ class GrpcMasterService final : public GrpcMasterServiceBase {
                                         grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* Reset(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
                                   grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* PartialRunSetup(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+                                            grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* MakeCallable(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+                                         grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* RunCallable(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+                                        grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* ReleaseCallable(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+                                            grpc::ByteBuffer* response) override;
 
  private:
   // Parses the request, runs `call` on a thread of its own and finishes the reply with its

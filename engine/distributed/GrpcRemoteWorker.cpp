@@ -123,6 +123,14 @@ void GrpcRemoteWorker::CleanupGraphAsync(const tensorflow::CleanupGraphRequest& 
   });
 }
 
+void GrpcRemoteWorker::CleanupAllAsync(const tensorflow::CleanupAllRequest& request,
+                                       tensorflow::CleanupAllResponse* response, int64_t deadline_ms, Done done) {
+  Start("CleanupAll", deadline_ms, nullptr, std::move(done), [&](std::shared_ptr<Call> call) {
+    stub_->async()->CleanupAll(&call->context, &request, response,
+                               [call](grpc::Status status) { call->Finish(call->ToStatus(status)); });
+  });
+}
+
 void GrpcRemoteWorker::RecvTensorAsync(const tensorflow::RecvTensorRequest& request,
                                        tensorflow::RecvTensorResponse* response, CallCancellation* cancellation,
                                        Done done) {

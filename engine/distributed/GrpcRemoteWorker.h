@@ -37,6 +37,8 @@ class GrpcRemoteWorker final : public WorkerInterface {
                             tensorflow::DeregisterGraphResponse* response, Done done) override;
   void RunGraphAsync(const tensorflow::RunGraphRequest& request, tensorflow::RunGraphResponse* response,
                      CallCancellation* cancellation, Done done) override;
+  void CleanupAllAsync(const tensorflow::CleanupAllRequest& request, tensorflow::CleanupAllResponse* response,
+                       int64_t deadline_ms, Done done) override;
   void CleanupGraphAsync(const tensorflow::CleanupGraphRequest& request, tensorflow::CleanupGraphResponse* response,
                          Done done) override;
   void RecvTensorAsync(const tensorflow::RecvTensorRequest& request, tensorflow::RecvTensorResponse* response,

@@ -31,6 +31,12 @@ grpc::ServerUnaryReactor* AnswerNow(std::string_view method, const grpc::ByteBuf
       [&call](const Request& parsed, Response* reply, CallCancellation*, auto finish) { finish(call(parsed, reply)); });
 }
 
+Status NotCollectiveWorker(const char* call, const std::string& task) {
+  return errors::Unimplemented(call, ": ", task,
+                               " runs no collective ops (CollectiveReduce, CollectiveBcast); "
+                               "ClusterLab's graphs share variables through ps tasks");
+}
+
 }  // namespace
 
 grpc::ServerUnaryReactor* GrpcWorkerService::GetStatus(grpc::CallbackServerContext* context,
@@ -126,6 +132,58 @@ grpc::ServerUnaryReactor* GrpcWorkerService::RecvTensor(grpc::CallbackServerCont
   });
   if (!started.ok()) reactor->FinishOnce(started);
   return reactor;
+}
+
+grpc::ServerUnaryReactor* GrpcWorkerService::CleanupAll(grpc::CallbackServerContext* context,
+                                                        const tensorflow::CleanupAllRequest* request,
+                                                        tensorflow::CleanupAllResponse* response) {
+  return FinishNow(context, worker_->CleanupAll(*request));
+}
+
+grpc::ServerUnaryReactor* GrpcWorkerService::Logging(grpc::CallbackServerContext* context,
+                                                     const tensorflow::LoggingRequest* request,
+                                                     tensorflow::LoggingResponse* response) {
+  worker_->Logging(*request, response);
+  return FinishNow(context, OkStatus());
+}
+
+grpc::ServerUnaryReactor* GrpcWorkerService::Tracing(grpc::CallbackServerContext* context,
+                                                     const tensorflow::TracingRequest* request,
+                                                     tensorflow::TracingResponse* response) {
+  return FinishNow(context, errors::Unimplemented("Tracing: ", worker_->task_name(),
+                                                  " has no profiler service; ask for step stats with "
+                                                  "RunOptions.trace_level FULL_TRACE or Logging"));
+}
+
+grpc::ServerUnaryReactor* GrpcWorkerService::RecvBuf(grpc::CallbackServerContext* context,
+                                                     const tensorflow::RecvBufRequest* request,
+                                                     tensorflow::RecvBufResponse* response) {
+  return FinishNow(context, NotCollectiveWorker("RecvBuf", worker_->task_name()));
+}
+
+grpc::ServerUnaryReactor* GrpcWorkerService::CompleteGroup(grpc::CallbackServerContext* context,
+                                                           const tensorflow::CompleteGroupRequest* request,
+                                                           tensorflow::CompleteGroupResponse* response) {
+  return FinishNow(context, NotCollectiveWorker("CompleteGroup", worker_->task_name()));
+}
+
+grpc::ServerUnaryReactor* GrpcWorkerService::CompleteInstance(grpc::CallbackServerContext* context,
+                                                              const tensorflow::CompleteInstanceRequest* request,
+                                                              tensorflow::CompleteInstanceResponse* response) {
+  return FinishNow(context, NotCollectiveWorker("CompleteInstance", worker_->task_name()));
+}
+
+grpc::ServerUnaryReactor* GrpcWorkerService::GetStepSequence(grpc::CallbackServerContext* context,
+                                                             const tensorflow::GetStepSequenceRequest* request,
+                                                             tensorflow::GetStepSequenceResponse* response) {
+  return FinishNow(context, NotCollectiveWorker("GetStepSequence", worker_->task_name()));
+}
+
+grpc::ServerUnaryReactor* GrpcWorkerService::MarkRecvFinished(grpc::CallbackServerContext* context,
+                                                              const tensorflow::MarkRecvFinishedRequest* request,
+                                                              tensorflow::MarkRecvFinishedResponse* response) {
+  return FinishNow(context, errors::Unimplemented("MarkRecvFinished: ", worker_->task_name(),
+                                                  " never asks for receive acknowledgements (require_ack)"));
 }
 
 }  // namespace clab

@@ -13,8 +13,9 @@
 
 namespace clab {
 
-// Every method is served raw (RawUnaryCall, and RecvTensor with its own codec): a request
-// that does not parse gets a message naming the method rather than gRPC's bare UNIMPLEMENTED.
+// The methods a step uses are served raw (RawUnaryCall, and RecvTensor with its own codec): a
+// request that does not parse gets a message naming the method rather than gRPC's bare
+// UNIMPLEMENTED. CleanupAll, Logging and the calls ClusterLab does not implement are typed.
 using GrpcWorkerServiceBase = tensorflow::WorkerService::WithRawCallbackMethod_GetStatus<
     tensorflow::WorkerService::WithRawCallbackMethod_CreateWorkerSession<
         tensorflow::WorkerService::WithRawCallbackMethod_DeleteWorkerSession<
@@ -23,7 +24,16 @@ using GrpcWorkerServiceBase = tensorflow::WorkerService::WithRawCallbackMethod_G
                     tensorflow::WorkerService::WithRawCallbackMethod_RunGraph<
                         tensorflow::WorkerService::WithRawCallbackMethod_CleanupGraph<
                             tensorflow::WorkerService::WithRawCallbackMethod_RecvTensor<
-                                tensorflow::WorkerService::Service>>>>>>>>;
+                                tensorflow::WorkerService::WithCallbackMethod_CleanupAll<
+                                    tensorflow::WorkerService::WithCallbackMethod_Logging<
+                                        tensorflow::WorkerService::WithCallbackMethod_Tracing<
+                                            tensorflow::WorkerService::WithCallbackMethod_RecvBuf<
+                                                tensorflow::WorkerService::WithCallbackMethod_CompleteGroup<
+                                                    tensorflow::WorkerService::WithCallbackMethod_CompleteInstance<
+                                                        tensorflow::WorkerService::WithCallbackMethod_GetStepSequence<
+                                                            tensorflow::WorkerService::
+                                                                WithCallbackMethod_MarkRecvFinished<
+                                                                    tensorflow::WorkerService::Service>>>>>>>>>>>>>>>>;
 
 class GrpcWorkerService final : public GrpcWorkerServiceBase {
  public:
@@ -46,6 +56,29 @@ class GrpcWorkerService final : public GrpcWorkerServiceBase {
                                          grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* RecvTensor(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
                                        grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* CleanupAll(grpc::CallbackServerContext* context,
+                                       const tensorflow::CleanupAllRequest* request,
+                                       tensorflow::CleanupAllResponse* response) override;
+  grpc::ServerUnaryReactor* Logging(grpc::CallbackServerContext* context, const tensorflow::LoggingRequest* request,
+                                    tensorflow::LoggingResponse* response) override;
+  // Tracing (a profiler session) and TensorFlow's collective calls are answered
+  // UNIMPLEMENTED, naming the call, as a worker without those services does.
+  grpc::ServerUnaryReactor* Tracing(grpc::CallbackServerContext* context, const tensorflow::TracingRequest* request,
+                                    tensorflow::TracingResponse* response) override;
+  grpc::ServerUnaryReactor* RecvBuf(grpc::CallbackServerContext* context, const tensorflow::RecvBufRequest* request,
+                                    tensorflow::RecvBufResponse* response) override;
+  grpc::ServerUnaryReactor* CompleteGroup(grpc::CallbackServerContext* context,
+                                          const tensorflow::CompleteGroupRequest* request,
+                                          tensorflow::CompleteGroupResponse* response) override;
+  grpc::ServerUnaryReactor* CompleteInstance(grpc::CallbackServerContext* context,
+                                             const tensorflow::CompleteInstanceRequest* request,
+                                             tensorflow::CompleteInstanceResponse* response) override;
+  grpc::ServerUnaryReactor* GetStepSequence(grpc::CallbackServerContext* context,
+                                            const tensorflow::GetStepSequenceRequest* request,
+                                            tensorflow::GetStepSequenceResponse* response) override;
+  grpc::ServerUnaryReactor* MarkRecvFinished(grpc::CallbackServerContext* context,
+                                             const tensorflow::MarkRecvFinishedRequest* request,
+                                             tensorflow::MarkRecvFinishedResponse* response) override;
 
  private:
   Worker* worker_;

@@ -34,6 +34,10 @@ class LocalWorker final : public WorkerInterface {
   }
   void CleanupGraphAsync(const tensorflow::CleanupGraphRequest& request, tensorflow::CleanupGraphResponse* response,
                          Done done) override;
+  void CleanupAllAsync(const tensorflow::CleanupAllRequest& request, tensorflow::CleanupAllResponse* response,
+                       int64_t deadline_ms, Done done) override {
+    done(worker_->CleanupAll(request));
+  }
   void RecvTensorAsync(const tensorflow::RecvTensorRequest& request, tensorflow::RecvTensorResponse* response,
                        CallCancellation* cancellation, Done done) override;
   // Hands over the sent tensor itself: no bytes are copied.

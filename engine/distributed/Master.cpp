@@ -4,6 +4,7 @@
 #include "clab/core/ExceptionStatus.h"
 #include "core/LogLine.h"
 #include "distributed/MasterSession.h"
+#include "distributed/TaskCallBatch.h"
 #include "distributed/TaskDiscovery.h"
 
 #include <absl/strings/ascii.h>
@@ -63,11 +64,26 @@ struct Master::Impl {
     std::lock_guard<std::mutex> lock(mu);
     auto it = sessions.find(handle);
     if (it != sessions.end()) return it->second;
-    if (closed.count(handle)) return errors::FailedPrecondition("Session ", handle, " is closed.");
+    if (closed.count(handle))
+      return errors::Aborted("Session ", handle, " is not found: it was closed, or the master of ", options.task_name,
+                             " was reset.");
     if (stopping)
       return errors::Aborted("Session ", handle, " is not found: the server of ", options.task_name, " is stopping.");
     return errors::Aborted("Session ", handle, " is not found. The master of ", options.task_name,
                            " was probably restarted; create a new session.");
+  }
+
+  // Runs `work` on a thread of its own; the master waits for such threads before it goes.
+  void OffThread(std::function<void()> work) {
+    {
+      std::lock_guard<std::mutex> lock(builders_mu);
+      ++builders;
+    }
+    std::thread([this, work = std::move(work)] {
+      work();
+      std::lock_guard<std::mutex> lock(builders_mu);
+      if (--builders == 0) builders_cv.notify_all();
+    }).detach();
   }
 
   void RememberClosed(const std::string& handle) {
@@ -144,22 +160,55 @@ Status Master::ExtendSession(const tensorflow::ExtendSessionRequest& request,
   return session->Extend(request, response, cancellation);
 }
 
+namespace {
+Status RunStepAndWait(const std::shared_ptr<MasterSession>& session, const tensorflow::RunStepRequest& request,
+                      const std::vector<Tensor>* feed_values, tensorflow::RunStepResponse* response,
+                      std::vector<Tensor>* outputs) {
+  CLAB_ASSIGN_OR_RETURN(std::shared_ptr<const StepPlan> plan, session->GetOrBuildPlan(request));
+  std::promise<Status> finished;
+  session->RunStep(std::move(plan), request, feed_values, response, outputs,
+                   [&finished](const Status& status) { finished.set_value(status); });
+  return finished.get_future().get();
+}
+
+// One call of a partial run: checked against the run, then run as a step of its own.
+Status RunPartialStep(const std::shared_ptr<MasterSession>& session, const tensorflow::RunStepRequest& request,
+                      tensorflow::RunStepResponse* response) {
+  tensorflow::RunStepRequest step;
+  bool run_needed = false;
+  bool last = false;
+  Status status = session->partial_runs().Prepare(request, *session->graph_def(), &step, &run_needed, &last);
+  if (!status.ok()) return status;
+  if (run_needed) status = RunStepAndWait(session, step, nullptr, response, nullptr);
+  session->partial_runs().Finish(request.partial_run_handle(), status, last);
+  return status;
+}
+}  // namespace
+
 void Master::RunStepAsync(const tensorflow::RunStepRequest& request, tensorflow::RunStepResponse* response,
                           std::function<void(const Status&)> done, CallCancellation* cancellation) {
   auto session = impl_->Find(request.session_handle());
   if (!session.ok()) return done(session.status());
+  if (!request.partial_run_handle().empty()) {
+    impl_->OffThread([session = *std::move(session), &request, response, done = std::move(done)] {
+      Status status;
+      try {
+        status = RunPartialStep(session, request, response);
+      } catch (...) {
+        status = CurrentExceptionStatus("RunStep (a partial run)");
+      }
+      done(status);
+    });
+    return;
+  }
   if (auto plan = (*session)->FindPlan(request)) {
     (*session)->RunStep(std::move(plan), request, nullptr, response, nullptr, std::move(done), cancellation);
     return;
   }
   // Building a plan waits on every worker's RegisterGraph; the caller's thread (a gRPC
   // callback thread) must not block on other calls, so a new signature is built aside.
-  {
-    std::lock_guard<std::mutex> lock(impl_->builders_mu);
-    ++impl_->builders;
-  }
-  std::thread([this, session = *std::move(session), &request, response, done = std::move(done),
-               cancellation]() mutable {
+  impl_->OffThread([session = *std::move(session), &request, response, done = std::move(done),
+                    cancellation]() mutable {
     // `done` is called once: by the step, or here when building the plan failed or threw.
     StatusOr<std::shared_ptr<const StepPlan>> plan;
     try {
@@ -172,26 +221,73 @@ void Master::RunStepAsync(const tensorflow::RunStepRequest& request, tensorflow:
     } else {
       done(plan.status());
     }
-    std::lock_guard<std::mutex> lock(impl_->builders_mu);
-    if (--impl_->builders == 0) impl_->builders_cv.notify_all();
-  }).detach();
+  });
 }
-
-namespace {
-Status RunStepAndWait(const std::shared_ptr<MasterSession>& session, const tensorflow::RunStepRequest& request,
-                      const std::vector<Tensor>* feed_values, tensorflow::RunStepResponse* response,
-                      std::vector<Tensor>* outputs) {
-  CLAB_ASSIGN_OR_RETURN(std::shared_ptr<const StepPlan> plan, session->GetOrBuildPlan(request));
-  std::promise<Status> finished;
-  session->RunStep(std::move(plan), request, feed_values, response, outputs,
-                   [&finished](const Status& status) { finished.set_value(status); });
-  return finished.get_future().get();
-}
-}  // namespace
 
 Status Master::RunStep(const tensorflow::RunStepRequest& request, tensorflow::RunStepResponse* response) {
   CLAB_ASSIGN_OR_RETURN(std::shared_ptr<MasterSession> session, impl_->Find(request.session_handle()));
+  if (!request.partial_run_handle().empty()) return RunPartialStep(session, request, response);
   return RunStepAndWait(session, request, nullptr, response, nullptr);
+}
+
+Status Master::PartialRunSetup(const tensorflow::PartialRunSetupRequest& request,
+                               tensorflow::PartialRunSetupResponse* response) {
+  CLAB_ASSIGN_OR_RETURN(std::shared_ptr<MasterSession> session, impl_->Find(request.session_handle()));
+  // The whole run's signature is compiled and registered now, so that a name not in the
+  // graph or an impossible placement fails here, as in TensorFlow.
+  tensorflow::RunStepRequest whole;
+  whole.set_session_handle(request.session_handle());
+  for (const std::string& feed : request.feed()) whole.add_feed()->set_name(feed);
+  *whole.mutable_fetch() = request.fetch();
+  *whole.mutable_target() = request.target();
+  CLAB_RETURN_IF_ERROR(session->GetOrBuildPlan(whole).status());
+  response->set_partial_run_handle(session->partial_runs().Setup(request));
+  return OkStatus();
+}
+
+Status Master::MakeCallable(const tensorflow::MakeCallableRequest& request,
+                            tensorflow::MakeCallableResponse* response) {
+  CLAB_ASSIGN_OR_RETURN(std::shared_ptr<MasterSession> session, impl_->Find(request.session_handle()));
+  CLAB_RETURN_IF_ERROR(CallableTable::CheckSupported(request.options()));
+  // Compiled and registered now; RunCallable then only runs.
+  tensorflow::RunStepRequest signature;
+  signature.set_session_handle(request.session_handle());
+  for (const std::string& feed : request.options().feed()) signature.add_feed()->set_name(feed);
+  *signature.mutable_fetch() = request.options().fetch();
+  *signature.mutable_target() = request.options().target();
+  CLAB_RETURN_IF_ERROR(session->GetOrBuildPlan(signature).status());
+  response->set_handle(session->callables().Add(request.options()));
+  return OkStatus();
+}
+
+void Master::RunCallableAsync(const tensorflow::RunCallableRequest& request, tensorflow::RunCallableResponse* response,
+                              std::function<void(const Status&)> done) {
+  auto session = impl_->Find(request.session_handle());
+  if (!session.ok()) return done(session.status());
+  StatusOr<tensorflow::CallableOptions> options = (*session)->callables().Find(request.handle());
+  if (!options.ok()) return done(options.status());
+  struct Call {
+    tensorflow::RunStepRequest step;
+    tensorflow::RunStepResponse result;
+  };
+  auto call = std::make_shared<Call>();
+  StatusOr<tensorflow::RunStepRequest> step = CallableTable::StepRequest(*options, request);
+  if (!step.ok()) return done(step.status());
+  call->step = *std::move(step);
+  RunStepAsync(call->step, &call->result, [call, response, done = std::move(done)](const Status& status) {
+    if (status.ok()) {
+      for (tensorflow::NamedTensorProto& fetched : *call->result.mutable_tensor())
+        response->add_fetch()->Swap(fetched.mutable_tensor());
+      response->mutable_metadata()->Swap(call->result.mutable_metadata());
+    }
+    done(status);
+  });
+}
+
+Status Master::ReleaseCallable(const tensorflow::ReleaseCallableRequest& request) {
+  CLAB_ASSIGN_OR_RETURN(std::shared_ptr<MasterSession> session, impl_->Find(request.session_handle()));
+  session->callables().Release(request.handle());
+  return OkStatus();
 }
 
 Status Master::RunStepWithTensors(const tensorflow::RunStepRequest& request, const std::vector<Tensor>& feeds,
@@ -224,8 +320,10 @@ Status Master::CloseSession(const tensorflow::CloseSessionRequest& request) {
 Status Master::ListDevices(const tensorflow::ListDevicesRequest& request, tensorflow::ListDevicesResponse* response) {
   std::vector<tensorflow::DeviceAttributes> devices;
   if (!request.session_handle().empty()) {
-    CLAB_ASSIGN_OR_RETURN(std::shared_ptr<MasterSession> session, impl_->Find(request.session_handle()));
-    devices = session->devices();
+    auto session = impl_->Find(request.session_handle());
+    // TensorFlow's master answers INVALID_ARGUMENT here (ABORTED elsewhere).
+    if (!session.ok()) return errors::InvalidArgument(session.status().message());
+    devices = (*session)->devices();
   } else {
     std::vector<std::string> tasks;
     for (const auto& [task, address] : impl_->options.cluster.Tasks()) tasks.push_back(task);
@@ -261,13 +359,14 @@ Status Master::Reset(const tensorflow::ResetRequest& request) {
   }
   for (auto& session : sessions) session->Close(kCloseTimeoutMs).IgnoreError();
 
-  DeviceMgr* local = impl_->options.local_devices;
-  if (local == nullptr) return OkStatus();
   std::vector<DeviceName> filters;
   for (const std::string& filter : request.device_filters()) {
     CLAB_ASSIGN_OR_RETURN(DeviceName parsed, DeviceName::Parse(filter));
     filters.push_back(std::move(parsed));
   }
+  CleanupOtherTasks(request, filters);
+  DeviceMgr* local = impl_->options.local_devices;
+  if (local == nullptr) return OkStatus();
   for (Device* device : local->devices()) {
     if (!filters.empty() && std::none_of(filters.begin(), filters.end(),
                                          [&](const DeviceName& f) { return f.Matches(device->parsed_name()); }))
@@ -279,6 +378,33 @@ Status Master::Reset(const tensorflow::ResetRequest& request) {
     }
   }
   return OkStatus();
+}
+
+void Master::CleanupOtherTasks(const tensorflow::ResetRequest& request, const std::vector<DeviceName>& filters) {
+  if (impl_->options.workers == nullptr) return;
+  auto batch = TaskCallBatch<tensorflow::CleanupAllRequest, tensorflow::CleanupAllResponse>::Create();
+  for (const auto& [task, address] : impl_->options.cluster.Tasks()) {
+    if (task == impl_->options.task_name) continue;
+    auto name = DeviceName::Parse(task);
+    if (!name.ok()) continue;
+    // A filter selects a task when its job, replica and task parts match.
+    const bool selected = filters.empty() || std::any_of(filters.begin(), filters.end(), [&](DeviceName filter) {
+                            filter.has_type = false;
+                            filter.has_id = false;
+                            return filter.Matches(*name);
+                          });
+    if (!selected) continue;
+    auto worker = impl_->options.workers->GetWorker(task);
+    if (!worker.ok()) continue;
+    *batch->Add(task, *worker).request.mutable_container() = request.container();
+  }
+  batch->IssueAll([](WorkerInterface* worker, const auto& call, auto* response, WorkerInterface::Done done) {
+    worker->CleanupAllAsync(call, response, kCloseTimeoutMs, std::move(done));
+  });
+  // An unreachable task costs at most the timeout; what it holds is then its own to drop.
+  if (!batch->Wait(kCloseTimeoutMs)) impl_->Log("Reset: CleanupAll did not answer in time on every task");
+  if (Status failed = batch->FirstError(); !failed.ok())
+    impl_->Log(StrCat("Reset could not clear every task's containers: ", failed.message()));
 }
 
 void Master::CloseAll() {

@@ -5,6 +5,7 @@
 // it directly.
 #pragma once
 
+#include "clab/core/DeviceName.h"
 #include "clab/core/Status.h"
 #include "clab/distributed/ClusterSpec.h"
 #include "clab/runtime/Device.h"
@@ -33,6 +34,10 @@ class Master {
   explicit Master(MasterOptions options);
   ~Master();
 
+  // Every call on a session this master does not hold (never made, closed, or dropped by
+  // Reset or a restart) is ABORTED "Session ... is not found", as in TensorFlow, so that a
+  // monitored session recovers; ListDevices answers INVALID_ARGUMENT there, as TensorFlow's.
+  //
   // Waits for the tasks the session needs (the ps jobs, this task, and any task the graph
   // names in a device), logging every few seconds which task it still waits for and at
   // which address, up to the configured deadline; then UNAVAILABLE naming them. A wait
@@ -53,12 +58,25 @@ class Master {
                             tensorflow::RunStepResponse* response, std::vector<Tensor>* outputs);
   Status CloseSession(const tensorflow::CloseSessionRequest& request);
   Status ListDevices(const tensorflow::ListDevicesRequest& request, tensorflow::ListDevicesResponse* response);
+  // Closes every session, then clears the resource containers on this task's devices and
+  // on every other task the device filters select (CleanupAll), as TensorFlow's master does.
   Status Reset(const tensorflow::ResetRequest& request);
+
+  // A partial run: checked and registered now, run by RunStep calls with its handle.
+  Status PartialRunSetup(const tensorflow::PartialRunSetupRequest& request,
+                         tensorflow::PartialRunSetupResponse* response);
+  // Callables: a signature registered once and run by handle.
+  Status MakeCallable(const tensorflow::MakeCallableRequest& request, tensorflow::MakeCallableResponse* response);
+  void RunCallableAsync(const tensorflow::RunCallableRequest& request, tensorflow::RunCallableResponse* response,
+                        std::function<void(const Status&)> done);
+  Status ReleaseCallable(const tensorflow::ReleaseCallableRequest& request);
 
   // Closes every session (server shutdown).
   void CloseAll();
 
  private:
+  void CleanupOtherTasks(const tensorflow::ResetRequest& request, const std::vector<DeviceName>& filters);
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

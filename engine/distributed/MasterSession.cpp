@@ -202,6 +202,11 @@ std::vector<tensorflow::DeviceAttributes> MasterSession::devices() const {
   return devices_->attributes;
 }
 
+std::shared_ptr<const tensorflow::GraphDef> MasterSession::graph_def() const {
+  MutexLock lock(mu_);
+  return std::shared_ptr<const tensorflow::GraphDef>(graph_, &graph_->def);
+}
+
 Status MasterSession::Extend(const tensorflow::ExtendSessionRequest& request,
                              tensorflow::ExtendSessionResponse* response, CallCancellation* cancellation) {
   auto merged = std::make_shared<SessionGraph>();
@@ -211,10 +216,11 @@ Status MasterSession::Extend(const tensorflow::ExtendSessionRequest& request,
     MutexLock lock(mu_);
     if (closed_) return errors::FailedPrecondition("Session ", handle_, " is closed.");
     expected_version = graph_version_;
+    // ABORTED, as in TensorFlow: the client may retry from the current version.
     if (request.current_graph_version() != expected_version)
-      return errors::FailedPrecondition("ExtendSession was given graph version ", request.current_graph_version(),
-                                        " but session ", handle_, " is at version ", expected_version,
-                                        ": another client extended the graph meanwhile");
+      return errors::Aborted("ExtendSession was given graph version ", request.current_graph_version(), " but session ",
+                             handle_, " is at version ", expected_version,
+                             ": another client extended the graph meanwhile");
 
     merged->def = graph_->def;
     std::set<std::string> names;
@@ -243,7 +249,7 @@ Status MasterSession::Extend(const tensorflow::ExtendSessionRequest& request,
   CLAB_RETURN_IF_ERROR(AddTasks(needed, cancellation));
   MutexLock lock(mu_);
   if (graph_version_ != expected_version)
-    return errors::FailedPrecondition("Session ", handle_, " was extended by another client meanwhile");
+    return errors::Aborted("Session ", handle_, " was extended by another client meanwhile");
   graph_ = std::move(merged);
   response->set_new_graph_version(++graph_version_);
   return OkStatus();

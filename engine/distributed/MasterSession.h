@@ -10,7 +10,9 @@
 #include "clab/core/Status.h"
 #include "clab/distributed/ClusterSpec.h"
 #include "clab/graph/Graph.h"
+#include "distributed/CallableTable.h"
 #include "distributed/MasterStep.h"
+#include "distributed/PartialRuns.h"
 #include "distributed/StepPlan.h"
 #include "distributed/WorkerInterface.h"
 #include "tensorflow/config.pb.h"
@@ -69,6 +71,11 @@ class MasterSession {
   bool closed() const;
 
   std::vector<tensorflow::DeviceAttributes> devices() const;
+  // The session's graph as it stands (the client's nodes, unplaced).
+  std::shared_ptr<const tensorflow::GraphDef> graph_def() const;
+
+  PartialRuns& partial_runs() { return partial_runs_; }
+  CallableTable& callables() { return callables_; }
 
   // The tasks a session contacts: with device_filters, the tasks they match; with
   // contact_all_tasks, all; else the ps jobs, the master's task and the tasks named by a
@@ -112,6 +119,8 @@ class MasterSession {
 
   // Registered plans by StepSignature key; looked up without mu_.
   PlanCache<StepPlan> plans_;
+  PartialRuns partial_runs_;
+  CallableTable callables_;
 
   // Serialises plan building; guards what placement remembers across plans. Taken before
   // mu_ when both are held.

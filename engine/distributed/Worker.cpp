@@ -4,6 +4,7 @@
 #include "clab/runtime/Rendezvous.h"
 #include "core/WallClock.h"
 #include "distributed/RegisteredGraph.h"
+#include "distributed/StepStatsLog.h"
 #include "distributed/StepTable.h"
 #include "distributed/WorkerSession.h"
 
@@ -28,6 +29,51 @@ std::string Hex16(uint64_t value) {
   char text[17];
   std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
   return text;
+}
+
+// A TensorFlow master's RunGraph fetches by rendezvous key: the tensors the run's
+// client-terminated _Send nodes left in the step's rendezvous, in the order asked.
+void CollectSentTensors(StepRendezvous* rendezvous, std::vector<std::string> keys,
+                        tensorflow::RunGraphResponse* response, std::function<void(const Status&)> done) {
+  struct Gather {
+    std::vector<std::string> keys;
+    std::vector<Tensor> values;
+    std::atomic<size_t> pending{0};
+    Mutex mu;
+    Status status ABSL_GUARDED_BY(mu);
+    tensorflow::RunGraphResponse* response = nullptr;
+    std::function<void(const Status&)> done;
+  };
+  auto gather = std::make_shared<Gather>();
+  gather->values.resize(keys.size());
+  gather->pending.store(keys.size());
+  gather->keys = std::move(keys);
+  gather->response = response;
+  gather->done = std::move(done);
+  for (size_t i = 0; i < gather->keys.size(); ++i) {
+    rendezvous->RecvLocalAsync(gather->keys[i], [gather, i](const Status& status, const Tensor& value) {
+      if (status.ok()) {
+        gather->values[i] = value;
+      } else {
+        MutexLock lock(gather->mu);
+        if (gather->status.ok()) gather->status = status;
+      }
+      if (gather->pending.fetch_sub(1) != 1) return;
+      Status result;
+      {
+        MutexLock lock(gather->mu);
+        result = gather->status;
+      }
+      if (result.ok()) {
+        for (size_t k = 0; k < gather->keys.size(); ++k) {
+          tensorflow::NamedTensorProto* out = gather->response->add_recv();
+          out->set_name(gather->keys[k]);
+          gather->values[k].AsProto(out->mutable_tensor());
+        }
+      }
+      gather->done(result);
+    });
+  }
 }
 
 }  // namespace
@@ -104,6 +150,7 @@ struct Worker::Impl {
   DeviceMgr* const devices;
   const WorkerCacheFactory cache_factory;
   StepTable steps;
+  StepStatsLog stats_log;
 
   Mutex mu;
   std::map<std::string, std::shared_ptr<WorkerSession>> sessions ABSL_GUARDED_BY(mu);
@@ -201,15 +248,22 @@ void Worker::RunGraphAsync(const tensorflow::RunGraphRequest& request, tensorflo
   std::shared_ptr<const RegisteredGraph> graph = (*session)->FindGraph(request.graph_handle());
   if (!graph) return finish(impl_->GraphNotFound(request.graph_handle()));
 
+  if (request.is_partial())
+    return finish(errors::Unimplemented("RunGraph of a partial run (RunGraphRequest.is_partial) is not supported by ",
+                                        task_name_, "; ClusterLab's masters run partial runs step by step"));
   const std::vector<std::string>& feed_names = graph->feeds();
-  const size_t sent_count = fed != nullptr ? fed->size() : static_cast<size_t>(request.send_size());
+  // A graph registered without feed names (TensorFlow's masters) takes its fed tensors in
+  // the step's rendezvous, named by their keys, where its client-terminated _Recv nodes
+  // wait for them.
+  const bool sends_by_key = feed_names.empty() && fed == nullptr && request.send_size() > 0;
+  const size_t sent_count = fed != nullptr ? fed->size() : sends_by_key ? 0 : static_cast<size_t>(request.send_size());
   if (sent_count != feed_names.size())
     return finish(errors::InvalidArgument("RunGraph sent ", sent_count, " tensor(s) to graph ", request.graph_handle(),
                                           " on ", task_name_, ", which feeds ", feed_names.size()));
   std::vector<Tensor> feeds;
   if (fed != nullptr) {
     feeds = std::move(*fed);
-  } else {
+  } else if (!sends_by_key) {
     feeds.resize(feed_names.size());
     for (int i = 0; i < request.send_size(); ++i) {
       const tensorflow::NamedTensorProto& sent = request.send(i);
@@ -245,6 +299,17 @@ void Worker::RunGraphAsync(const tensorflow::RunGraphRequest& request, tensorflo
     }
     rendezvous->AddDeliveredKeys(keys);
   }
+  if (sends_by_key) {
+    for (const tensorflow::NamedTensorProto& sent : request.send()) {
+      if (Status key = RendezvousKey::Parse(sent.name()).status(); !key.ok())
+        return finish(errors::InvalidArgument("RunGraph on ", task_name_, " sent '", sent.name(),
+                                              "', which is neither a feed of graph ", request.graph_handle(),
+                                              " nor a rendezvous key"));
+      StatusOr<Tensor> value = Tensor::FromProto(sent.tensor());
+      if (!value.ok()) return finish(errors::Annotate(value.status(), StrCat("Sent tensor '", sent.name(), "'")));
+      if (Status put = rendezvous->Send(sent.name(), *value); !put.ok()) return finish(put);
+    }
+  }
   impl_->RunStarted();
 
   int cancel_id = -1;
@@ -253,36 +318,64 @@ void Worker::RunGraphAsync(const tensorflow::RunGraphRequest& request, tensorflo
       rendezvous->StartAbort(errors::Cancelled("RunGraph of step ", step_id, " on ", task, " was cancelled"));
     });
   }
-  const bool collect_stats = request.exec_opts().record_timeline() || request.exec_opts().record_costs();
+  const bool collect_stats =
+      request.exec_opts().record_timeline() || request.exec_opts().record_costs() || impl_->stats_log.enabled();
+  std::vector<std::string> recv_keys(request.recv_key().begin(), request.recv_key().end());
   StepRendezvous* step_rendezvous = rendezvous.get();
   const RegisteredGraph* graph_ptr = graph.get();
-  graph_ptr->RunAsync(step_id, step_rendezvous, std::move(feeds), collect_stats,
-                      [impl = impl_.get(), session = std::move(session).value(), graph = std::move(graph),
-                       rendezvous = std::move(rendezvous), cancellation, cancel_id, response, fetched, step_id,
-                       collect_stats, finish = std::move(finish)](RegisteredGraph::RunResult result) mutable {
-                        if (cancellation) cancellation->Deregister(cancel_id);
-                        impl->steps.RunFinished(step_id);
-                        if (result.status.ok() && fetched != nullptr) {
-                          *fetched = std::move(result.fetches);
-                        } else if (result.status.ok()) {
-                          response->mutable_recv()->Reserve(static_cast<int>(result.fetches.size()));
-                          for (size_t i = 0; i < result.fetches.size(); ++i) {
-                            tensorflow::NamedTensorProto* out = response->add_recv();
-                            out->set_name(graph->fetches()[i]);
-                            result.fetches[i].AsProto(out->mutable_tensor());
-                          }
-                        }
-                        if (collect_stats) *response->mutable_step_stats() = std::move(result.stats);
-                        // The graph may be deregistered once this run ends; its executors are done with
-                        // the sources, and nothing else pulls through this step's rendezvous.
-                        rendezvous->ClearRemoteSources(&graph->remote_sources());
-                        // Let go of the step before answering: the master may clean it up right away.
-                        rendezvous.reset();
-                        graph.reset();
-                        session.reset();
-                        finish(result.status);
-                        impl->RunEnded();
-                      });
+  graph_ptr->RunAsync(
+      step_id, step_rendezvous, std::move(feeds), collect_stats,
+      [impl = impl_.get(), session = std::move(session).value(), graph = std::move(graph),
+       rendezvous = std::move(rendezvous), cancellation, cancel_id, response, fetched, step_id, collect_stats,
+       recv_keys = std::move(recv_keys), finish = std::move(finish)](RegisteredGraph::RunResult result) mutable {
+        if (cancellation) cancellation->Deregister(cancel_id);
+        impl->steps.RunFinished(step_id);
+        if (result.status.ok() && fetched != nullptr) {
+          *fetched = std::move(result.fetches);
+        } else if (result.status.ok()) {
+          response->mutable_recv()->Reserve(static_cast<int>(result.fetches.size()));
+          for (size_t i = 0; i < result.fetches.size(); ++i) {
+            tensorflow::NamedTensorProto* out = response->add_recv();
+            out->set_name(graph->fetches()[i]);
+            result.fetches[i].AsProto(out->mutable_tensor());
+          }
+        }
+        if (collect_stats) {
+          impl->stats_log.Record(step_id, result.stats);
+          *response->mutable_step_stats() = std::move(result.stats);
+        }
+        // The graph may be deregistered once this run ends; its executors are done with
+        // the sources, and nothing else pulls through this step's rendezvous.
+        rendezvous->ClearRemoteSources(&graph->remote_sources());
+        auto answer = [impl, finish = std::move(finish)](const Status& status) {
+          finish(status);
+          impl->RunEnded();
+        };
+        if (result.status.ok() && !recv_keys.empty()) {
+          // Taken before letting go of the step: the master cleans it up once answered.
+          return CollectSentTensors(rendezvous.get(), std::move(recv_keys), response, std::move(answer));
+        }
+        // Let go of the step before answering: the master may clean it up right away.
+        rendezvous.reset();
+        graph.reset();
+        session.reset();
+        answer(result.status);
+      });
+}
+
+Status Worker::CleanupAll(const tensorflow::CleanupAllRequest& request) {
+  for (Device* device : devices_->devices()) {
+    if (request.container_size() == 0) {
+      device->resource_mgr()->Clear();
+    } else {
+      for (const std::string& container : request.container()) device->resource_mgr()->Clear(&container);
+    }
+  }
+  return OkStatus();
+}
+
+void Worker::Logging(const tensorflow::LoggingRequest& request, tensorflow::LoggingResponse* response) {
+  impl_->stats_log.Apply(request, response);
 }
 
 Status Worker::DeliverTensor(int64_t step_id, const std::string& key, const Tensor& value) {

@@ -37,7 +37,10 @@ class Worker {
   Status RegisterGraph(const tensorflow::RegisterGraphRequest& request, tensorflow::RegisterGraphResponse* response);
   Status DeregisterGraph(const tensorflow::DeregisterGraphRequest& request);
   // Runs one step of a registered graph. An unknown session or graph handle is ABORTED
-  // ("... this worker was probably restarted"), so the client's recovery takes over.
+  // ("... this worker was probably restarted"), so the client's recovery takes over. A
+  // graph registered without feed names takes the request's sends by rendezvous key, and
+  // recv_key fetches what its _Send nodes left in the step's rendezvous (TensorFlow's
+  // masters drive workers that way).
   // With `fetched`, the fetched tensors are moved there (fetch order) and the response's
   // recv list stays empty; with `fed`, the fed tensors are taken from there (feed order)
   // instead of the request's sends: the in-process master's paths, without TensorProto
@@ -46,6 +49,12 @@ class Worker {
                      CallCancellation* cancellation, std::function<void(const Status&)> done,
                      std::vector<Tensor>* fetched = nullptr, std::vector<Tensor>* fed = nullptr);
   void CleanupGraph(const tensorflow::CleanupGraphRequest& request);
+  // Clears the named resource containers (none named: the default one) on every device of
+  // this task: what a master's Reset asks of each task.
+  Status CleanupAll(const tensorflow::CleanupAllRequest& request);
+  // Turns step-stats logging on or off, clears it, and answers the stats of the steps asked
+  // for (see StepStatsLog).
+  void Logging(const tensorflow::LoggingRequest& request, tensorflow::LoggingResponse* response);
   // The in-process master hands over a tensor another task's RunGraph reply carried (see
   // RunGraphRequest.delivered_key); ABORTED when the step was already cleaned up.
   Status DeliverTensor(int64_t step_id, const std::string& key, const Tensor& value);

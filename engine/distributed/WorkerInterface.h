@@ -50,6 +50,8 @@ class WorkerInterface {
                              CallCancellation* cancellation, Done done) = 0;
   virtual void CleanupGraphAsync(const tensorflow::CleanupGraphRequest& request,
                                  tensorflow::CleanupGraphResponse* response, Done done) = 0;
+  virtual void CleanupAllAsync(const tensorflow::CleanupAllRequest& request, tensorflow::CleanupAllResponse* response,
+                               int64_t deadline_ms, Done done) = 0;
   virtual void RecvTensorAsync(const tensorflow::RecvTensorRequest& request, tensorflow::RecvTensorResponse* response,
                                CallCancellation* cancellation, Done done) = 0;
 

@@ -103,9 +103,11 @@ void RegisterSendRecvOps(OpRegistry& registry) {
       .Kernel("GPU", MakeSend)
       .Summary("Hands a tensor to the step's rendezvous for the matching _Recv.")
       .Group("runtime");
+  // The received type is "tensor_type", as in TensorFlow's partition graphs, so that a
+  // partition a TensorFlow master registers runs here unchanged.
   registry.Register("_Recv")
-      .Output("tensor: T")
-      .Attr("T: type")
+      .Output("tensor: tensor_type")
+      .Attr("tensor_type: type")
       .Attr("tensor_name: string")
       .Attr("send_device: string")
       .Attr("send_device_incarnation: int")

@@ -121,7 +121,10 @@ void TestPartition::crossDeviceEdgeBecomesSendRecv() {
   QVERIFY(GetNodeAttr(recv, "send_device_incarnation", &incarnation).ok());
   QCOMPARE(incarnation, int64_t{0xabc});
   DataType dtype = DT_INVALID;
-  QVERIFY(GetNodeAttr(recv, "T", &dtype).ok());
+  // TensorFlow's attr names: "T" on _Send, "tensor_type" on _Recv.
+  QVERIFY(GetNodeAttr(recv, "tensor_type", &dtype).ok());
+  QCOMPARE(dtype, DT_FLOAT);
+  QVERIFY(GetNodeAttr(send, "T", &dtype).ok());
   QCOMPARE(dtype, DT_FLOAT);
   QCOMPARE(send.device(), kDev0);
   QCOMPARE(recv.device(), kDev1);

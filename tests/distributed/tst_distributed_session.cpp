@@ -384,7 +384,8 @@ void DistributedSessionTest::sessionErrorsHaveClearCodes() {
   stale.set_session_handle(created.session_handle());
   stale.set_current_graph_version(created.graph_version() + 5);
   tensorflow::ExtendSessionResponse extend_response;
-  QCOMPARE(master->ExtendSession(stale, &extend_response).code(), absl::StatusCode::kFailedPrecondition);
+  // ABORTED, as TensorFlow's master answers: the client may retry from the current version.
+  QCOMPARE(master->ExtendSession(stale, &extend_response).code(), absl::StatusCode::kAborted);
 
   tensorflow::CloseSessionRequest close;
   close.set_session_handle(created.session_handle());
@@ -393,7 +394,11 @@ void DistributedSessionTest::sessionErrorsHaveClearCodes() {
   run.set_session_handle(created.session_handle());
   run.add_fetch(seed->product);
   tensorflow::RunStepResponse run_response;
-  QCOMPARE(master->RunStep(run, &run_response).code(), absl::StatusCode::kFailedPrecondition);
+  // A closed session is not found (ABORTED), as in TensorFlow, whose monitored sessions
+  // recover from ABORTED.
+  const Status closed = master->RunStep(run, &run_response);
+  QCOMPARE(closed.code(), absl::StatusCode::kAborted);
+  QVERIFY2(Message(closed).find("is not found") != std::string::npos, Message(closed).c_str());
   run.set_session_handle("0123456789abcdef");
   const Status unknown = master->RunStep(run, &run_response);
   QCOMPARE(unknown.code(), absl::StatusCode::kAborted);

@@ -48,7 +48,7 @@ tensorflow::NodeDef RecvNode(const std::string& name, const std::string& tensor_
   node.set_op("_Recv");
   node.set_device(to);
   auto& attr = *node.mutable_attr();
-  attr["T"] = AttrOf(DT_FLOAT);
+  attr["tensor_type"] = AttrOf(DT_FLOAT);  // TensorFlow's name of _Recv's type
   attr["tensor_name"] = AttrOf(tensor_name);
   attr["send_device"] = AttrOf(from);
   attr["send_device_incarnation"] = AttrOf(static_cast<int64_t>(from_incarnation));
@@ -60,6 +60,8 @@ tensorflow::NodeDef SendNode(const std::string& name, const std::string& input, 
                              const std::string& from, uint64_t from_incarnation, const std::string& to) {
   tensorflow::NodeDef node = RecvNode(name, tensor_name, from, from_incarnation, to);
   node.set_op("_Send");
+  node.mutable_attr()->erase("tensor_type");
+  (*node.mutable_attr())["T"] = AttrOf(DT_FLOAT);
   node.set_device(from);
   node.add_input(input);
   return node;

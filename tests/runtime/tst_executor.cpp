@@ -94,8 +94,10 @@ tensorflow::GraphDef GraphOf(const std::vector<tensorflow::NodeDef>& nodes) {
   return graph;
 }
 
-std::map<std::string, tensorflow::AttrValue> SendRecvAttrs(const std::string& tensor_name) {
-  return {{"T", AttrOf(DT_FLOAT)},
+// `type_attr`: "T" for _Send, "tensor_type" for _Recv (TensorFlow's names).
+std::map<std::string, tensorflow::AttrValue> SendRecvAttrs(const std::string& tensor_name,
+                                                           const std::string& type_attr = "T") {
+  return {{type_attr, AttrOf(DT_FLOAT)},
           {"tensor_name", AttrOf(tensor_name)},
           {"send_device", AttrOf(kCpu0)},
           {"send_device_incarnation", AttrOf(int64_t{1})},
@@ -240,7 +242,7 @@ void TestExecutor::sendAndRecvMeetAcrossExecutors() {
                NodeDefOf("send", "_Send", {"c"}, SendRecvAttrs("edge_1_c:0"))});
   sender.device = cpu_;
   Executor::Params receiver;
-  receiver.graph = GraphOf({NodeDefOf("recv", "_Recv", {}, SendRecvAttrs("edge_1_c:0")),
+  receiver.graph = GraphOf({NodeDefOf("recv", "_Recv", {}, SendRecvAttrs("edge_1_c:0", "tensor_type")),
                             NodeDefOf("out", "Identity", {"recv"}, {{"T", AttrOf(DT_FLOAT)}})});
   receiver.device = cpu_;
   receiver.fetches = {"out"};
