@@ -1,6 +1,6 @@
 #include "commands/BenchSimulateCommand.h"
 
-#include "cli/ChildProcess.h"
+#include "launch/process/ChildProcess.h"
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
 #include "sim/SessionPriority.h"
@@ -16,6 +16,8 @@
 #include <ostream>
 
 namespace clab::cli {
+
+using launch::ChildProcess;
 
 std::string BenchSimulateCommand::description() const {
   return "Calibrates the simulator on each project (one ps and one worker on this machine), then\n"

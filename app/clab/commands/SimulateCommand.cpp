@@ -1,7 +1,7 @@
 #include "commands/SimulateCommand.h"
 
 #include "calibration/Calibration.h"
-#include "cli/ChildProcess.h"
+#include "launch/process/ChildProcess.h"
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
 #include "cli/TextTable.h"
@@ -22,6 +22,8 @@
 #include <ostream>
 
 namespace clab::cli {
+
+using launch::ChildProcess;
 namespace {
 
 std::string Percent(double part, double whole) {

@@ -1,6 +1,6 @@
 #include "sim/RealCluster.h"
 
-#include "cli/ChildProcess.h"
+#include "launch/process/ChildProcess.h"
 #include "network/LoopbackPorts.h"
 
 #include <absl/strings/match.h>
@@ -18,6 +18,8 @@
 #include <thread>
 
 namespace clab::cli {
+
+using launch::ChildProcess;
 namespace {
 
 using Clock = std::chrono::steady_clock;

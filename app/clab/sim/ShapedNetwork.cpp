@@ -1,6 +1,6 @@
 #include "sim/ShapedNetwork.h"
 
-#include "cli/ChildProcess.h"
+#include "launch/process/ChildProcess.h"
 
 #include <absl/strings/ascii.h>
 #include <absl/strings/numbers.h>
@@ -17,6 +17,8 @@
 #include <cstdlib>
 
 namespace clab::cli {
+
+using launch::ChildProcess;
 namespace {
 
 constexpr const char* kPrefix = "clab-sim-";

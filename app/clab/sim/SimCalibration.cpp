@@ -5,7 +5,7 @@
 #include "clab/distributed/Server.h"
 #include "clab/graph/GraphImport.h"
 #include "clab/runtime/Session.h"
-#include "cli/ChildProcess.h"
+#include "launch/process/ChildProcess.h"
 #include "model/StepGraph.h"
 #include "network/LoopbackPorts.h"
 #include "run/Simulator.h"
@@ -23,6 +23,8 @@
 #include <thread>
 
 namespace clab::cli {
+
+using launch::ChildProcess;
 namespace {
 
 using Clock = std::chrono::steady_clock;
