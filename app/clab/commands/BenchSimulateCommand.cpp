@@ -1,8 +1,8 @@
 #include "commands/BenchSimulateCommand.h"
 
-#include "launch/process/ChildProcess.h"
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
+#include "launch/process/ChildProcess.h"
 #include "sim/SessionPriority.h"
 #include "sim/SimBenchmark.h"
 

@@ -1,10 +1,10 @@
 #include "commands/SimulateCommand.h"
 
 #include "calibration/Calibration.h"
-#include "launch/process/ChildProcess.h"
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
 #include "cli/TextTable.h"
+#include "launch/process/ChildProcess.h"
 #include "platform/PlatformSpec.h"
 #include "platform/Quantity.h"
 #include "project/SimProject.h"
