@@ -121,6 +121,12 @@ void DynamicStitchCompute(OpKernelContext* ctx) {
                                  absl::StrJoin(expected, ","), "]");
   }
   const int64_t slice = DimProduct(slice_dims, 0, slice_dims.size());
+  // The output has max_index + 1 rows; an index that would need more memory than any
+  // stitched gradient is refused rather than allocated.
+  constexpr int64_t kMaxElements = int64_t{1} << 31;
+  if (max_index >= kMaxElements / std::max<int64_t>(slice, 1))
+    return FailInvalidArgument(ctx, "index ", max_index, " would make an output of more than ", kMaxElements,
+                               " elements");
   std::vector<int64_t> dims = {max_index + 1};
   dims.insert(dims.end(), slice_dims.begin(), slice_dims.end());
   Tensor* out = ctx->allocate_output(0, first_data.dtype(), TensorShape(dims));

@@ -64,13 +64,36 @@ def measure(program, path):
     if rc == 0:
         result["runs"] = True
         return result
-    message = first_line(err)
+    # Values a message quotes from memory (a garbage index) would make this file differ run
+    # to run: long numbers are written as <n>.
+    message = re.sub(r"\d{7,}", "<n>", first_line(err))
     result["ops"] = sorted(set(OP_IN_ERROR.findall(err)))
     result["stops"] = ("ops without kernel: " + ", ".join(result["ops"])) if result["ops"] else message[:160]
     return result
 
 
-def render(rows, measured):
+def ops_with_kernels(program):
+    """The ops `clab ops` lists with a kernel."""
+    rc, out, err = clab(program, ["ops"])
+    with_kernel = set()
+    for line in out.splitlines():
+        cells = line.split()
+        if len(cells) >= 2 and cells[0] != "OP" and cells[1] not in ("-", "KERNELS") and "(" not in cells[0]:
+            with_kernel.add(cells[0])
+    return with_kernel
+
+
+def census_counts():
+    counts = {}
+    with open(corpus_lib.CENSUS_MD, encoding="utf-8") as f:
+        for line in f:
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) == 2 and cells[1].isdigit():
+                counts[cells[0]] = int(cells[1])
+    return counts
+
+
+def render(rows, measured, with_kernel):
     n = len(rows)
     loads = sum(measured[r["file"]]["loads"] for r in rows)
     runs = sum(measured[r["file"]]["runs"] for r in rows)
@@ -97,6 +120,11 @@ def render(rows, measured):
         "| --- | ---: |",
     ]
     lines += [f"| {op} | {count} |" for op, count in sorted(blocking.items(), key=lambda kv: (-kv[1], kv[0]))]
+    missing = [(op, n) for op, n in census_counts().items() if op not in with_kernel]
+    lines += ["", "## Ops of the census without a kernel, by the number of files using them", "",
+              f"{len(missing)} of {len(census_counts())} op types (they load and show; a step needing one fails).",
+              "", "| op | files |", "| --- | ---: |"]
+    lines += [f"| {op} | {n} |" for op, n in sorted(missing, key=lambda kv: (-kv[1], kv[0]))]
     lines += ["", "## Per file", "", "| file | loads | runs | step | what stops it |", "| --- | --- | --- | --- | --- |"]
     for r in rows:
         m = measured[r["file"]]
@@ -118,7 +146,7 @@ def main():
         print("tf_corpus_runs: skipped: corpus not found (set CLAB_TF_CORPUS_DIR)")
         return SKIP
     measured = {r["file"]: measure(args.clab, os.path.join(corpus_dir, r["file"])) for r in rows}
-    text, load_fraction, run_fraction = render(rows, measured)
+    text, load_fraction, run_fraction = render(rows, measured, ops_with_kernels(args.clab))
     print(f"tf_corpus_runs: load {load_fraction:.2f} (floor {LOAD_FLOOR}), run init + one step "
           f"{run_fraction:.2f} (floor {RUN_FLOOR})")
     if not args.check:
