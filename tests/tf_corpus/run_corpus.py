@@ -110,7 +110,7 @@ def render(rows, measured, with_kernel):
         "",
         f"- Files: {n}",
         f"- Load (`clab graph show`): {loads} of {n} ({100.0 * loads / n:.0f}%)",
-        f"- Run init op + one step (`clab run --init auto --target auto --feed_random`): {runs} of {n} "
+        f"- Run init op + one step (`clab run --init auto --target auto --feed_random --clear_devices`): {runs} of {n} "
         f"({100.0 * runs / n:.0f}%): {by_kind.get('train', 0)} a training step, "
         f"{by_kind.get('forward', 0)} a forward step (graphs without optimizer updates)",
         "",
