@@ -269,9 +269,25 @@ class Placer {
   std::vector<std::string> notes_;
 };
 
+// Every op of the graph that has no kernel on any device, each with the nodes using it, in
+// one error: a graph TensorFlow wrote loads with such ops, and only running them fails.
+Status CheckKernelsExist(const Graph& graph) {
+  std::map<std::string, std::vector<std::string>> users;
+  for (const Node* node : graph.nodes())
+    if (node->op_def().kernels.empty()) users[node->type_string()].push_back("'" + node->name() + "'");
+  if (users.empty()) return OkStatus();
+  std::vector<std::string> parts;
+  for (const auto& [op, nodes] : users)
+    parts.push_back(
+        StrCat("'", op, "' (used by ", nodes.size() == 1 ? "node " : "nodes ", absl::StrJoin(nodes, ", "), ")"));
+  return errors::Unimplemented("ClusterLab has no kernel for ", users.size() == 1 ? "op " : "ops ",
+                               absl::StrJoin(parts, ", "), ", which this step needs; `clab ops` lists the ops it runs");
+}
+
 }  // namespace
 
 Status PlaceGraph(Graph* graph, const std::vector<AvailableDevice>& devices, const PlacerOptions& options) {
+  CLAB_RETURN_IF_ERROR(CheckKernelsExist(*graph));
   std::vector<ParsedDevice> parsed;
   parsed.reserve(devices.size());
   for (const auto& device : devices) {

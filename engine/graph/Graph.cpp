@@ -1,6 +1,7 @@
 #include "clab/graph/Graph.h"
 
 #include "clab/graph/AttrValues.h"
+#include "clab/graph/ForeignOpDefs.h"
 #include "clab/graph/ShapeContext.h"
 
 #include <absl/strings/str_join.h>
@@ -14,11 +15,13 @@
 namespace clab {
 namespace {
 
-// TensorFlow's node-name rule: [A-Za-z0-9.][A-Za-z0-9_./]*. Names outside it cannot be
+// TensorFlow's node-name rule: [A-Za-z0-9.][A-Za-z0-9_./>-]*. Names outside it cannot be
 // written as inputs ("a:0") unambiguously, and TensorFlow's own tools refuse them.
 bool IsValidNodeName(std::string_view name) {
   auto first_ok = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.'; };
-  auto rest_ok = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '/'; };
+  auto rest_ok = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '/' || c == '-' || c == '>';
+  };
   return !name.empty() && first_ok(name[0]) && std::all_of(name.begin() + 1, name.end(), rest_ok);
 }
 
@@ -28,6 +31,7 @@ bool IsControlInput(std::string_view input) { return !input.empty() && input[0] 
 // reference feeding a plain input (it is read, as TensorFlow dereferences automatically).
 bool TypesCompatible(DataType produced, DataType expected) {
   if (produced == expected) return true;
+  if (produced == DT_INVALID || expected == DT_INVALID) return true;  // a foreign op's unknown type
   return IsRefType(produced) && !IsRefType(expected) && BaseType(produced) == expected;
 }
 
@@ -122,17 +126,62 @@ std::string TensorId::ToString() const {
   return StrCat(node, ":", index);
 }
 
+namespace {
+
+// How many outputs each node's consumers name (at least one per node).
+std::map<std::string, int> ReferencedOutputs(const tensorflow::GraphDef& graph_def) {
+  std::map<std::string, int> counts;
+  for (const auto& node : graph_def.node())
+    for (const std::string& input : node.input()) {
+      auto id = TensorId::Parse(input);
+      if (id.ok() && id->index >= 0) counts[id->node] = std::max(counts[id->node], id->index + 1);
+    }
+  return counts;
+}
+
+bool IsLoopBackEdge(const Edge* edge) {
+  const std::string& op = edge->src->type_string();
+  return op == "NextIteration" || op == "RefNextIteration";
+}
+
+}  // namespace
+
+Graph::Graph() = default;
+Graph::~Graph() = default;
+
 StatusOr<std::unique_ptr<Graph>> Graph::FromGraphDef(const tensorflow::GraphDef& graph_def,
                                                      const OpRegistry& registry) {
   CLAB_RETURN_IF_ERROR(CheckUnregisteredOps(graph_def, registry));
+  return Build(graph_def, registry, nullptr);
+}
+
+StatusOr<std::unique_ptr<Graph>> Graph::FromForeignGraphDef(const tensorflow::GraphDef& graph_def,
+                                                            const std::vector<tensorflow::OpDefProto>& declared,
+                                                            const OpRegistry& registry) {
+  auto foreign = std::make_unique<ForeignOpDefs>();
+  for (const auto& op : declared)
+    if (registry.Find(op.name()) == nullptr) CLAB_RETURN_IF_ERROR(foreign->Declare(op));
+  return Build(graph_def, registry, std::move(foreign));
+}
+
+std::map<std::string, std::vector<std::string>> Graph::ForeignOps() const {
+  std::map<std::string, std::vector<std::string>> ops;
+  for (const Node* node : node_ptrs_)
+    if (foreign_nodes_.count(node)) ops[node->type_string()].push_back(node->name());
+  return ops;
+}
+
+StatusOr<std::unique_ptr<Graph>> Graph::Build(const tensorflow::GraphDef& graph_def, const OpRegistry& registry,
+                                              std::unique_ptr<ForeignOpDefs> foreign) {
   auto graph = std::make_unique<Graph>();
   graph->versions_ = graph_def.versions();
+  const std::map<std::string, int> referenced = foreign ? ReferencedOutputs(graph_def) : std::map<std::string, int>();
 
   for (int i = 0; i < graph_def.node_size(); ++i) {
     const auto& def = graph_def.node(i);
     if (!IsValidNodeName(def.name()))
       return errors::InvalidArgument("Node name '", def.name(), "' (node ", i,
-                                     " of the GraphDef) is not valid: names match [A-Za-z0-9.][A-Za-z0-9_./]*");
+                                     " of the GraphDef) is not valid: names match [A-Za-z0-9.][A-Za-z0-9_./>-]*");
     auto node = std::make_unique<Node>();
     node->id_ = i;
     node->def_ = def;
@@ -140,6 +189,18 @@ StatusOr<std::unique_ptr<Graph>> Graph::FromGraphDef(const tensorflow::GraphDef&
       return errors::InvalidArgument("Node '", def.name(), "' is defined twice in the GraphDef (nodes ",
                                      graph->by_name_.at(def.name())->id_, " and ", i, ")");
     node->op_ = registry.Find(def.op());
+    if (node->op_ == nullptr && foreign) {
+      graph->foreign_nodes_.insert(node.get());
+      node->op_ = foreign->FindDeclared(def.op());
+      if (node->op_ == nullptr) {
+        auto count = referenced.find(def.name());
+        node->op_ = foreign->InferFromNode(def, count == referenced.end() ? 1 : count->second, &node->input_types_,
+                                           &node->output_types_);
+        graph->node_ptrs_.push_back(node.get());
+        graph->nodes_.push_back(std::move(node));
+        continue;
+      }
+    }
     CLAB_RETURN_IF_ERROR(AddDefaultsAndValidate(*node->op_, &node->def_));
     CLAB_RETURN_IF_ERROR(InOutTypesForNode(node->def_, *node->op_, &node->input_types_, &node->output_types_));
     graph->node_ptrs_.push_back(node.get());
@@ -181,7 +242,8 @@ StatusOr<std::unique_ptr<Graph>> Graph::FromGraphDef(const tensorflow::GraphDef&
     }
   }
 
-  // A graph that cannot be ordered cannot be run: our ops have no loop constructs.
+  graph->foreign_ = std::move(foreign);
+  // A graph that cannot be ordered cannot be run; loops close only through NextIteration.
   const std::vector<Node*> order = graph->TopologicalOrder();
   if (order.size() != graph->node_ptrs_.size()) {
     std::set<Node*> ordered(order.begin(), order.end());
@@ -217,8 +279,10 @@ std::vector<Node*> Graph::TopologicalOrder() const {
   std::vector<int> waiting(node_ptrs_.size(), 0);
   std::priority_queue<int, std::vector<int>, std::greater<>> ready;
   for (const Node* node : node_ptrs_) {
-    waiting[static_cast<size_t>(node->id_)] = static_cast<int>(node->in_edges_.size());
-    if (node->in_edges_.empty()) ready.push(node->id_);
+    int count = 0;
+    for (const Edge* edge : node->in_edges_) count += IsLoopBackEdge(edge) ? 0 : 1;
+    waiting[static_cast<size_t>(node->id_)] = count;
+    if (count == 0) ready.push(node->id_);
   }
   std::vector<Node*> order;
   order.reserve(node_ptrs_.size());
@@ -227,7 +291,7 @@ std::vector<Node*> Graph::TopologicalOrder() const {
     ready.pop();
     order.push_back(node);
     for (const Edge* edge : node->out_edges_)
-      if (--waiting[static_cast<size_t>(edge->dst->id_)] == 0) ready.push(edge->dst->id_);
+      if (!IsLoopBackEdge(edge) && --waiting[static_cast<size_t>(edge->dst->id_)] == 0) ready.push(edge->dst->id_);
   }
   return order;
 }
@@ -258,7 +322,8 @@ Status InferNodeShapes(const tensorflow::NodeDef& node, const OpDef& op, const s
   return OkStatus();
 }
 
-Status InferGraphShapes(const Graph& graph, std::map<std::string, std::vector<PartialShape>>* shapes) {
+Status InferGraphShapes(const Graph& graph, std::map<std::string, std::vector<PartialShape>>* shapes,
+                        std::vector<std::string>* problems) {
   shapes->clear();
   // Const values are parsed once: several consumers (Reshape, Fill) may read the same one.
   std::map<const Node*, Tensor> constants;
@@ -275,8 +340,14 @@ Status InferGraphShapes(const Graph& graph, std::map<std::string, std::vector<Pa
       if (constant != constants.end()) input_constants[static_cast<size_t>(i)] = &constant->second;
     }
     std::vector<PartialShape> outputs;
-    CLAB_RETURN_IF_ERROR(
-        InferNodeShapes(node->def(), node->op_def(), node->input_types(), input_shapes, input_constants, &outputs));
+    Status inferred =
+        InferNodeShapes(node->def(), node->op_def(), node->input_types(), input_shapes, input_constants, &outputs);
+    if (!inferred.ok()) {
+      if (problems == nullptr) return inferred;
+      problems->push_back(StrCat(node->name(), ": ", inferred.message()));
+      outputs.clear();
+    }
+    outputs.resize(static_cast<size_t>(node->num_outputs()), PartialShape::Unknown());
     (*shapes)[node->name()] = std::move(outputs);
     if (node->type_string() == "Const") {
       Tensor value;

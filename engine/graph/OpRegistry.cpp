@@ -372,21 +372,9 @@ Status AddDefaultsAndValidate(const OpDef& op, tensorflow::NodeDef* node) {
     return errors::InvalidArgument("Node '", node->name(), "' has op '", node->op(), "' but was checked against op '",
                                    op.name, "'");
 
-  // Sorted, so the first unknown attr reported does not depend on map order.
-  std::vector<std::string> given;
-  for (const auto& [name, value] : node->attr()) given.push_back(name);
-  std::sort(given.begin(), given.end());
-  for (const auto& name : given) {
-    if (!name.empty() && name[0] == '_') continue;  // internal attrs (_class, _device...)
-    if (op.FindAttr(name) == nullptr) {
-      std::vector<std::string> declared;
-      for (const auto& attr : op.attrs) declared.push_back(attr.name);
-      return errors::InvalidArgument("Attr '", name, "' of ", where, " is not an attr of ", op.name,
-                                     declared.empty() ? " (it has none)"
-                                                      : clab::StrCat(" (it has: ", absl::StrJoin(declared, ", "), ")"));
-    }
-  }
-
+  // Attrs the op does not declare are kept and ignored: TensorFlow adds attrs to its ops in
+  // later versions (with defaults that keep the old behaviour), and graphs written by those
+  // versions carry them.
   auto& attrs = *node->mutable_attr();
   for (const auto& def : op.attrs) {
     auto it = attrs.find(def.name);

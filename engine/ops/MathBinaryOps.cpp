@@ -7,6 +7,9 @@
 // memory (or a repeated scalar). Same-shape and scalar operands skip the plan entirely.
 #include "ops/MathOpsInternal.h"
 
+#include <cmath>
+#include <limits>
+#include <type_traits>
 #include <vector>
 
 namespace clab {
@@ -41,6 +44,156 @@ struct RealDivFn {
     return x / y;
   }
 };
+
+// Maximum and Minimum propagate NaN from either side, as numpy's maximum/minimum do.
+struct MaximumFn {
+  static constexpr double kCycles = 1;
+  template <typename T>
+  T operator()(T x, T y) const {
+    if constexpr (std::is_floating_point_v<T>)
+      if (std::isnan(x) || std::isnan(y)) return std::numeric_limits<T>::quiet_NaN();
+    return x < y ? y : x;
+  }
+};
+struct MinimumFn {
+  static constexpr double kCycles = 1;
+  template <typename T>
+  T operator()(T x, T y) const {
+    if constexpr (std::is_floating_point_v<T>)
+      if (std::isnan(x) || std::isnan(y)) return std::numeric_limits<T>::quiet_NaN();
+    return y < x ? y : x;
+  }
+};
+// Division rounding toward negative infinity, and the remainder taking the divisor's sign:
+// x == FloorDiv(x, y) * y + FloorMod(x, y), as Python's // and %. Integer kernels refuse a
+// zero divisor before computing (see kChecksZeroDivisor).
+struct FloorDivFn {
+  static constexpr double kCycles = 5;
+  static constexpr bool kChecksZeroDivisor = true;
+  template <typename T>
+  T operator()(T x, T y) const {
+    if constexpr (std::is_integral_v<T>) {
+      if (y == -1) return WrappingSub(T(0), x);  // the one quotient that can overflow
+      T q = x / y;
+      if (x % y != 0 && ((x < 0) != (y < 0))) --q;
+      return q;
+    } else {
+      return std::floor(x / y);
+    }
+  }
+};
+struct FloorModFn {
+  static constexpr double kCycles = 5;
+  static constexpr bool kChecksZeroDivisor = true;
+  template <typename T>
+  T operator()(T x, T y) const {
+    if constexpr (std::is_integral_v<T>) {
+      if (y == -1) return T(0);
+      T r = x % y;
+      if (r != 0 && ((r < 0) != (y < 0))) r += y;
+      return r;
+    } else {
+      T r = std::fmod(x, y);
+      if (r != 0 && ((r < 0) != (y < 0))) r += y;
+      return r;
+    }
+  }
+};
+struct PowFn {
+  static constexpr double kCycles = 20;
+  template <typename T>
+  T operator()(T x, T y) const {
+    if constexpr (std::is_integral_v<T>) {
+      if (y < 0) return x == 1 ? T(1) : x == -1 ? ((y & 1) ? T(-1) : T(1)) : T(0);
+      T result = 1, base = x;
+      for (T e = y; e > 0; e >>= 1) {
+        if (e & 1) result = WrappingMul(result, base);
+        base = WrappingMul(base, base);
+      }
+      return result;
+    } else {
+      return std::pow(x, y);
+    }
+  }
+};
+struct SquaredDifferenceFn {
+  static constexpr double kCycles = 2;
+  template <typename T>
+  T operator()(T x, T y) const {
+    const T d = WrappingSub(x, y);
+    return WrappingMul(d, d);
+  }
+};
+// x / y, and 0 where y is 0 (even for x NaN or infinite).
+struct DivNoNanFn {
+  static constexpr double kCycles = 5;
+  template <typename T>
+  T operator()(T x, T y) const {
+    return y == T(0) ? T(0) : x / y;
+  }
+};
+struct GreaterFn {
+  static constexpr double kCycles = 1;
+  template <typename T>
+  bool operator()(T x, T y) const {
+    return x > y;
+  }
+};
+struct GreaterEqualFn {
+  static constexpr double kCycles = 1;
+  template <typename T>
+  bool operator()(T x, T y) const {
+    return x >= y;
+  }
+};
+struct LessFn {
+  static constexpr double kCycles = 1;
+  template <typename T>
+  bool operator()(T x, T y) const {
+    return x < y;
+  }
+};
+struct LessEqualFn {
+  static constexpr double kCycles = 1;
+  template <typename T>
+  bool operator()(T x, T y) const {
+    return x <= y;
+  }
+};
+struct NotEqualFn {
+  static constexpr double kCycles = 1;
+  static constexpr bool kAcceptsBool = true;
+  template <typename T>
+  bool operator()(T x, T y) const {
+    return x != y;
+  }
+};
+struct LogicalAndFn {
+  static constexpr double kCycles = 1;
+  static constexpr bool kAcceptsBool = true;
+  template <typename T>
+  bool operator()(T x, T y) const {
+    return x && y;
+  }
+};
+struct LogicalOrFn {
+  static constexpr double kCycles = 1;
+  static constexpr bool kAcceptsBool = true;
+  template <typename T>
+  bool operator()(T x, T y) const {
+    return x || y;
+  }
+};
+
+template <typename Op, typename = void>
+struct ChecksZeroDivisor : std::false_type {};
+template <typename Op>
+struct ChecksZeroDivisor<Op, std::void_t<decltype(Op::kChecksZeroDivisor)>> : std::true_type {};
+
+template <typename Op, typename = void>
+struct AcceptsBool : std::false_type {};
+template <typename Op>
+struct AcceptsBool<Op, std::void_t<decltype(Op::kAcceptsBool)>> : std::true_type {};
 
 // The output shape of broadcasting x against y, and the collapsed iteration space.
 struct BroadcastPlan {
@@ -105,8 +258,8 @@ bool PlanBroadcast(const TensorShape& x, const TensorShape& y, BroadcastPlan* pl
 
 // Output elements [begin, end) of a broadcast operation, walking the collapsed dimensions
 // with an odometer and running the innermost dimension as a tight loop.
-template <typename T, typename Op>
-void BroadcastRange(const BroadcastPlan& plan, const T* x, const T* y, T* out, int64_t begin, int64_t end) {
+template <typename T, typename Op, typename Out>
+void BroadcastRange(const BroadcastPlan& plan, const T* x, const T* y, Out* out, int64_t begin, int64_t end) {
   const Op op;
   const size_t rank = plan.dims.size();
   const int64_t inner = plan.dims.back();
@@ -127,7 +280,7 @@ void BroadcastRange(const BroadcastPlan& plan, const T* x, const T* y, T* out, i
     const int64_t run = std::min(inner - offset, end - pos);
     const T* xs = x + x_pos + offset * x_inner;
     const T* ys = y + y_pos + offset * y_inner;
-    T* o = out + pos;
+    Out* o = out + pos;
     if (x_inner == 1 && y_inner == 1) {
       for (int64_t j = 0; j < run; ++j) o[j] = op(xs[j], ys[j]);
     } else if (x_inner == 1) {
@@ -153,8 +306,14 @@ void BroadcastRange(const BroadcastPlan& plan, const T* x, const T* y, T* out, i
   }
 }
 
+// The output element type of Op on T: T for arithmetic, bool for comparisons.
+template <typename T, typename Op>
+using OutOf = decltype(std::declval<const Op&>()(T(), T()));
+
 template <typename T, typename Op>
 class BinaryKernel : public OpKernel {
+  using Out = OutOf<T, Op>;
+
  public:
   void Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
@@ -162,10 +321,14 @@ class BinaryKernel : public OpKernel {
     const T* xd = x.data<T>();
     const T* yd = y.data<T>();
     const Op op;
+    if constexpr (ChecksZeroDivisor<Op>::value && std::is_integral_v<T>) {
+      for (int64_t i = 0; i < y.NumElements(); ++i)
+        if (yd[i] == 0) return ctx->SetStatus(KernelInvalidArgument(ctx, "Integer division by zero"));
+    }
 
     // Fast paths need no plan: equal shapes, or a one-element operand of no higher rank.
     if (x.shape() == y.shape()) {
-      T* out = Allocate(ctx, x.shape());
+      Out* out = Allocate(ctx, x.shape());
       if (out == nullptr) return;
       ParallelForRange(ctx, x.NumElements(), Op::kCycles, [=](int64_t b, int64_t e) {
         for (int64_t i = b; i < e; ++i) out[i] = op(xd[i], yd[i]);
@@ -173,7 +336,7 @@ class BinaryKernel : public OpKernel {
       return;
     }
     if (y.NumElements() == 1 && y.shape().rank() <= x.shape().rank()) {
-      T* out = Allocate(ctx, x.shape());
+      Out* out = Allocate(ctx, x.shape());
       if (out == nullptr) return;
       const T yv = *yd;
       ParallelForRange(ctx, x.NumElements(), Op::kCycles, [=](int64_t b, int64_t e) {
@@ -182,7 +345,7 @@ class BinaryKernel : public OpKernel {
       return;
     }
     if (x.NumElements() == 1 && x.shape().rank() <= y.shape().rank()) {
-      T* out = Allocate(ctx, y.shape());
+      Out* out = Allocate(ctx, y.shape());
       if (out == nullptr) return;
       const T xv = *xd;
       ParallelForRange(ctx, y.NumElements(), Op::kCycles, [=](int64_t b, int64_t e) {
@@ -196,7 +359,7 @@ class BinaryKernel : public OpKernel {
       ctx->SetStatus(KernelInvalidArgument(ctx, IncompatibleShapes(x.shape(), y.shape())));
       return;
     }
-    T* out = Allocate(ctx, plan.output_shape);
+    Out* out = Allocate(ctx, plan.output_shape);
     if (out == nullptr) return;
     const int64_t total = plan.output_shape.num_elements();
     if (total == 0) return;
@@ -206,14 +369,15 @@ class BinaryKernel : public OpKernel {
     }
     // Each block re-derives its starting position, which costs about one division per
     // collapsed dimension: negligible next to the block itself.
-    ParallelForRange(ctx, total, Op::kCycles + 0.5,
-                     [&plan, xd, yd, out](int64_t b, int64_t e) { BroadcastRange<T, Op>(plan, xd, yd, out, b, e); });
+    ParallelForRange(ctx, total, Op::kCycles + 0.5, [&plan, xd, yd, out](int64_t b, int64_t e) {
+      BroadcastRange<T, Op, Out>(plan, xd, yd, out, b, e);
+    });
   }
 
  private:
-  static T* Allocate(OpKernelContext* ctx, const TensorShape& shape) {
-    Tensor* out = ctx->allocate_output(0, DataTypeOf<T>::value, shape);
-    return out != nullptr ? out->data<T>() : nullptr;
+  static Out* Allocate(OpKernelContext* ctx, const TensorShape& shape) {
+    Tensor* out = ctx->allocate_output(0, DataTypeOf<Out>::value, shape);
+    return out != nullptr ? out->data<Out>() : nullptr;
   }
 };
 
@@ -221,6 +385,9 @@ template <typename Op, bool kIntegers>
 KernelFactory BinaryKernelFactory() {
   return [](OpKernelConstruction& construction) -> StatusOr<std::unique_ptr<OpKernel>> {
     switch (construction.input_type(0)) {
+      case DT_BOOL:
+        if constexpr (AcceptsBool<Op>::value) return std::unique_ptr<OpKernel>(new BinaryKernel<bool, Op>());
+        break;
       case DT_FLOAT: return std::unique_ptr<OpKernel>(new BinaryKernel<float, Op>());
       case DT_DOUBLE: return std::unique_ptr<OpKernel>(new BinaryKernel<double, Op>());
       case DT_INT32:
@@ -270,12 +437,15 @@ Status BroadcastShape(ShapeContext& ctx) {
 }
 
 template <typename Op, bool kIntegers>
-void RegisterBinary(OpRegistry& registry, const char* name, const char* summary) {
+void RegisterBinary(OpRegistry& registry, const char* name, const char* summary, const char* output = "z: T",
+                    const char* types = nullptr) {
   registry.Register(name)
       .Input("x: T")
       .Input("y: T")
-      .Output("z: T")
-      .Attr(kIntegers ? "T: {float, double, int32, int64}" : "T: {float, double}")
+      .Output(output)
+      .Attr(types != nullptr ? types
+            : kIntegers      ? "T: {float, double, int32, int64}"
+                             : "T: {float, double}")
       .SetShapeFn(BroadcastShape)
       .Kernel("CPU", BinaryKernelFactory<Op, kIntegers>())
       .Summary(summary)
@@ -291,6 +461,35 @@ void RegisterBinaryMathOps(OpRegistry& registry) {
   RegisterBinary<MulFn, true>(registry, "Mul", "x * y, element-wise with broadcasting.");
   // TensorFlow has no CPU kernel for integer RealDiv either; integers divide with FloorDiv.
   RegisterBinary<RealDivFn, false>(registry, "RealDiv", "x / y, element-wise with broadcasting.");
+  RegisterBinary<MaximumFn, true>(registry, "Maximum", "max(x, y), element-wise with broadcasting; NaN wins.");
+  RegisterBinary<MinimumFn, true>(registry, "Minimum", "min(x, y), element-wise with broadcasting; NaN wins.");
+  RegisterBinary<FloorDivFn, true>(registry, "FloorDiv", "floor(x / y), element-wise (Python's //).");
+  RegisterBinary<FloorModFn, true>(registry, "FloorMod", "x - floor(x / y) * y, the sign of y (Python's %).");
+  RegisterBinary<PowFn, true>(registry, "Pow", "x ** y, element-wise with broadcasting.");
+  RegisterBinary<SquaredDifferenceFn, true>(registry, "SquaredDifference", "(x - y)^2, element-wise.");
+  RegisterBinary<DivNoNanFn, false>(registry, "DivNoNan", "x / y, and 0 where y is 0.");
+  RegisterBinary<GreaterFn, true>(registry, "Greater", "x > y, element-wise.", "z: bool");
+  RegisterBinary<GreaterEqualFn, true>(registry, "GreaterEqual", "x >= y, element-wise.", "z: bool");
+  RegisterBinary<LessFn, true>(registry, "Less", "x < y, element-wise.", "z: bool");
+  RegisterBinary<LessEqualFn, true>(registry, "LessEqual", "x <= y, element-wise.", "z: bool");
+  RegisterBinary<NotEqualFn, true>(registry, "NotEqual", "x != y, element-wise.", "z: bool",
+                                   "T: {float, double, int32, int64, bool, string}");
+  registry.Register("LogicalAnd")
+      .Input("x: bool")
+      .Input("y: bool")
+      .Output("z: bool")
+      .SetShapeFn(BroadcastShape)
+      .Kernel("CPU", BinaryKernelFactory<LogicalAndFn, false>())
+      .Summary("x AND y, element-wise with broadcasting.")
+      .Group("logic");
+  registry.Register("LogicalOr")
+      .Input("x: bool")
+      .Input("y: bool")
+      .Output("z: bool")
+      .SetShapeFn(BroadcastShape)
+      .Kernel("CPU", BinaryKernelFactory<LogicalOrFn, false>())
+      .Summary("x OR y, element-wise with broadcasting.")
+      .Group("logic");
   // tf.nn.bias_add: the bias along the last (channel) axis, NHWC; the same kernel as Add.
   registry.Register("BiasAdd")
       .Input("value: T")

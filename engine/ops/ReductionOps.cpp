@@ -7,6 +7,7 @@
 // blocks of fixed size whose partial sums are added in a fixed order, so results do not
 // depend on the number of threads. Floats accumulate in double and int32 in int64.
 #include "ops/MathOpsInternal.h"
+#include "ops/ReductionInternal.h"
 
 #include <algorithm>
 #include <limits>
@@ -34,6 +35,8 @@ constexpr int64_t kBlockElements = 4096;
 // Columns one block handles when reducing over a non-innermost axis.
 constexpr int64_t kBlockColumns = 256;
 
+}  // namespace
+
 // Marks the axes named by `axes` (negative ones count from the end); rejects axes out of
 // range and repeated axes.
 Status NormalizeAxes(const Tensor& axes, int rank, std::vector<bool>* reduced) {
@@ -55,6 +58,8 @@ Status NormalizeAxes(const Tensor& axes, int rank, std::vector<bool>* reduced) {
   }
   return OkStatus();
 }
+
+namespace {
 
 struct Group {
   int64_t size;
@@ -223,6 +228,8 @@ StatusOr<std::unique_ptr<OpKernel>> MakeReductionKernel(OpKernelConstruction& co
                                  ") has no CPU kernel for type ", DataTypeName(construction.input_type(0)));
 }
 
+}  // namespace
+
 Status ReductionShape(ShapeContext& ctx) {
   bool keep_dims = false;
   CLAB_RETURN_IF_ERROR(ctx.GetAttr("keep_dims", &keep_dims));
@@ -252,6 +259,8 @@ Status ReductionShape(ShapeContext& ctx) {
   ctx.set_output(0, PartialShape(std::move(dims)));
   return OkStatus();
 }
+
+namespace {
 
 void RegisterReduction(OpRegistry& registry, const char* name, KernelFactory factory, const char* summary) {
   registry.Register(name)

@@ -50,17 +50,25 @@ Status ReadVariable(Variable& var, const std::string* name, const std::string& f
   return OkStatus();
 }
 
+// tf.cond's ops: a Switch leaves the output of the branch not taken unproduced (dead); a
+// Merge runs with dead inputs and forwards a live one.
+bool IsSwitch(const Node& node) { return node.type_string() == "Switch" || node.type_string() == "RefSwitch"; }
+bool IsMerge(const Node& node) { return node.type_string() == "Merge" || node.type_string() == "RefMerge"; }
+
 class Step {
  public:
   Step(const ExecutorPlan& plan, Executor::RunArgs args, Executor::DoneCallback done)
       : plan_(plan), feeds_(std::move(args.feeds)), collect_stats_(args.collect_stats), done_(std::move(done)),
-        pending_(new std::atomic<int>[plan.nodes.size()]), inputs_(static_cast<size_t>(plan.num_input_slots)),
+        pending_(new std::atomic<int>[plan.nodes.size()]), dead_control_(new std::atomic<bool>[plan.nodes.size()]),
+        inputs_(static_cast<size_t>(plan.num_input_slots)), dead_inputs_(static_cast<size_t>(plan.num_input_slots), 0),
         fetches_(plan.num_fetches) {
     info_.step_id = args.step_id;
     info_.rendezvous = args.rendezvous;
     info_.thread_pool = plan.thread_pool;
-    for (size_t i = 0; i < plan.nodes.size(); ++i)
+    for (size_t i = 0; i < plan.nodes.size(); ++i) {
       pending_[i].store(plan.nodes[i].initial_pending, std::memory_order_relaxed);
+      dead_control_[i].store(false, std::memory_order_relaxed);
+    }
     if (collect_stats_) stats_.set_device(plan.device->name());
   }
 
@@ -118,13 +126,26 @@ class Step {
       return Complete(id, OkStatus(), outputs, timing, ready, on_pool_thread);
     }
 
+    // On a branch not taken (a dead input, data or control) a node does not run and its
+    // outputs are dead; only Merge looks at which of its inputs live (a dead one reaches it
+    // as an empty value).
+    if (!IsMerge(*item.node)) {
+      bool dead = dead_control_[static_cast<size_t>(id)].load(std::memory_order_acquire);
+      for (int in = 0; in < item.num_inputs; ++in)
+        dead = dead || dead_inputs_[static_cast<size_t>(item.input_start + in)];
+      if (dead) {
+        for (int in = 0; in < item.num_inputs; ++in) inputs_[static_cast<size_t>(item.input_start + in)] = EdgeValue();
+        std::vector<EdgeValue> outputs(static_cast<size_t>(item.node->num_outputs()));
+        return Complete(id, OkStatus(), outputs, timing, ready, on_pool_thread, /*dead=*/true);
+      }
+    }
+
     std::vector<EdgeValue> inputs;
     Status gathered = GatherInputs(item, &inputs);
     if (!gathered.ok()) {
       inputs.clear();
       return Complete(id, gathered, inputs, timing, ready, on_pool_thread);
     }
-
     if (!item.is_async) {
       Status status;
       std::vector<EdgeValue> outputs;
@@ -173,6 +194,7 @@ class Step {
     for (int in = 0; in < item.num_inputs; ++in) {
       EdgeValue& slot = inputs_[static_cast<size_t>(item.input_start + in)];
       EdgeValue& value = (*inputs)[static_cast<size_t>(in)];
+      if (dead_inputs_[static_cast<size_t>(item.input_start + in)]) continue;  // stays empty
       if (!slot.ref) {
         value.tensor = std::move(slot.tensor);
         continue;
@@ -195,11 +217,17 @@ class Step {
   // Drops `outputs` before reporting the node done: nothing of the step may outlive it, as
   // a device's allocator may go away once the step's caller has its result.
   void Complete(int id, Status status, std::vector<EdgeValue>& outputs, const NodeTiming& timing, ReadyList& ready,
-                bool on_pool_thread) {
+                bool on_pool_thread, bool dead = false) {
     const ExecutorNode& item = plan_.nodes[static_cast<size_t>(id)];
     const int64_t op_end_micros = collect_stats_ ? NowMicros() : 0;
-    if (status.ok() && !item.fed_only) status = OverrideFedAndCheck(item, outputs);
-    if (status.ok()) status = CollectFetches(item, outputs);
+    // Which outputs are dead: all of a node that did not run for a dead input; those a
+    // Switch (the branch not taken) or a Merge of dead inputs did not produce.
+    std::vector<char> out_dead(outputs.size(), dead ? 1 : 0);
+    if (!dead && status.ok() && (IsMerge(*item.node) || IsSwitch(*item.node)))
+      for (size_t out = 0; out < outputs.size(); ++out)
+        out_dead[out] = !outputs[out].tensor.IsInitialized() && !outputs[out].ref;
+    if (status.ok() && !item.fed_only) status = OverrideFedAndCheck(item, outputs, out_dead);
+    if (status.ok()) status = CollectFetches(item, outputs, out_dead);
     if (!status.ok()) {
       Fail(WithNodeName(status, item.node->name()));
       if (collect_stats_) RecordStats(item, timing, op_end_micros);
@@ -207,8 +235,10 @@ class Step {
       return NodeDone(0);
     }
 
-    for (const ExecutorNode::DataOut& out : item.data_out)
+    for (const ExecutorNode::DataOut& out : item.data_out) {
       inputs_[static_cast<size_t>(out.dst_slot)] = outputs[static_cast<size_t>(out.src_output)];
+      dead_inputs_[static_cast<size_t>(out.dst_slot)] = out_dead[static_cast<size_t>(out.src_output)];
+    }
 
     int readied_here = 0;
     bool kept_expensive = false;
@@ -228,21 +258,25 @@ class Step {
       }
     };
     for (const ExecutorNode::DataOut& out : item.data_out) wake(out.dst_node);
-    for (int dst : item.control_out) wake(dst);
+    for (int dst : item.control_out) {
+      if (dead) dead_control_[static_cast<size_t>(dst)].store(true, std::memory_order_release);
+      wake(dst);
+    }
 
     if (collect_stats_) RecordStats(item, timing, op_end_micros);
     outputs.clear();
     NodeDone(readied_here);
   }
 
-  Status OverrideFedAndCheck(const ExecutorNode& item, std::vector<EdgeValue>& outputs) {
+  Status OverrideFedAndCheck(const ExecutorNode& item, std::vector<EdgeValue>& outputs,
+                             const std::vector<char>& out_dead) {
     for (size_t out = 0; out < outputs.size(); ++out) {
       if (item.feed_of_output[out] >= 0) {
         outputs[out].tensor = feeds_[static_cast<size_t>(item.feed_of_output[out])];
         outputs[out].ref.reset();
         continue;
       }
-      if (!item.output_needed[out] || outputs[out].ref) continue;
+      if (!item.output_needed[out] || outputs[out].ref || out_dead[out]) continue;
       const Tensor& value = outputs[out].tensor;
       const DataType expected = BaseType(item.node->output_types()[out]);
       if (!value.IsInitialized())
@@ -256,9 +290,13 @@ class Step {
     return OkStatus();
   }
 
-  Status CollectFetches(const ExecutorNode& item, const std::vector<EdgeValue>& outputs) {
+  Status CollectFetches(const ExecutorNode& item, const std::vector<EdgeValue>& outputs,
+                        const std::vector<char>& out_dead) {
     for (const ExecutorNode::FetchOut& fetch : item.fetch_out) {
       const EdgeValue& value = outputs[static_cast<size_t>(fetch.src_output)];
+      if (out_dead[static_cast<size_t>(fetch.src_output)])
+        return errors::InvalidArgument("Fetched output ", fetch.src_output, " of node '", item.node->name(),
+                                       "' is dead: it lies on the branch of a tf.cond or Switch not taken");
       Tensor& result = fetches_[static_cast<size_t>(fetch.fetch_index)];
       if (!value.ref) {
         result = value.tensor;
@@ -320,7 +358,9 @@ class Step {
   StepInfo info_;
 
   std::unique_ptr<std::atomic<int>[]> pending_;
-  std::vector<EdgeValue> inputs_;  // every node's input slots, flat
+  std::unique_ptr<std::atomic<bool>[]> dead_control_;  // a control input was dead
+  std::vector<EdgeValue> inputs_;                      // every node's input slots, flat
+  std::vector<char> dead_inputs_;                      // per input slot: a dead value arrives there
   std::vector<Tensor> fetches_;
   std::atomic<int> outstanding_{0};
 

@@ -6,22 +6,12 @@
 #include <map>
 
 namespace clab::gradients_internal {
-namespace {
 
 Output Scalar(GraphBuilder& g, DataType dtype, double value) {
   return dtype == DT_DOUBLE ? ops::Const(g, Tensor::Scalar<double>(value))
                             : ops::Const(g, Tensor::Scalar<float>(static_cast<float>(value)));
 }
 
-Output ShapeConst(GraphBuilder& g, const std::vector<int64_t>& dims) {
-  std::vector<int32_t> values(dims.begin(), dims.end());
-  return ops::Const(g, Tensor::Vector<int32_t>(values));
-}
-
-// Sums `grad` (shaped like the broadcast result) down to the shape of `x`: numpy
-// broadcasting's gradient. The leading axes x lacks are summed away, then the axes where x
-// has size 1 are summed keeping them; which axes those are is decided from the ranks and
-// sizes known when the graph is built (a dimension unknown on both sides counts as equal).
 StatusOr<Output> SumToShapeOf(GraphBuilder& g, const Output& grad, const Output& x) {
   const PartialShape grad_shape = g.ShapeOf(grad);
   const PartialShape x_shape = g.ShapeOf(x);
@@ -43,6 +33,13 @@ StatusOr<Output> SumToShapeOf(GraphBuilder& g, const Output& grad, const Output&
   if (!broadcast.empty())
     result = ops::Sum(g, result, ops::Const(g, Tensor::Vector<int32_t>(broadcast)), /*keep_dims=*/true);
   return result;
+}
+
+namespace {
+
+Output ShapeConst(GraphBuilder& g, const std::vector<int64_t>& dims) {
+  std::vector<int32_t> values(dims.begin(), dims.end());
+  return ops::Const(g, Tensor::Vector<int32_t>(values));
 }
 
 StatusOr<std::vector<Output>> AddGrad(const GradContext& c) {
@@ -192,6 +189,7 @@ std::map<std::string, GradFn>* MakeRegistry() {
       {"SparseSoftmaxCrossEntropyWithLogits", SparseSoftmaxXentGrad},
   };
   AddNnGradFns(*registry);
+  AddMathGradFns(*registry);
   return registry;
 }
 

@@ -28,11 +28,25 @@ using GradFn = std::function<StatusOr<std::vector<Output>>(const GradContext&)>;
 // (Optimizer::ApplyGradients); anything else may use it as the dense tensor it is.
 StatusOr<std::vector<Output>> GatherGrad(const GradContext& c);
 
+// A scalar constant of a float type.
+Output Scalar(GraphBuilder& g, DataType dtype, double value);
+
+// Sums `grad` (shaped like the broadcast result) down to the shape of `x`: numpy
+// broadcasting's gradient. The leading axes x lacks are summed away, then the axes where x
+// has size 1 are summed keeping them; which axes those are is decided from the ranks and
+// sizes known when the graph is built (a dimension unknown on both sides counts as equal).
+StatusOr<Output> SumToShapeOf(GraphBuilder& g, const Output& grad, const Output& x);
+
 // nullptr when the op has none.
 const GradFn* FindGradFn(const std::string& op);
 
 // The gradients of the nn ops built from several ops or ops of their own (softmax,
 // cross-entropy, convolution, pooling), added to the registry (GradientFunctionsNn.cpp).
 void AddNnGradFns(std::map<std::string, GradFn>& registry);
+
+// The gradients of the element-wise math and array ops TensorFlow-written graphs use
+// (Maximum, Minimum, Abs, Reciprocal, Sqrt, Rsqrt, Log1p, SquaredDifference, ExpandDims,
+// Squeeze, Pack), added to the registry (GradientFunctionsMath.cpp).
+void AddMathGradFns(std::map<std::string, GradFn>& registry);
 
 }  // namespace clab::gradients_internal

@@ -77,21 +77,28 @@ std::string GraphShowCommand::description() const {
          "as TensorFlow's tf.train.write_graph writes it, and prints one row per node: its op,\n"
          "the device it asks for (\"-\": none, the placer chooses), the types of its outputs,\n"
          "their shapes as inferred before any run (\"?\" = unknown), and its inputs.\n"
-         "A summary line follows. Ops that ClusterLab lacks are listed in one error line.";
+         "A MetaGraphDef (.meta) or SavedModel (saved_model.pb) shows the graph it holds. A summary\n"
+         "line follows, then the ops ClusterLab cannot run (they load and show all the same) and\n"
+         "the nodes whose shapes could not be inferred.";
 }
 
 void GraphShowCommand::DeclareFlags(FlagParser& flags) {
-  flags.AddPositional("FILE", "the GraphDef file (.pbtxt or .pb)", &path_);
+  flags.AddPositional("FILE", "the GraphDef (.pbtxt, .pb), MetaGraphDef (.meta) or SavedModel file", &path_);
 }
 
 Status GraphShowCommand::Run(std::ostream& out) {
-  CLAB_ASSIGN_OR_RETURN(const tensorflow::GraphDef graph_def, tools::GraphFileReader::ReadSupported(path_));
-  auto graph_or = Graph::FromGraphDef(graph_def);
+  tools::GraphFileReader::Kind kind;
+  CLAB_ASSIGN_OR_RETURN(const tensorflow::MetaGraphDef meta, tools::GraphFileReader::ReadMetaGraph(path_, &kind));
+  const tensorflow::GraphDef& graph_def = meta.graph_def();
+  const auto& declared = meta.meta_info_def().stripped_op_list().op();
+  auto graph_or =
+      Graph::FromForeignGraphDef(graph_def, std::vector<tensorflow::OpDefProto>(declared.begin(), declared.end()));
   if (!graph_or.ok()) return WithPrefix(graph_or.status(), absl::StrCat(path_, ": "));
   const Graph& graph = **graph_or;
 
   std::map<std::string, std::vector<PartialShape>> shapes;
-  const Status shape_status = InferGraphShapes(graph, &shapes);
+  std::vector<std::string> shape_problems;
+  InferGraphShapes(graph, &shapes, &shape_problems).IgnoreError();  // problems are collected
 
   TextTable table({"NODE", "OP", "DEVICE", "OUTPUT TYPES", "SHAPES", "INPUTS"});
   for (const tensorflow::NodeDef& def : graph_def.node()) {
@@ -101,9 +108,12 @@ Status GraphShowCommand::Run(std::ostream& out) {
                   JoinShapes(*node, shapes), absl::StrJoin(def.input(), ", ")});
   }
   table.Print(out);
-  out << "\n" << SummaryLine(graph_def) << "\n";
-
-  if (!shape_status.ok()) return WithPrefix(shape_status, absl::StrCat(path_, ": shape inference stopped: "));
+  out << "\n" << tools::GraphFileReader::KindName(kind) << ": " << SummaryLine(graph_def) << "\n";
+  if (graph_def.library().ByteSizeLong() > 0) out << "library: function definitions (kept, not run)\n";
+  for (const auto& [op, nodes] : graph.ForeignOps())
+    out << "not run here: op " << op << " (no definition or kernel in ClusterLab; " << nodes.size()
+        << (nodes.size() == 1 ? " node: " : " nodes, first: ") << nodes.front() << ")\n";
+  for (const std::string& problem : shape_problems) out << "shape not inferred: " << problem << "\n";
   return OkStatus();
 }
 

@@ -2,6 +2,7 @@
 
 #include "clab/graph/OpRegistry.h"
 #include "clab/runtime/Device.h"
+#include "clab/train/Gradients.h"
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
 #include "cli/TextTable.h"
@@ -17,7 +18,8 @@ namespace clab::cli {
 
 std::string OpsCommand::description() const {
   return "Lists every registered op under its group, with the device types that have a kernel\n"
-         "for it (GPU kernels appear when the CUDA plugin loads) and a one-line summary. Ops\n"
+         "for it (GPU kernels appear when the CUDA plugin loads), whether it has a gradient\n"
+         "function and a shape function, and a one-line summary. Ops\n"
          "whose names start with \"_\" are inserted by the runtime (e.g. _Send/_Recv).";
 }
 
@@ -43,11 +45,12 @@ Status OpsCommand::Run(std::ostream& out) {
   for (const auto& [group, ops] : by_group) {
     if (!group_.empty() && group != group_) continue;
     out << group << " (" << ops.size() << (ops.size() == 1 ? " op" : " ops") << ")\n";
-    TextTable table({"  OP", "KERNELS", "SUMMARY"});
+    TextTable table({"  OP", "KERNELS", "GRADIENT", "SHAPE FN", "SUMMARY"});
     for (const OpDef* op : ops) {
       std::vector<std::string> devices;
       for (const auto& [device_type, factory] : op->kernels) devices.push_back(device_type);
-      table.AddRow({"  " + op->name, devices.empty() ? "-" : absl::StrJoin(devices, ","), op->summary});
+      table.AddRow({"  " + op->name, devices.empty() ? "-" : absl::StrJoin(devices, ","),
+                    HasGradient(op->name) ? "yes" : "-", op->shape_fn ? "yes" : "-", op->summary});
     }
     table.Print(out);
     out << "\n";

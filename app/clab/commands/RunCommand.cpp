@@ -1,14 +1,20 @@
 #include "commands/RunCommand.h"
 
 #include "clab/graph/Graph.h"
+#include "clab/graph/Prune.h"
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
 #include "formats/GraphFileReader.h"
+#include "formats/GraphRoles.h"
 #include "formats/JsonTensorParser.h"
+#include "formats/NpyFile.h"
 
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_join.h>
 
+#include <absl/strings/match.h>
+
+#include <algorithm>
 #include <ostream>
 
 namespace clab::cli {
@@ -32,8 +38,15 @@ std::string RunCommand::description() const {
          "devices), runs the --init nodes once, then runs --steps steps, each fetching the --fetch\n"
          "tensors and running the --target nodes, and prints the fetched values numpy-style.\n"
          "Names follow TensorFlow: a tensor is \"node\" or \"node:1\", a target is a node.\n"
-         "Feeds replace a tensor's value with JSON: --feed 'x=[[1, 1, 1, 1]]'.\n\n"
-         "Example:  clab run --graph examples/graphs/seed.pbtxt --init init --fetch MatMul";
+         "Feeds replace a tensor's value with JSON, --feed 'x=[[1, 1, 1, 1]]', or a numpy file,\n"
+         "--feed x=x.npy. The graph may be a GraphDef, a Saver's .meta or a saved_model.pb.\n\n"
+         "For a graph TensorFlow wrote: --init auto runs the init op its collections or names give\n"
+         "(init_op collection, a node named init, the variables' initializers); --target auto runs\n"
+         "its training op (train_op collection, else the node reaching the most optimizer\n"
+         "updates; a graph without one runs its outputs); --feed_random feeds every placeholder\n"
+         "the run needs with generated values of its dtype and shape (unknown sizes: --feed_batch).\n\n"
+         "Examples:  clab run --graph examples/graphs/seed.pbtxt --init init --fetch MatMul\n"
+         "           clab run --graph model.ckpt.meta --init auto --target auto --feed_random";
 }
 
 void RunCommand::DeclareFlags(FlagParser& flags) {
@@ -41,9 +54,13 @@ void RunCommand::DeclareFlags(FlagParser& flags) {
                   FlagParser::Presence::kRequired);
   flags.AddStringList("fetch", "NAME", "a tensor to print after each step", &fetches_);
   flags.AddStringList("target", "NODE", "a node to run in each step without printing it", &targets_);
-  flags.AddStringList("init", "NODE", "a node to run once before the steps (e.g. init)", &init_nodes_);
-  flags.AddStringList("feed", "NAME=JSON", "a value for a tensor, as JSON", &feed_specs_);
+  flags.AddStringList("init", "NODE", "a node to run once before the steps (e.g. init; auto: found)", &init_nodes_);
+  flags.AddStringList("feed", "NAME=JSON|FILE.npy", "a value for a tensor, as JSON or a .npy file", &feed_specs_);
+  flags.AddBool("feed_random", "feed the placeholders no --feed gives with generated values", &feed_random_);
+  flags.AddInt("feed_batch", "N", "the size --feed_random gives unknown dimensions", &feed_batch_, 2);
   flags.AddInt("steps", "N", "how many steps to run", &steps_, 1);
+  flags.AddBool("clear_devices", "ignore the devices the graph's nodes ask for (a ps/worker graph run here)",
+                &clear_devices_);
   flags.AddBool("log_device_placement", "print each node's device, as TensorFlow does", &log_device_placement_);
   flags.AddBool("allow_soft_placement", "let ops without a kernel on the requested device move to the CPU",
                 &allow_soft_placement_);
@@ -53,12 +70,25 @@ Status RunCommand::Run(std::ostream& out) {
   if (fetches_.empty() && targets_.empty())
     return UsageError("'clab run' needs --fetch NAME or --target NODE (see 'clab help run')");
 
-  CLAB_ASSIGN_OR_RETURN(const tensorflow::GraphDef graph_def, tools::GraphFileReader::ReadSupported(graph_path_));
-  auto graph_or = Graph::FromGraphDef(graph_def);
+  CLAB_ASSIGN_OR_RETURN(meta_, tools::GraphFileReader::ReadMetaGraph(graph_path_));
+  if (clear_devices_)  // as TensorFlow's import_meta_graph(clear_devices=True)
+    for (auto& node : *meta_.mutable_graph_def()->mutable_node()) node.clear_device();
+  CLAB_RETURN_IF_ERROR(ResolveAutomaticNodes(out));
+  const auto& declared = meta_.meta_info_def().stripped_op_list().op();
+  auto graph_or = Graph::FromForeignGraphDef(meta_.graph_def(),
+                                             std::vector<tensorflow::OpDefProto>(declared.begin(), declared.end()));
   if (!graph_or.ok()) return WithPrefix(graph_or.status(), absl::StrCat(graph_path_, ": "));
   const Graph& graph = **graph_or;
   CLAB_RETURN_IF_ERROR(CheckNamesExist(graph));
-  CLAB_ASSIGN_OR_RETURN(const FeedList feeds, ParseFeeds(graph));
+  CLAB_ASSIGN_OR_RETURN(FeedList feeds, ParseFeeds(graph));
+  tensorflow::GraphDef full = meta_.graph_def();
+  if (feed_random_) CLAB_RETURN_IF_ERROR(AddRandomFeeds(&feeds, &full));
+  // Only what the run needs goes to the session: ops elsewhere in a user's graph (summaries,
+  // input pipelines cut by --feed_random, serving signatures) need not be ones ClusterLab runs.
+  std::vector<std::string> needed = targets_;
+  needed.insert(needed.end(), init_nodes_.begin(), init_nodes_.end());
+  tensorflow::GraphDef graph_def;
+  CLAB_RETURN_IF_ERROR(PruneGraph(full, {}, fetches_, needed, &graph_def));
 
   SessionOptions options;
   options.config.set_log_device_placement(log_device_placement_);
@@ -103,6 +133,44 @@ Status RunCommand::CheckNamesExist(const Graph& graph) const {
   return OkStatus();
 }
 
+Status RunCommand::ResolveAutomaticNodes(std::ostream& out) {
+  tools::GraphRoles roles(meta_);
+  if (init_nodes_.size() == 1 && init_nodes_[0] == "auto") {
+    std::string found_by;
+    CLAB_ASSIGN_OR_RETURN(init_nodes_, roles.InitOps(&found_by));
+    out << "init: " << (init_nodes_.empty() ? "-" : absl::StrJoin(init_nodes_, ", ")) << " (from " << found_by << ")\n";
+  }
+  auto automatic = std::find(targets_.begin(), targets_.end(), "auto");
+  if (automatic != targets_.end()) {
+    targets_.erase(automatic);
+    std::string found_by;
+    CLAB_ASSIGN_OR_RETURN(const std::vector<std::string> step, roles.StepTargets(&found_by));
+    out << "step: " << absl::StrJoin(step, ", ") << " (from " << found_by << ")\n";
+    targets_.insert(targets_.end(), step.begin(), step.end());
+  }
+  return OkStatus();
+}
+
+Status RunCommand::AddRandomFeeds(FeedList* feeds, tensorflow::GraphDef* graph) const {
+  std::vector<std::string> needed = targets_;
+  for (const std::string& fetch : fetches_) needed.push_back(InputNodeName(fetch));
+  std::vector<tools::GraphRoles::FeedPoint> points;
+  for (const auto& point : tools::GraphRoles(meta_).FeedPointsFor(needed)) {
+    const std::string tensor = absl::StrCat(point.node, ":", point.output);
+    const bool given = std::any_of(feeds->begin(), feeds->end(), [&](const auto& feed) {
+      return feed.first == tensor || (point.output == 0 && feed.first == point.node);
+    });
+    if (!given) points.push_back(point);
+  }
+  tools::GraphRoles::CutPipelines(&points, graph);
+  uint32_t seed = 1;
+  for (const auto& point : points) {
+    CLAB_ASSIGN_OR_RETURN(Tensor value, tools::GraphRoles::RandomFeed(point, feed_batch_, seed++));
+    feeds->emplace_back(point.node, std::move(value));
+  }
+  return OkStatus();
+}
+
 StatusOr<FeedList> RunCommand::ParseFeeds(const Graph& graph) const {
   FeedList feeds;
   for (const std::string& spec : feed_specs_) {
@@ -119,8 +187,17 @@ StatusOr<FeedList> RunCommand::ParseFeeds(const Graph& graph) const {
                               NodeListHint(graph));
     if (id->index < 0 || id->index >= node->num_outputs())
       return errors::NotFound("--feed '", name, "': node '", node->name(), "' has no output ", id->index);
-    // The JSON is converted to the fed output's type, so "[[1, 1]]" feeds a float tensor too.
     const DataType dtype = BaseType(node->output_types()[static_cast<size_t>(id->index)]);
+    if (absl::EndsWith(spec, ".npy")) {
+      auto tensor = tools::NpyFile::Read(spec.substr(equals + 1));
+      if (!tensor.ok()) return UsageError(absl::StrCat("--feed '", name, "': ", tensor.status().message()));
+      if (dtype != DT_INVALID && tensor->dtype() != dtype)
+        return UsageError(absl::StrCat("--feed '", name, "': the file holds ", DataTypeName(tensor->dtype()),
+                                       ", the tensor is ", DataTypeName(dtype)));
+      feeds.emplace_back(name, std::move(tensor).value());
+      continue;
+    }
+    // The JSON is converted to the fed output's type, so "[[1, 1]]" feeds a float tensor too.
     auto tensor = tools::JsonTensorParser::Parse(absl::string_view(spec).substr(equals + 1), dtype);
     if (!tensor.ok()) return UsageError(absl::StrCat("--feed '", name, "': ", tensor.status().message()));
     feeds.emplace_back(name, std::move(tensor).value());

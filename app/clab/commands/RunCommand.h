@@ -1,10 +1,13 @@
-// `clab run --graph FILE --fetch NAME ...`: runs a GraphDef in this process with a local
-// session and prints each fetched value after each step, as `print(sess.run(...))` would.
+// `clab run --graph FILE --fetch NAME ...`: runs a graph (GraphDef, MetaGraphDef or
+// SavedModel) in this process with a local session and prints each fetched value after each
+// step, as `print(sess.run(...))` would. "--init auto --target auto --feed_random" trains a
+// graph TensorFlow wrote without knowing its node names.
 #pragma once
 
 #include "clab/core/Tensor.h"
 #include "clab/runtime/Session.h"
 #include "cli/Command.h"
+#include "tensorflow/meta_graph.pb.h"
 
 #include <cstdint>
 #include <string>
@@ -30,6 +33,12 @@ class RunCommand : public Command {
   // Names are checked before the session sees them, so a typo is reported with the flag
   // that carries it and the nodes that do exist.
   Status CheckNamesExist(const Graph& graph) const;
+  // Replaces "--init auto" and "--target auto" by the nodes the graph's collections or
+  // names give, saying where they were found.
+  Status ResolveAutomaticNodes(std::ostream& out);
+  // Generated values for the placeholders and input pipelines the run needs that no --feed
+  // gives; pipelines are cut from `graph` (see GraphRoles::CutPipelines).
+  Status AddRandomFeeds(FeedList* feeds, tensorflow::GraphDef* graph) const;
   Status ExplainStepFailure(const Status& status, int64_t step) const;
   void PrintFetches(std::ostream& out, const std::vector<Tensor>& values) const;
 
@@ -38,6 +47,10 @@ class RunCommand : public Command {
   std::vector<std::string> targets_;
   std::vector<std::string> init_nodes_;
   std::vector<std::string> feed_specs_;
+  bool feed_random_ = false;
+  bool clear_devices_ = false;
+  int64_t feed_batch_ = 2;
+  tensorflow::MetaGraphDef meta_;
   int64_t steps_ = 1;
   bool log_device_placement_ = false;
   bool allow_soft_placement_ = false;

@@ -12,11 +12,17 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
+namespace tensorflow {
+class OpDefProto;
+}
+
 namespace clab {
 
+class ForeignOpDefs;
 class Node;
 
 struct Edge {
@@ -65,11 +71,22 @@ class Node {
 
 class Graph {
  public:
+  Graph();
+  ~Graph();  // out of line: ForeignOpDefs is complete only in Graph.cpp
   // Validates while building; errors name the node and the input at fault: unregistered
   // ops (all of them, listed once), duplicate node names, inputs naming unknown nodes or
   // output slots, data type mismatches along edges, and cycles.
   static StatusOr<std::unique_ptr<Graph>> FromGraphDef(const tensorflow::GraphDef& graph,
                                                        const OpRegistry& registry = OpRegistry::Global());
+  // A graph TensorFlow wrote: op types the registry lacks load too, defined by `declared`
+  // (a MetaGraphDef's stripped op list; may be empty) or read off their nodes (see
+  // ForeignOpDefs). Such nodes have neither kernel nor shape function: they show, and a
+  // run that needs them fails naming them.
+  static StatusOr<std::unique_ptr<Graph>> FromForeignGraphDef(const tensorflow::GraphDef& graph,
+                                                              const std::vector<tensorflow::OpDefProto>& declared,
+                                                              const OpRegistry& registry = OpRegistry::Global());
+  // Op types of this graph that the registry lacks, each with the nodes using it.
+  std::map<std::string, std::vector<std::string>> ForeignOps() const;
   // The graph with defaults filled in; with `with_assigned_devices`, each node's device is
   // its assigned device when it has one.
   tensorflow::GraphDef ToGraphDef(bool with_assigned_devices = false) const;
@@ -77,15 +94,21 @@ class Graph {
   const std::vector<Node*>& nodes() const { return node_ptrs_; }
   int num_nodes() const { return static_cast<int>(node_ptrs_.size()); }
   Node* FindNode(std::string_view name) const;
-  // Nodes such that every node comes after all its inputs (data and control).
+  // Nodes such that every node comes after all its inputs (data and control), except the
+  // back edges of loops (out of NextIteration, into the loop's Merge), as TensorFlow orders.
   std::vector<Node*> TopologicalOrder() const;
 
  private:
+  static StatusOr<std::unique_ptr<Graph>> Build(const tensorflow::GraphDef& graph_def, const OpRegistry& registry,
+                                                std::unique_ptr<ForeignOpDefs> foreign);
+
   std::vector<std::unique_ptr<Node>> nodes_;
   std::vector<Node*> node_ptrs_;
   std::vector<std::unique_ptr<Edge>> edges_;
   std::map<std::string, Node*, std::less<>> by_name_;
   tensorflow::VersionDef versions_;
+  std::unique_ptr<ForeignOpDefs> foreign_;  // set for a graph from FromForeignGraphDef
+  std::set<const Node*> foreign_nodes_;
 };
 
 // "node:3" -> {"node", 3}; "node" -> {"node", 0}; "^node" -> {"node", kControlSlot}.
@@ -105,6 +128,9 @@ Status InferNodeShapes(const tensorflow::NodeDef& node, const OpDef& op, const s
                        std::vector<PartialShape>* output_shapes);
 
 // Shapes of every output of every node, in topological order; the first error stops it.
-Status InferGraphShapes(const Graph& graph, std::map<std::string, std::vector<PartialShape>>* shapes);
+// With `problems`, an error is recorded there ("node: message") and that node's outputs
+// stay unknown, so one wrong or unknown shape does not hide the rest of the graph.
+Status InferGraphShapes(const Graph& graph, std::map<std::string, std::vector<PartialShape>>* shapes,
+                        std::vector<std::string>* problems = nullptr);
 
 }  // namespace clab

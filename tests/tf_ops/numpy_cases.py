@@ -1,0 +1,189 @@
+#!/usr/bin/python3
+"""Writes the cases tst_tf_ops_numpy checks ClusterLab's kernels against: inputs and the
+values numpy computes for them, as .npy files, and cases.tsv naming each case's op, attrs,
+inputs and expected outputs.
+
+  /usr/bin/python3 tests/tf_ops/numpy_cases.py OUTPUT_DIR
+
+cases.tsv columns (tab-separated): name, op, attrs ('-' or space-separated key=kind:value,
+kind one of i, f, b, s, type, li), inputs (comma-separated .npy names, a leading '&' marks
+a variable reference), expected (comma-separated .npy names: the outputs in order, then the
+referenced variables' values after the run). Exit 77 when numpy is missing.
+"""
+
+import os
+import sys
+
+try:
+    import numpy as np
+except ImportError:
+    print("numpy_cases: skipped: python3-numpy is not installed")
+    sys.exit(77)
+
+OUT = sys.argv[1]
+os.makedirs(OUT, exist_ok=True)
+rows = []
+counter = [0]
+rng = np.random.RandomState(7)
+
+
+def save(array):
+    counter[0] += 1
+    name = f"a{counter[0]}.npy"
+    np.save(os.path.join(OUT, name), np.array(array, order="C"))  # 0-d stays 0-d
+    return name
+
+
+def case(name, op, inputs, expected, attrs="-", refs=()):
+    names = []
+    for i, x in enumerate(inputs):
+        names.append(("&" if i in refs else "") + save(x))
+    rows.append("\t".join([name, op, attrs, ",".join(names), ",".join(save(e) for e in expected)]))
+
+
+f32 = np.float32
+i32 = np.int32
+
+
+def floats(*shape):
+    return (rng.standard_normal(shape) * 3).astype(f32)
+
+
+nan = f32("nan")
+# ---- binary, with broadcasting ----------------------------------------------------------
+x, y = floats(2, 3, 4), floats(3, 1)
+x[0, 0, 0], y[1, 0] = nan, nan
+case("maximum_broadcast_nan", "Maximum", [x, y], [np.maximum(x, y)])
+case("minimum_broadcast_nan", "Minimum", [x, y], [np.minimum(x, y)])
+a = np.array([[7, -7, 7, -7, 0, 5]], dtype=i32)
+b = np.array([[2], [-2], [3]], dtype=i32)
+case("floordiv_int_signs", "FloorDiv", [a, b], [np.floor_divide(a, b)])
+case("floormod_int_signs", "FloorMod", [a, b], [np.mod(a, b)])
+af, bf = a.astype(f32) + f32(0.5), b.astype(f32)
+case("floordiv_float_signs", "FloorDiv", [af, bf], [np.floor_divide(af, bf)])
+case("floormod_float_signs", "FloorMod", [af, bf], [np.mod(af, bf)])
+p = np.abs(floats(3, 4)) + f32(0.1)
+e = np.arange(4, dtype=f32) - 1
+case("pow_float", "Pow", [p, e], [np.power(p, e)])
+case("pow_int", "Pow", [np.array([2, -3, 5], i32), np.array([3, 3, 0], i32)], [np.array([8, -27, 1], i32)])
+case("squared_difference", "SquaredDifference", [x, y], [np.square(x - y)])
+d = np.array([1.0, 0.0, -2.0, 0.0], f32)
+n = np.array([3.0, nan, 4.0, 1.0], f32)
+case("div_no_nan_zero_divisor", "DivNoNan", [n, d], [np.where(d == 0, f32(0), n / np.where(d == 0, 1, d))])
+ci, cj = floats(4, 1), floats(5)
+ci[1, 0] = cj[2]
+for op, fn in [("Greater", np.greater), ("GreaterEqual", np.greater_equal), ("Less", np.less),
+               ("LessEqual", np.less_equal), ("NotEqual", np.not_equal)]:
+    case("compare_" + op, op, [ci, cj], [fn(ci, cj)])
+ba, bb = rng.rand(3, 4) > 0.5, rng.rand(4) > 0.5
+case("logical_and", "LogicalAnd", [ba, bb], [np.logical_and(ba, bb)])
+case("logical_or", "LogicalOr", [ba, bb], [np.logical_or(ba, bb)])
+case("logical_not", "LogicalNot", [ba], [np.logical_not(ba)])
+# ---- unary ------------------------------------------------------------------------------
+u = floats(3, 5)
+u[0, 0], u[0, 1], u[0, 2] = nan, f32(2.5), f32(-0.5)
+case("abs", "Abs", [u], [np.abs(u)])
+case("sign_nan", "Sign", [u], [np.sign(u)])
+case("sign_int", "Sign", [np.array([-4, 0, 9], i32)], [np.array([-1, 0, 1], i32)])
+case("reciprocal", "Reciprocal", [u], [np.reciprocal(u)])
+pos = np.abs(u) + f32(0.01)
+case("rsqrt", "Rsqrt", [pos], [1 / np.sqrt(pos)])
+case("log1p_small", "Log1p", [pos * f32(1e-6)], [np.log1p(pos * f32(1e-6))])
+case("floor", "Floor", [u], [np.floor(u)])
+case("ceil", "Ceil", [u], [np.ceil(u)])
+halves = np.array([0.5, 1.5, 2.5, -0.5, -1.5, 2.4, -2.6], f32)
+case("round_half_even", "Round", [halves], [np.round(halves)])
+case("is_finite", "IsFinite", [np.array([1.0, nan, np.inf, -np.inf], f32)], [np.array([True, False, False, False])])
+# ---- reductions -------------------------------------------------------------------------
+r = floats(2, 3, 4)
+r[1, 2, 3] = nan
+for op, fn in [("Prod", np.prod), ("Max", np.max), ("Min", np.min)]:
+    case(f"reduce_{op}_axes", op, [r, np.array([0, 2], i32)], [fn(r, axis=(0, 2))])
+    case(f"reduce_{op}_keep_dims", op, [r, np.array([-1], i32)], [fn(r, axis=-1, keepdims=True)],
+         "keep_dims=b:1")
+rb = rng.rand(3, 4) > 0.3
+case("reduce_all", "All", [rb, np.array(1, i32)], [np.all(rb, axis=1)])
+case("reduce_any", "Any", [rb, np.array([0, 1], i32)], [np.any(rb, axis=(0, 1))])
+am = floats(3, 4)
+case("argmin_axis1", "ArgMin", [am, np.array(1, i32)], [np.argmin(am, axis=1).astype(np.int64)])
+# ---- arrays -----------------------------------------------------------------------------
+p1, p2, p3 = floats(2, 3), floats(2, 3), floats(2, 3)
+case("pack_axis1", "Pack", [p1, p2, p3], [np.stack([p1, p2, p3], axis=1)], "N=i:3 axis=i:1")
+case("pack_axis_neg", "Pack", [p1, p2], [np.stack([p1, p2], axis=-1)], "N=i:2 axis=i:-1")
+case("unpack_axis0", "Unpack", [p1], [p1[0], p1[1]], "num=i:2")
+q1, q2 = floats(2, 3, 1), floats(2, 3, 4)
+case("concat_last_axis", "ConcatV2", [q1, q2, np.array(-1, i32)], [np.concatenate([q1, q2], axis=-1)], "N=i:2")
+case("concat_int_vectors", "ConcatV2", [np.array([1, 2], i32), np.array([3], i32), np.array(0, i32)],
+     [np.array([1, 2, 3], i32)], "N=i:2")
+t = floats(2, 3)
+case("tile", "Tile", [t, np.array([2, 3], i32)], [np.tile(t, (2, 3))])
+case("tile_int64_multiples", "Tile", [t, np.array([1, 2], np.int64)], [np.tile(t, (1, 2))])
+s = floats(4, 5, 6)
+case("slice", "Slice", [s, np.array([1, 0, 2], i32), np.array([2, -1, 3], i32)], [s[1:3, 0:, 2:5]])
+case("split_axis1", "Split", [np.array(1, i32), np.arange(12, dtype=f32).reshape(2, 6)],
+     list(np.split(np.arange(12, dtype=f32).reshape(2, 6), 3, axis=1)), "num_split=i:3")
+
+
+def strided(name, begin, end, strides, expected, masks=""):
+    case("strided_slice_" + name, "StridedSlice",
+         [s, np.array(begin, i32), np.array(end, i32), np.array(strides, i32)], [expected], masks or "-")
+
+
+strided("basic", [1, 0, 0], [3, 5, 6], [1, 2, 3], s[1:3, 0:5:2, 0:6:3])
+strided("negative_stride", [-1, 4, 5], [0, 0, 0], [-1, -2, -1], s[-1:0:-1, 4:0:-2, 5:0:-1])
+strided("masks", [9, 1, 9], [0, 3, 0], [1, 1, -1], s[:, 1:3, ::-1], "begin_mask=i:5 end_mask=i:5")
+strided("shrink", [2, 0, -1], [3, 5, 0], [1, 1, 1], s[2, :, -1], "shrink_axis_mask=i:5 end_mask=i:2")
+strided("ellipsis_newaxis", [0, 0, 1], [0, 0, 3], [1, 1, 1], s[..., np.newaxis, 1:3],
+        "ellipsis_mask=i:1 new_axis_mask=i:2")
+strided("clamped", [-100, 2, 0], [100, 100, 2], [1, 1, 1], s[-100:100, 2:100, 0:2])
+strided("short_spec", [1], [2], [1], s[1:2])
+case("expand_dims_neg", "ExpandDims", [t, np.array(-1, i32)], [np.expand_dims(t, -1)])
+sq = floats(1, 3, 1, 2)
+case("squeeze_all", "Squeeze", [sq], [np.squeeze(sq)])
+case("squeeze_listed", "Squeeze", [sq], [np.squeeze(sq, axis=2)], "squeeze_dims=li:2")
+cond = rng.rand(3, 4) > 0.5
+tv, ev = floats(3, 4), floats(3, 4)
+case("select_elements", "Select", [cond, tv, ev], [np.where(cond, tv, ev)])
+rows_cond = np.array([True, False, True])
+case("select_rows", "Select", [rows_cond, tv, ev], [np.where(rows_cond[:, None], tv, ev)])
+case("where_coordinates", "Where", [cond], [np.argwhere(cond).astype(np.int64)])
+case("broadcast_gradient_args", "BroadcastGradientArgs",
+     [np.array([2, 3, 1, 5], i32), np.array([3, 4, 1], i32)],
+     [np.array([2], i32), np.array([0, 3], i32)])
+case("range_int", "Range", [np.array(3, i32), np.array(-8, i32), np.array(-3, i32)], [np.arange(3, -8, -3, dtype=i32)])
+case("range_float", "Range", [f32(0.5), f32(2.0), f32(0.4)], [np.arange(0.5, 2.0, 0.4, dtype=f32)],
+     "Tidx=type:float")
+perm = np.array([2, 0, 3, 1], i32)
+case("invert_permutation", "InvertPermutation", [perm], [np.argsort(perm).astype(i32)])
+# ---- gradients of element-wise functions, AddN, BiasAddGrad -----------------------------
+yv, dy = rng.rand(3, 4).astype(f32), floats(3, 4)
+case("sigmoid_grad", "SigmoidGrad", [yv, dy], [dy * yv * (1 - yv)])
+case("tanh_grad", "TanhGrad", [yv, dy], [dy * (1 - yv * yv)])
+case("sqrt_grad", "SqrtGrad", [yv + 1, dy], [dy * f32(0.5) / (yv + 1)])
+case("rsqrt_grad", "RsqrtGrad", [yv, dy], [f32(-0.5) * dy * yv ** 3])
+case("reciprocal_grad", "ReciprocalGrad", [yv, dy], [-dy * yv * yv])
+case("add_n", "AddN", [yv, dy, yv], [yv + dy + yv], "N=i:3")
+g4 = floats(2, 3, 4, 5)
+case("bias_add_grad_nhwc", "BiasAddGrad", [g4], [g4.sum(axis=(0, 1, 2))])
+case("bias_add_grad_nchw", "BiasAddGrad", [g4], [g4.sum(axis=(0, 2, 3))], "data_format=s:NCHW")
+# ---- optimizer updates (TensorFlow's formulas) ------------------------------------------
+var, grad = floats(3, 2), floats(3, 2)
+case("apply_gradient_descent", "ApplyGradientDescent", [var, f32(0.1), grad], [var - f32(0.1) * grad, var - f32(0.1) * grad],
+     refs=(0,))
+m, v = floats(3, 2), np.abs(floats(3, 2))
+b1p, b2p, lr, b1, b2, eps = f32(0.9 ** 3), f32(0.999 ** 3), f32(0.01), f32(0.9), f32(0.999), f32(1e-8)
+m2 = m + (grad - m) * (1 - b1)
+v2 = v + (grad * grad - v) * (1 - b2)
+var2 = var - lr * np.sqrt(1 - b2p) / (1 - b1p) * m2 / (np.sqrt(v2) + eps)
+case("apply_adam", "ApplyAdam", [var, m, v, b1p, b2p, lr, b1, b2, eps, grad], [var2, var2, m2, v2], refs=(0, 1, 2))
+acc = np.abs(floats(3, 2))
+acc2 = acc * f32(0.9) + grad
+case("apply_momentum", "ApplyMomentum", [var, acc, lr, grad, f32(0.9)],
+     [var - lr * acc2, var - lr * acc2, acc2], refs=(0, 1))
+acc3 = acc + grad * grad
+case("apply_adagrad", "ApplyAdagrad", [var, acc, lr, grad], [var - lr * grad / np.sqrt(acc3)] * 2 + [acc3],
+     refs=(0, 1))
+
+with open(os.path.join(OUT, "cases.tsv"), "w") as f:
+    f.write("\n".join(rows) + "\n")
+print(f"numpy_cases: {len(rows)} cases written to {OUT}")
