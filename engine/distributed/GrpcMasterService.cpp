@@ -59,16 +59,19 @@ grpc::ServerUnaryReactor* GrpcMasterService::RunStep(grpc::CallbackServerContext
       "RunStep", request, response,
       [this](const auto& parsed, auto* reply, CallCancellation* cancellation, auto finish) {
         const bool errors_in_body = parsed.store_errors_in_response_body();
-        master_->RunStepAsync(parsed, reply, [reply, errors_in_body, finish = std::move(finish)](const Status& status) {
-          // A client that asks for it (TensorFlow's sessions do) gets the error in the reply's
-          // body, with whatever metadata the step gathered, and an OK call.
-          if (!status.ok() && errors_in_body) {
-            reply->set_status_code(static_cast<int32_t>(status.code()));
-            reply->set_status_error_message(std::string(status.message()));
-            return finish(OkStatus());
-          }
-          finish(status);
-        }, cancellation);
+        master_->RunStepAsync(
+            parsed, reply,
+            [reply, errors_in_body, finish = std::move(finish)](const Status& status) {
+              // A client that asks for it (TensorFlow's sessions do) gets the error in the reply's
+              // body, with whatever metadata the step gathered, and an OK call.
+              if (!status.ok() && errors_in_body) {
+                reply->set_status_code(static_cast<int32_t>(status.code()));
+                reply->set_status_error_message(std::string(status.message()));
+                return finish(OkStatus());
+              }
+              finish(status);
+            },
+            cancellation);
       });
 }
 

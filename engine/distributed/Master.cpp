@@ -207,8 +207,7 @@ void Master::RunStepAsync(const tensorflow::RunStepRequest& request, tensorflow:
   }
   // Building a plan waits on every worker's RegisterGraph; the caller's thread (a gRPC
   // callback thread) must not block on other calls, so a new signature is built aside.
-  impl_->OffThread([session = *std::move(session), &request, response, done = std::move(done),
-                    cancellation]() mutable {
+  impl_->OffThread([session = *std::move(session), &request, response, done = std::move(done), cancellation]() mutable {
     // `done` is called once: by the step, or here when building the plan failed or threw.
     StatusOr<std::shared_ptr<const StepPlan>> plan;
     try {
