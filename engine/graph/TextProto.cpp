@@ -24,10 +24,12 @@ class FirstTextError : public google::protobuf::io::ErrorCollector {
 
 }  // namespace
 
-Status ParseTextProto(std::string_view text, std::string_view what, google::protobuf::Message* message) {
+Status ParseTextProto(std::string_view text, std::string_view what, google::protobuf::Message* message,
+                      bool allow_unknown_fields) {
   FirstTextError errors_seen;
   google::protobuf::TextFormat::Parser parser;
   parser.RecordErrorsTo(&errors_seen);
+  parser.AllowUnknownField(allow_unknown_fields);
   parser.SetRecursionLimit(kMaxTextProtoNesting);
   if (parser.ParseFromString(std::string(text), message)) return OkStatus();
   if (errors_seen.first().empty())

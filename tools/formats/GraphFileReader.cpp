@@ -82,27 +82,19 @@ Status Parse(const std::string& path, const std::string& bytes, GraphFileReader:
              GraphFileReader::Kind kind, google::protobuf::Message* message) {
   const char* type = GraphFileReader::KindName(kind);
   if (format == GraphFileReader::Format::kText) {
-    FirstErrorCollector collector;
-    google::protobuf::TextFormat::Parser parser;
-    parser.RecordErrorsTo(&collector);
-    parser.SetRecursionLimit(kMaxTextProtoNesting);
     // A MetaGraphDef's or SavedModel's signatures, assets and object graph are not read.
-    parser.AllowUnknownField(kind != GraphFileReader::Kind::kGraphDef);
-    if (parser.ParseFromString(bytes, message)) return OkStatus();
+    const Status strict = ParseTextProto(bytes, path, message, kind != GraphFileReader::Kind::kGraphDef);
+    if (strict.ok()) return OkStatus();
     // The bodies of a graph's function library and its nodes' debug info are TensorFlow's
     // additions that ClusterLab does not model: a text graph holding them is read without
     // them (a binary one keeps them as unknown fields). Other unknown fields stay errors.
     const bool has_additions =
         absl::StrContains(bytes, "\nlibrary {") || absl::StrContains(bytes, "experimental_debug_info {");
     if (kind == GraphFileReader::Kind::kGraphDef && has_additions) {
-      google::protobuf::TextFormat::Parser lenient;
-      lenient.AllowUnknownField(true);
-      lenient.SetRecursionLimit(kMaxTextProtoNesting);
       message->Clear();
-      if (lenient.ParseFromString(bytes, message)) return OkStatus();
+      if (ParseTextProto(bytes, path, message, /*allow_unknown_fields=*/true).ok()) return OkStatus();
     }
-    if (collector.has_error()) return errors::InvalidArgument(collector.Describe(path));
-    return errors::InvalidArgument(path, ": not a text ", type);
+    return strict;
   }
   // Parsing as the wrong message type makes protobuf log complaints about its strings.
   google::protobuf::LogSilencer silence;

@@ -16,6 +16,8 @@ inline constexpr int kMaxTextProtoNesting = 100;
 
 // INVALID_ARGUMENT "<what>:<line>:<column>: <protobuf's message>" for the first error; a text
 // nested deeper than the limit says so ("exceeded the configured recursion limit of 100").
-Status ParseTextProto(std::string_view text, std::string_view what, google::protobuf::Message* message);
+// With `allow_unknown_fields`, fields the message type does not have are skipped.
+Status ParseTextProto(std::string_view text, std::string_view what, google::protobuf::Message* message,
+                      bool allow_unknown_fields = false);
 
 }  // namespace clab
