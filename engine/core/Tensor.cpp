@@ -1,4 +1,5 @@
 #include "clab/core/Tensor.h"
+#include "core/BoolBytes.h"
 
 #include <charconv>
 #include <cmath>
@@ -70,6 +71,7 @@ StatusOr<Tensor> Tensor::FromProto(const tensorflow::TensorProto& proto) {
                                      " needs ", expected, " bytes of tensor_content, got ",
                                      proto.tensor_content().size());
     std::memcpy(t.raw_data(), proto.tensor_content().data(), expected);
+    NormalizeBoolBytes(&t);
     return t;
   }
   Status status;

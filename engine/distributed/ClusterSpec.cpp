@@ -1,5 +1,6 @@
 #include "clab/distributed/ClusterSpec.h"
 
+#include <absl/strings/numbers.h>
 #include <absl/strings/str_join.h>
 #include <nlohmann/json.hpp>
 
@@ -7,6 +8,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -142,7 +144,10 @@ StatusOr<ClusterSpec::Jobs> JobsFromJson(const nlohmann::json& cluster) {
           return errors::InvalidArgument("Job '", job, "' has task index '", index, "', not a number");
         if (!address.is_string())
           return errors::InvalidArgument("Job '", job, "' task ", index, " is not a \"host:port\" string");
-        out[std::stoi(index)] = address.get<std::string>();
+        int number = 0;
+        if (!absl::SimpleAtoi(index, &number))
+          return errors::InvalidArgument("Job '", job, "' has task index ", index, ", out of range");
+        out[number] = address.get<std::string>();
       }
     } else {
       return errors::InvalidArgument("The tasks for job '", job,
@@ -155,7 +160,7 @@ StatusOr<ClusterSpec::Jobs> JobsFromJson(const nlohmann::json& cluster) {
 StatusOr<nlohmann::json> ParseJson(std::string_view text, std::string_view what) {
   try {
     return nlohmann::json::parse(text.begin(), text.end());
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // a syntax error, or a number out of range
     return errors::InvalidArgument(what, " is not valid JSON: ", e.what());
   }
 }
@@ -328,7 +333,10 @@ StatusOr<TfConfig> TfConfig::Parse(std::string_view json) {
   config.task_type = task["type"].get<std::string>();
   if (!task.contains("index") || !task["index"].is_number_integer())
     return errors::InvalidArgument("TF_CONFIG task has no integer \"index\"");
-  config.task_index = task["index"].get<int>();
+  const int64_t index = task["index"].get<int64_t>();
+  if (index < 0 || index > std::numeric_limits<int>::max())
+    return errors::InvalidArgument("TF_CONFIG task index ", task["index"].dump(), " is out of range");
+  config.task_index = static_cast<int>(index);
   if (!config.cluster.HasJob(config.task_type))
     return errors::InvalidArgument("TF_CONFIG task type '", config.task_type,
                                    "' is not a job of the cluster (jobs: ", absl::StrJoin(config.cluster.jobs(), ", "),

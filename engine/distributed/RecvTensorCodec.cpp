@@ -1,4 +1,5 @@
 #include "distributed/RecvTensorCodec.h"
+#include "core/BoolBytes.h"
 
 #include "tensorflow/worker.pb.h"
 
@@ -85,6 +86,7 @@ StatusOr<std::optional<Tensor>> DecodeTensorFast(google::protobuf::io::CodedInpu
         return errors::DataLoss("RecvTensorResponse carries ", length, " bytes for a ", DataTypeName(dtype),
                                 " tensor of shape ", shape->DebugString(), ", which needs ", value.TotalBytes());
       if (!in.ReadRaw(value.raw_data(), static_cast<int>(length))) return Malformed("truncated tensor_content");
+      NormalizeBoolBytes(&value);
       tensor = std::move(value);
     } else if (field == 3 && type == WireFormatLite::WIRETYPE_VARINT) {
       uint64_t ignored = 0;

@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto spec = clab::ClusterSpec::Parse(text);
   (void)clab::ClusterSpec::FromJson(text);
   (void)clab::HostPort::Parse(text);
-  if (!spec.ok()) return 0;
+  if (!spec.ok() || spec->empty()) return 0;
   (void)spec->ToClusterDef();
   (void)spec->Tasks();
   // The written forms list each job's tasks in order: a sparse spec ({"worker": {"1": ...}})

@@ -134,7 +134,7 @@ void ProjectSeeds() {
       {"version", 1},
       {"name", "Own graph on two hosts"},
       {"cluster",
-       nlohmann::json::parse(*ClusterSpec::Parse("ps=198.18.0.2:2223;worker=198.18.0.3:2222").value().ToJson())},
+       nlohmann::json::parse(ClusterSpec::Parse("ps=198.18.0.2:2223;worker=198.18.0.3:2222").value().ToJson())},
       {"program", "seed"},
       {"run", {{"last_step", 50}, {"sync", true}, {"checkpoint_dir", "ckpt"}}},
       {"graph", Text(fuzz::InProcessTask::Graph(false))},
@@ -147,7 +147,6 @@ void CheckpointSeeds(const fs::path& scratch) {
       {"global_step", Tensor::Scalar<int64_t>(20)},
       {"w", Tensor::Matrix<float>({{1.5f, -2}, {0.25f, 4}})},
       {"labels", Tensor::Vector<int32_t>({0, 1, 2})},
-      {"name", Tensor::Scalar<std::string>("seed")},
   };
   const std::string prefix = (scratch / "model.ckpt-20").string();
   Check(WriteTensorBundle(prefix, tensors), "tensor bundle");
@@ -257,7 +256,6 @@ void RequestSeeds() {
   registered.clear_feed();
   registered.clear_fetch();
   registered.add_fetch("c:0");
-  registered.mutable_graph_options()->set_place_pruned_graph(true);
   Seed("fuzz_register_graph", "constant", registered.SerializeAsString());
 
   tensorflow::RunGraphRequest run;
