@@ -194,26 +194,21 @@ StatusOr<IdxArray> ReadIdxFile(const std::string& path) {
   const size_t available = bytes.size() - header_bytes;
   // The size the header declares, checked against the file before the array is allocated:
   // the dimensions' product may exceed memory, or overflow.
-  bool empty = false;
-  for (int64_t d : header.dims) empty = empty || d == 0;
-  size_t data_bytes = empty ? 0 : width;
+  size_t data_bytes = width;
   for (int64_t d : header.dims) {
-    if (empty) break;
-    const size_t dim = static_cast<size_t>(d);
-    if (data_bytes > available / dim)
+    if (__builtin_mul_overflow(data_bytes, static_cast<size_t>(d), &data_bytes))
       return errors::DataLoss("'", path, "' is truncated: it expects ", DimsText(header.dims), " ",
                               IdxTypeName(header.type), " values, more than the ", available,
                               " bytes of data the file has");
-    data_bytes *= dim;
   }
   if (available < data_bytes)
     return errors::DataLoss("'", path, "' is truncated: it expects ", DimsText(header.dims), " ",
                             IdxTypeName(header.type), " values (", data_bytes, " bytes of data), file has ", available);
-  IdxArray array(header.type, header.dims);
   if (available > data_bytes)
     return errors::DataLoss("'", path, "' has ", available - data_bytes, " bytes after the ", data_bytes,
                             " bytes of data its header declares (", DimsText(header.dims), " ",
                             IdxTypeName(header.type), " values)");
+  IdxArray array(header.type, header.dims);
   const unsigned char* from = reinterpret_cast<const unsigned char*>(bytes.data()) + header_bytes;
   unsigned char* to = array.bytes().data();
   if (data_bytes == 0) {
