@@ -77,7 +77,9 @@ BlockHandle WriteBlock(std::string* file, const std::string& contents) {
 }
 
 Status ReadBlock(std::string_view file, const BlockHandle& handle, const std::string& what, std::string_view* out) {
-  if (handle.offset + handle.size + kBlockTrailerSize > file.size())
+  // Offset and size are varints from the file: compared by subtraction, so that no sum wraps.
+  if (handle.offset > file.size() || handle.size > file.size() - handle.offset ||
+      kBlockTrailerSize > file.size() - handle.offset - handle.size)
     return errors::DataLoss(what, ": a block at byte ", handle.offset, " runs past the end of the file");
   const std::string_view contents = file.substr(handle.offset, handle.size);
   const char* trailer = file.data() + handle.offset + handle.size;
