@@ -27,9 +27,11 @@ size_t DataTypeSize(DataType dtype) {
 }
 
 std::string DataTypeName(DataType dtype) {
-  if (IsRefType(dtype)) return DataTypeName(BaseType(dtype)) + "_ref";
   if (dtype == tensorflow::DT_INVALID) return "invalid";
+  // A number outside the enum (a corrupt or hostile proto) is named as such before the ref
+  // check, which would otherwise recurse once per 100 of its value.
   if (!tensorflow::DataType_IsValid(dtype)) return StrCat("unknown dtype ", static_cast<int>(dtype));
+  if (IsRefType(dtype)) return DataTypeName(BaseType(dtype)) + "_ref";
   // "DT_FLOAT" -> "float"
   return absl::AsciiStrToLower(tensorflow::DataType_Name(dtype).substr(3));
 }

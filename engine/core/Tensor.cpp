@@ -1,4 +1,5 @@
 #include "clab/core/Tensor.h"
+#include "core/BoolBytes.h"
 
 #include "clab/core/TensorAllocation.h"
 #include "clab/core/TensorSize.h"
@@ -101,6 +102,7 @@ StatusOr<Tensor> Tensor::FromProto(const tensorflow::TensorProto& proto) {
                                      proto.tensor_content().size());
     CLAB_ASSIGN_OR_RETURN(Tensor t, AllocateTensor(dtype, shape));
     std::memcpy(t.raw_data(), proto.tensor_content().data(), size.bytes);
+    NormalizeBoolBytes(&t);
     return t;
   }
   const int64_t n = size.elements;

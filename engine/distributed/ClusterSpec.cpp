@@ -163,7 +163,7 @@ StatusOr<nlohmann::json> ParseJson(std::string_view text, std::string_view what)
   CLAB_RETURN_IF_ERROR(CheckJsonNesting(text, what));
   try {
     return nlohmann::json::parse(text.begin(), text.end());
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // a syntax error, or a number out of range
     return errors::InvalidArgument(what, " is not valid JSON: ", e.what());
   }
 }

@@ -1,4 +1,5 @@
 #include "distributed/RecvTensorCodec.h"
+#include "core/BoolBytes.h"
 
 #include "clab/core/TensorAllocation.h"
 #include "clab/core/TensorSize.h"
@@ -91,6 +92,7 @@ StatusOr<std::optional<Tensor>> DecodeTensorFast(google::protobuf::io::CodedInpu
                                 " tensor of shape ", shape->DebugString(), ", which needs ", size->bytes);
       CLAB_ASSIGN_OR_RETURN(Tensor value, AllocateTensor(dtype, *shape));
       if (!in.ReadRaw(value.raw_data(), static_cast<int>(length))) return Malformed("truncated tensor_content");
+      NormalizeBoolBytes(&value);
       tensor = std::move(value);
     } else if (field == 3 && type == WireFormatLite::WIRETYPE_VARINT) {
       uint64_t ignored = 0;

@@ -19,7 +19,7 @@ StatusOr<std::string> ReadAll(const std::string& path) {
   int n = 0;
   while ((n = ::gzread(file, buffer, sizeof(buffer))) > 0) text.append(buffer, static_cast<size_t>(n));
   int error = Z_OK;
-  const char* message = ::gzerror(file, &error);
+  const std::string message = ::gzerror(file, &error);  // zlib's text is gone once the file is closed
   ::gzclose(file);
   if (n < 0 || (error != Z_OK && error != Z_STREAM_END)) return errors::DataLoss("'", path, "' is damaged: ", message);
   return text;

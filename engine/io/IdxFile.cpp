@@ -190,10 +190,17 @@ StatusOr<IdxArray> ReadIdxFile(const std::string& path) {
   IdxHeader header;
   size_t header_bytes = 0;
   CLAB_RETURN_IF_ERROR(ParseHeader(path, bytes, &header, &header_bytes));
-  IdxArray array(header.type, header.dims);
   const size_t width = static_cast<size_t>(IdxTypeSize(header.type));
-  const size_t data_bytes = array.bytes().size();
   const size_t available = bytes.size() - header_bytes;
+  // The size the header declares, checked against the file before the array is allocated:
+  // the dimensions' product may exceed memory, or overflow.
+  size_t data_bytes = width;
+  for (int64_t d : header.dims) {
+    if (__builtin_mul_overflow(data_bytes, static_cast<size_t>(d), &data_bytes))
+      return errors::DataLoss("'", path, "' is truncated: it expects ", DimsText(header.dims), " ",
+                              IdxTypeName(header.type), " values, more than the ", available,
+                              " bytes of data the file has");
+  }
   if (available < data_bytes)
     return errors::DataLoss("'", path, "' is truncated: it expects ", DimsText(header.dims), " ",
                             IdxTypeName(header.type), " values (", data_bytes, " bytes of data), file has ", available);
@@ -201,9 +208,12 @@ StatusOr<IdxArray> ReadIdxFile(const std::string& path) {
     return errors::DataLoss("'", path, "' has ", available - data_bytes, " bytes after the ", data_bytes,
                             " bytes of data its header declares (", DimsText(header.dims), " ",
                             IdxTypeName(header.type), " values)");
+  IdxArray array(header.type, header.dims);
   const unsigned char* from = reinterpret_cast<const unsigned char*>(bytes.data()) + header_bytes;
   unsigned char* to = array.bytes().data();
-  if (width == 1 || std::endian::native == std::endian::big) {
+  if (data_bytes == 0) {
+    // Nothing to copy (and no buffer to copy into).
+  } else if (width == 1 || std::endian::native == std::endian::big) {
     std::memcpy(to, from, data_bytes);
   } else {
     for (size_t at = 0; at < data_bytes; at += width)

@@ -5,6 +5,7 @@
 
 #include "clab/io/Crc32c.h"
 #include "clab/io/SortedTable.h"
+#include "core/BoolBytes.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -220,6 +221,7 @@ StatusOr<Tensor> TensorBundleReader::Read(const std::string& name) const {
   ::close(fd);
   if (crc32c::Mask(crc32c::Value(out, tensor.TotalBytes())) != entry.crc32c())
     return errors::DataLoss("Checksum mismatch for '", name, "' in ", path, ": the checkpoint is corrupt");
+  NormalizeBoolBytes(&tensor);
   return tensor;
 }
 
