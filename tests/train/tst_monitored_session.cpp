@@ -10,6 +10,7 @@
 #include "clab/train/hooks/SmallHooks.h"
 #include "clab/train/hooks/StopAtStepHook.h"
 
+#include <absl/strings/match.h>
 #include <google/protobuf/text_format.h>
 
 #include <QtTest>
@@ -53,6 +54,20 @@ int64_t TrainToEnd(MonitoredSession& s, const std::string& train) {
   return runs;
 }
 
+// Trains the model to step 20 in `dir` (checkpoints at 10 and 20) and returns the newest
+// checkpoint, which must be model.ckpt-20.
+StatusOr<std::string> TrainTo20(const std::string& dir) {
+  {
+    Model m;
+    CLAB_ASSIGN_OR_RETURN(auto s, MonitoredTrainingSession(m.g, Options(dir, 20)));
+    if (TrainToEnd(*s, m.train.node()) != 20) return errors::Internal("training did not stop at step 20");
+    CLAB_RETURN_IF_ERROR(s->Close());
+  }
+  CLAB_ASSIGN_OR_RETURN(std::string latest, LatestCheckpoint(dir));
+  if (!absl::EndsWith(latest, "model.ckpt-20")) return errors::Internal("the newest checkpoint is ", latest);
+  return latest;
+}
+
 }  // namespace
 
 class MonitoredSessionTest : public QObject {
@@ -94,16 +109,8 @@ class MonitoredSessionTest : public QObject {
     QFETCH(QString, damage);
     QTemporaryDir dir;
     const std::string d = dir.path().toStdString();
-    {
-      Model m;
-      auto s = MonitoredTrainingSession(m.g, Options(d, 20));
-      QVERIFY(s.ok());
-      QCOMPARE(TrainToEnd(**s, m.train.node()), int64_t(20));
-      QVERIFY((*s)->Close().ok());
-    }
-    auto latest = LatestCheckpoint(d);
-    QVERIFY(latest.ok());
-    QVERIFY(QString::fromStdString(*latest).endsWith("model.ckpt-20"));
+    auto latest = TrainTo20(d);
+    QVERIFY2(latest.ok(), latest.status().ToString().c_str());
     if (damage == "data") {
       std::filesystem::resize_file(BundleDataFile(*latest), 3);
     } else {
@@ -134,15 +141,8 @@ class MonitoredSessionTest : public QObject {
   void damagedNewestCheckpointStopsWhenAskedTo() {
     QTemporaryDir dir;
     const std::string d = dir.path().toStdString();
-    {
-      Model m;
-      auto s = MonitoredTrainingSession(m.g, Options(d, 20));
-      QVERIFY(s.ok());
-      QCOMPARE(TrainToEnd(**s, m.train.node()), int64_t(20));
-      QVERIFY((*s)->Close().ok());
-    }
-    auto latest = LatestCheckpoint(d);
-    QVERIFY(latest.ok());
+    auto latest = TrainTo20(d);
+    QVERIFY2(latest.ok(), latest.status().ToString().c_str());
     std::filesystem::resize_file(BundleDataFile(*latest), 3);
     Model m;
     auto o = Options(d, 30);
