@@ -112,9 +112,9 @@ class ClabCliCommandsTest : public QObject {
       QVERIFY2(lines.indexOf(QRegularExpression(pattern)) >= 0,
                qPrintable(QString("no row matching %1 in:\n%2").arg(pattern, result.out)));
     }
-    QVERIFY2(
-        lines.last().startsWith("7 nodes: 2 Const, 1 VariableV2, 1 Assign, 1 Identity, 1 MatMul, 1 NoOp; 1 variable"),
-        qPrintable(lines.last()));
+    QVERIFY2(lines.last().startsWith(
+                 "GraphDef: 7 nodes: 2 Const, 1 VariableV2, 1 Assign, 1 Identity, 1 MatMul, 1 NoOp; 1 variable"),
+             qPrintable(lines.last()));
   }
 
   void runPrintsEachStep_data() {
