@@ -14,6 +14,7 @@
 #include "monitor/RunMonitor.h"
 #include "project/Project.h"
 #include "run/LocalCluster.h"
+#include "run/RunController.h"
 #include "views/CheckpointsView.h"
 #include "views/ConsolePane.h"
 #include "views/ConsoleView.h"
@@ -260,7 +261,9 @@ class StudioTest : public QObject {
     QVERIFY(window.isAttached());
     QVERIFY(!window.isRunning());  // nothing was started by the studio
     QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->globalStep() >= 50, 30000);
-    QTRY_COMPARE_WITH_TIMEOUT(window.dashboard()->stateOf("/job:ps/replica:0/task:0"), QString("listening"), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.runControl()->conditionOf("/job:ps/replica:0/task:0") == TaskCondition::kServing,
+                             10000);
+    QCOMPARE(window.dashboard()->stateOf("/job:ps/replica:0/task:0"), QString("listening"));
     QTRY_VERIFY_WITH_TIMEOUT(!window.placement()->deviceOf("MatMul").isEmpty(), 10000);
     // Each task said what devices it has: on its card's tooltip and in the task panel.
     const QString ps_cpu = "/job:ps/replica:0/task:0/device:CPU:0";
@@ -297,7 +300,9 @@ class StudioTest : public QObject {
     QString error;
     QVERIFY2(window.runProject(&error), qPrintable(error));
     QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->globalStep() >= 50, 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(window.dashboard()->stateOf("/job:worker/replica:0/task:1") == "training", 15000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        window.runControl()->conditionOf("/job:worker/replica:0/task:1") == TaskCondition::kTraining, 15000);
+    QVERIFY(window.dashboard()->stateOf("/job:worker/replica:0/task:1").startsWith("training, step "));
     QVERIFY(window.dashboard()->globalStepText().startsWith("global step "));
     // The placement log arrived as a table: variables on the ps, MatMul on the workers.
     QTRY_VERIFY_WITH_TIMEOUT(!window.placement()->deviceOf("MatMul").isEmpty(), 10000);
@@ -323,6 +328,38 @@ class StudioTest : public QObject {
     QVERIFY(finished.wait(15000));
     QVERIFY(!window.isRunning());
     for (qint64 pid : pids) QTRY_VERIFY_WITH_TIMEOUT(ProcessGone(pid), 5000);
+    // Stop is not a crash: every task says "stopped" with the stopped light, and nothing
+    // trains any more (no rate, no traffic on the links).
+    for (const ProjectTask& task : project.tasks) {
+      QCOMPARE(window.runControl()->conditionOf(task.name()), TaskCondition::kStopped);
+      QCOMPARE(window.dashboard()->stateOf(task.name()), QString("stopped"));
+      QCOMPARE(window.scene()->item(task.name())->light(), ConditionColor(TaskCondition::kStopped));
+    }
+    QCOMPARE(window.monitor()->totalStepsPerSecond(), 0.0);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        window.scene()->linkLabel("/job:ps/replica:0/task:0", "/job:worker/replica:0/task:1").isEmpty(), 5000);
+  }
+
+  void aNewProjectForgetsThePreviousRun() {
+    MainWindow window(ClabProcess::programPath("clab"));
+    window.setProject(Project::seedTwoWorkers());
+    QVERIFY(window.runProject());
+    QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->globalStep() >= 20, 30000);
+    const QList<qint64> pids = window.cluster()->pids();
+    // Opening another project (here the one-worker seed, whose task names are the same)
+    // stops the run and keeps nothing of it: states, step, devices, console, placement.
+    window.setProject(Project::seed());
+    for (qint64 pid : pids) QTRY_VERIFY_WITH_TIMEOUT(ProcessGone(pid), 10000);
+    QCoreApplication::processEvents();
+    for (const ProjectTask& task : window.project().tasks) {
+      QCOMPARE(window.runControl()->conditionOf(task.name()), TaskCondition::kNotRunning);
+      QCOMPARE(window.dashboard()->stateOf(task.name()), QString("not running"));
+      QVERIFY(window.scene()->item(task.name())->devicesSummary().isEmpty());
+    }
+    QCOMPARE(window.monitor()->globalStep(), qint64(-1));
+    QCOMPARE(window.dashboard()->globalStepText(), QString("global step -"));
+    QVERIFY(window.console()->text().isEmpty());
+    QVERIFY(window.placement()->deviceOf("MatMul").isEmpty());
   }
 
   void trainingRunShowsAFallingLoss() {
@@ -447,7 +484,10 @@ class StudioTest : public QObject {
     QCOMPARE(finished.first().first().toBool(), true);
     // The worker waited for the studio to watch it, so even this short run lost no event.
     QVERIFY2(window.monitor()->globalStep() >= 199, qPrintable(QString::number(window.monitor()->globalStep())));
-    QCOMPARE(window.dashboard()->stateOf("/job:worker/replica:0/task:0"), QString("stopped"));
+    // The worker ended on its own after its last step; the ps was stopped with the run.
+    QCOMPARE(window.runControl()->conditionOf("/job:worker/replica:0/task:0"), TaskCondition::kFinished);
+    QVERIFY(window.dashboard()->stateOf("/job:worker/replica:0/task:0").startsWith("finished"));
+    QCOMPARE(window.runControl()->conditionOf("/job:ps/replica:0/task:0"), TaskCondition::kStopped);
     QVERIFY(!window.placement()->deviceOf("MatMul").isEmpty());
   }
 
@@ -459,19 +499,30 @@ class StudioTest : public QObject {
     const QString ps = "/job:ps/replica:0/task:0";
     const QString chief = "/job:worker/replica:0/task:0";
     QVERIFY(window.killTask(ps));
-    QTRY_COMPARE_WITH_TIMEOUT(window.dashboard()->stateOf(ps), QString("crashed"), 10000);
-    QTRY_VERIFY_WITH_TIMEOUT(window.console()->text().contains("the process crashed"), 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(window.runControl()->conditionOf(ps), TaskCondition::kKilled, 10000);
+    QCOMPARE(window.dashboard()->stateOf(ps), QString("killed (SIGKILL)"));
+    QCOMPARE(window.scene()->item(ps)->light(), ConditionColor(TaskCondition::kKilled));
     // The ps's own tab keeps its last output.
-    QVERIFY(window.console()->text(ps).contains("the process crashed; its last output:"));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        window.console()->text(ps).contains("the process ended: killed (SIGKILL); its last output:"), 5000);
     // The workers' monitored sessions say they lost the ps and wait for it.
     QTRY_VERIFY_WITH_TIMEOUT(window.console()->text().contains("An error was raised"), 15000);
+    // Nothing is shown as training while the ps is gone: no worker is "training", the rate
+    // falls to 0 and the links to the dead ps go quiet.
+    QTRY_COMPARE_WITH_TIMEOUT(window.monitor()->totalStepsPerSecond(), 0.0, 10000);
+    for (const QString& worker : {chief, QString("/job:worker/replica:0/task:1")}) {
+      QTRY_VERIFY_WITH_TIMEOUT(window.runControl()->conditionOf(worker) != TaskCondition::kTraining, 10000);
+      QVERIFY(!window.dashboard()->stateOf(worker).startsWith("training"));
+      QVERIFY(window.scene()->item(worker)->light() != ConditionColor(TaskCondition::kTraining));
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(window.scene()->linkLabel(ps, chief).isEmpty(), 10000);
 
     // Restarted, the ps has lost its variables: the chief initialises them again (no
     // checkpoint directory here) and both workers train on.
     QVERIFY(window.restartTask(ps));
-    QTRY_COMPARE_WITH_TIMEOUT(window.dashboard()->stateOf(ps), QString("listening"), 15000);
+    QTRY_COMPARE_WITH_TIMEOUT(window.runControl()->conditionOf(ps), TaskCondition::kServing, 15000);
     QTRY_VERIFY_WITH_TIMEOUT(window.console()->text().count("Running the initializers") >= 2, 20000);
-    QTRY_VERIFY_WITH_TIMEOUT(window.dashboard()->stateOf(chief) == "training", 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(window.runControl()->conditionOf(chief), TaskCondition::kTraining, 20000);
     const qint64 resumed = window.monitor()->statuses().value(chief).local_step;
     QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->statuses().value(chief).local_step > resumed + 50, 20000);
     // The timeline marks the kill and the restart, the failed steps and the recoveries.

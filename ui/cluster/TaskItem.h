@@ -25,6 +25,8 @@ class TaskItem : public QGraphicsObject {
   const QString& task() const { return task_; }
   void setAddress(const QString& address);
   void setStatus(const QColor& light, const QString& text);
+  const QColor& light() const { return light_; }
+  const QString& statusText() const { return status_; }
   void setProblem(const QString& problem);  // empty: none
   void setDevices(const QList<DeviceInfo>& devices);
   const QString& devicesSummary() const { return devices_summary_; }

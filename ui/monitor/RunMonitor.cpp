@@ -10,6 +10,11 @@ namespace {
 constexpr int kDrainIntervalMs = 100;
 // Steps per second are measured over at least this long, so the figure does not flicker.
 constexpr qint64 kRateWindowMs = 500;
+// Training tasks report a step every 100 ms: one that sent none for this long is not stepping
+// (its ps died, it waits for others) and its rate is shown as 0 until steps come again.
+constexpr qint64 kStepSilenceMs = 1000;
+// Tasks report their traffic every second: a link with no report for this long is quiet.
+constexpr qint64 kTrafficSilenceMs = 2500;
 
 }  // namespace
 
@@ -37,6 +42,7 @@ void RunMonitor::clear() {
   watchers_.clear();  // each watcher cancels its stream and joins its thread
   statuses_.clear();
   rate_base_.clear();
+  last_step_ms_.clear();
   placements_.clear();
   traffic_.clear();
   failed_tasks_.clear();
@@ -73,6 +79,45 @@ double RunMonitor::totalStepsPerSecond() const {
   return total;
 }
 
+void RunMonitor::taskEnded(const QString& task) {
+  auto status = statuses_.find(task);
+  if (status == statuses_.end()) return;
+  status->steps_per_second = 0;
+  status->stalled = false;
+  rate_base_.remove(task);
+  last_step_ms_.remove(task);
+  for (auto it = traffic_.begin(); it != traffic_.end(); ++it) {
+    const QString from = it.key().section('|', 0, 0);
+    const QString to = it.key().section('|', 1);
+    if ((from == task || to == task) && it->busy) {
+      it->busy = false;
+      emit trafficChanged(from, to, 0);
+    }
+  }
+  emit statusChanged(task);
+  emit progress();
+}
+
+void RunMonitor::expireRates(bool* stepped) {
+  const qint64 now = clock_.elapsed();
+  for (auto it = statuses_.begin(); it != statuses_.end(); ++it) {
+    const auto last = last_step_ms_.constFind(it.key());
+    if (last == last_step_ms_.cend() || now - *last < kStepSilenceMs) continue;
+    const bool stalls = it->phase == TaskState::TRAINING && !it->stalled;
+    if (it->steps_per_second == 0 && !stalls) continue;
+    it->steps_per_second = 0;
+    it->stalled = it->phase == TaskState::TRAINING;
+    rate_base_.remove(it.key());
+    *stepped = true;
+    emit statusChanged(it.key());
+  }
+  for (auto it = traffic_.begin(); it != traffic_.end(); ++it) {
+    if (!it->busy || now - it->arrived_ms < kTrafficSilenceMs) continue;
+    it->busy = false;
+    emit trafficChanged(it.key().section('|', 0, 0), it.key().section('|', 1), 0);
+  }
+}
+
 bool RunMonitor::drain() {
   QList<ConsoleLine> lines;
   bool placed = false;
@@ -87,6 +132,8 @@ bool RunMonitor::drain() {
     bool changed = connected != status.connected;
     status.connected = connected;
     const TaskState::Phase before = status.phase;
+    const bool failed_before = status.step_failed;
+    const qint64 step_before = status.global_step;
     const qsizetype lines_before = lines.size();
     if (const qint64 missed = it.value()->takeMissed(); missed > 0) {
       status.missed_events += missed;
@@ -105,9 +152,10 @@ bool RunMonitor::drain() {
       for (const tensorflow::DeviceAttributes& device : info.devices()) status.devices << DeviceInfo::fromProto(device);
       emit devicesChanged(it.key());
     }
-    changed |= status.phase != before;
+    changed |= status.phase != before || status.step_failed != failed_before || status.global_step != step_before;
     if (changed) emit statusChanged(it.key());
   }
+  expireRates(&stepped);
   if (!lines.isEmpty()) emit consoleLines(lines);
   if (placed) emit placementsChanged(placements_);
   if (stepped) emit progress();
@@ -122,7 +170,10 @@ void RunMonitor::apply(const QString& task, const TaskEvent& event, QList<Consol
   switch (event.kind_case()) {
     case TaskEvent::kState: {
       status.phase = event.state().phase();
-      if (status.phase == TaskState::MODEL_READY && failed_tasks_.remove(task)) emit timelineMark(task, "recovered");
+      if (status.phase == TaskState::MODEL_READY) {
+        status.step_failed = false;
+        if (failed_tasks_.remove(task)) emit timelineMark(task, "recovered");
+      }
       status.detail = QString::fromStdString(event.state().detail());
       status.uninitialized.clear();
       for (const std::string& name : event.state().uninitialized())
@@ -137,6 +188,8 @@ void RunMonitor::apply(const QString& task, const TaskEvent& event, QList<Consol
       // A session's first run is always reported (the reporter's first report is immediate).
       if (status.local_step == 1) status.first_step = status.global_step;
       const qint64 now = clock_.elapsed();
+      last_step_ms_.insert(task, now);
+      status.stalled = false;
       auto base = rate_base_.find(task);
       if (base == rate_base_.end() || status.local_step < base->first) {
         rate_base_.insert(task, {status.local_step, now});
@@ -164,6 +217,10 @@ void RunMonitor::apply(const QString& task, const TaskEvent& event, QList<Consol
       lines->append({task, event.wall_time(), event.log().level(), "log", QString::fromStdString(event.log().text())});
       break;
     case TaskEvent::kError:
+      status.step_failed = true;
+      status.steps_per_second = 0;
+      status.last_error = QString::fromStdString(event.error().code() + ": " + event.error().message());
+      *stepped = true;
       if (!failed_tasks_.contains(task)) {
         failed_tasks_.insert(task);
         emit timelineMark(task, "error");
@@ -203,9 +260,13 @@ void RunMonitor::apply(const QString& task, const TaskEvent& event, QList<Consol
       const QString peer = QString::fromStdString(event.traffic().peer());
       const qint64 bytes = event.traffic().bytes_sent() + event.traffic().bytes_received();
       TrafficSample& last = traffic_[task + "|" + peer];
-      if (last.wall_time > 0 && event.wall_time() > last.wall_time)
-        emit trafficChanged(task, peer, static_cast<double>(bytes - last.bytes) / (event.wall_time() - last.wall_time));
-      last = {bytes, event.wall_time()};
+      bool busy = last.busy;
+      if (last.wall_time > 0 && event.wall_time() > last.wall_time) {
+        const double rate = static_cast<double>(bytes - last.bytes) / (event.wall_time() - last.wall_time);
+        emit trafficChanged(task, peer, rate);
+        busy = rate > 0;
+      }
+      last = {bytes, event.wall_time(), clock_.elapsed(), busy};
       break;
     }
     case TaskEvent::KIND_NOT_SET: break;

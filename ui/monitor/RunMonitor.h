@@ -35,6 +35,11 @@ struct TaskStatus {
   qint64 restored_step = -1;
   qint64 missed_events = 0;  // events the task sent faster than they could be watched, lost
   double steps_per_second = 0;
+  // No step arrived for a while although the task was training: its rate is shown as 0.
+  bool stalled = false;
+  // Its last step failed (an error event) and the model has not been ready again since.
+  bool step_failed = false;
+  QString last_error;         // "UNAVAILABLE: ..." of that failure
   QList<DeviceInfo> devices;  // as the task last said (kept after it stops)
 };
 
@@ -74,6 +79,9 @@ class RunMonitor : public QObject {
   // closed, so that the last events a task sent before it exited are shown, then stops.
   void finishWatching();
 
+  // The process of `task` has ended: it takes no more steps and talks to no peer.
+  void taskEnded(const QString& task);
+
   const QHash<QString, TaskStatus>& statuses() const { return statuses_; }
   qint64 globalStep() const;           // the highest any task reported
   double totalStepsPerSecond() const;  // the workers' runs per second, summed
@@ -98,16 +106,21 @@ class RunMonitor : public QObject {
  private:
   // Applies what the watchers hold, up to the budget; true when some was left for later.
   bool drain();
+  // Rates of tasks whose steps stopped, and traffic of links that went quiet, fall to 0.
+  void expireRates(bool* stepped);
   void apply(const QString& task, const TaskEvent& event, QList<ConsoleLine>* lines, bool* placed, bool* stepped);
 
   QHash<QString, std::shared_ptr<TaskWatcher>> watchers_;
   QHash<QString, TaskStatus> statuses_;
   QSet<QString> failed_tasks_;                       // tasks that reported an error and have not recovered yet
   QHash<QString, QPair<qint64, qint64>> rate_base_;  // task -> (local step, ms) at the last rate update
+  QHash<QString, qint64> last_step_ms_;              // task -> when its last step event arrived
   QList<PlacementRow> placements_;
   struct TrafficSample {
     qint64 bytes = 0;
     double wall_time = 0;
+    qint64 arrived_ms = 0;  // on this monitor's clock
+    bool busy = false;      // the last rate sent for the link was above 0
   };
   QHash<QString, TrafficSample> traffic_;  // "task|peer" -> the last totals
   QTimer timer_;

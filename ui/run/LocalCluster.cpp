@@ -125,6 +125,7 @@ void LocalCluster::startProcess(Task* task) {
   task->process->setProcessChannelMode(QProcess::MergedChannels);
   task->finished = false;
   task->stop_requested = false;
+  task->kill_requested = false;
   task->partial.clear();
   connect(task->process.get(), &QProcess::readyRead, this, [this, task] { onOutput(task); });
   connect(task->process.get(), &QProcess::finished, this,
@@ -146,6 +147,7 @@ bool LocalCluster::taskRunning(const QString& name) const {
 bool LocalCluster::killTask(const QString& name) {
   Task* task = find(name);
   if (!task || !taskRunning(name)) return false;
+  task->kill_requested = true;
   task->process->kill();
   return true;
 }
@@ -194,9 +196,15 @@ void LocalCluster::onOutput(Task* task) {
 void LocalCluster::onFinished(Task* task, int exit_code, QProcess::ExitStatus status) {
   onOutput(task);
   task->finished = true;
-  const bool crashed = status == QProcess::CrashExit && !task->stop_requested;
-  if (task->is_worker && (crashed || exit_code != 0) && !task->stop_requested) workers_failed_ = true;
-  emit taskFinished(task->name, exit_code, crashed, task->recent.join('\n'));
+  ProcessEnd end;
+  end.code = exit_code;  // for a CrashExit, QProcess gives the signal's number
+  if (task->kill_requested) end.kind = ProcessEnd::Kind::kKilled;
+  else if (task->stop_requested) end.kind = ProcessEnd::Kind::kStopped;
+  else end.kind = status == QProcess::CrashExit ? ProcessEnd::Kind::kSignalled : ProcessEnd::Kind::kExited;
+  const bool failed = end.kind == ProcessEnd::Kind::kSignalled || end.kind == ProcessEnd::Kind::kKilled ||
+                      (end.kind == ProcessEnd::Kind::kExited && exit_code != 0);
+  if (task->is_worker && failed) workers_failed_ = true;
+  emit taskFinished(task->name, end, task->recent.join('\n'));
 
   bool workers_running = false;
   bool others_running = false;

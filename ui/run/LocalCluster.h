@@ -8,6 +8,7 @@
 #pragma once
 
 #include "project/Project.h"
+#include "run/ProcessEnd.h"
 
 #include <QHash>
 #include <QObject>
@@ -45,7 +46,7 @@ class LocalCluster : public QObject {
 
  signals:
   void taskOutput(const QString& task, const QStringList& lines);
-  void taskFinished(const QString& task, int exit_code, bool crashed, const QString& last_lines);
+  void taskFinished(const QString& task, const clab::ui::ProcessEnd& end, const QString& last_lines);
   void runFinished(bool ok);
 
  private:
@@ -58,6 +59,7 @@ class LocalCluster : public QObject {
     QStringList recent;  // the last lines, for a crash report
     bool finished = false;
     bool stop_requested = false;
+    bool kill_requested = false;
   };
 
   void startProcess(Task* task);

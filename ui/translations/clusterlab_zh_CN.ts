@@ -978,4 +978,176 @@
         <translation>启动方式是 %1：在主机上运行请选择 ssh 或 slurm</translation>
     </message>
 </context>
+<context>
+    <name>clab::ui::DashboardView</name>
+    <message>
+        <source>global step -</source>
+        <translation>全局步 -</translation>
+    </message>
+    <message>
+        <source>%1 steps/s</source>
+        <translation>%1 步/秒</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Global step</source>
+        <translation>全局步</translation>
+    </message>
+    <message>
+        <source>Steps/s</source>
+        <translation>步/秒</translation>
+    </message>
+    <message>
+        <source>Detail</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>steps/s (all workers)</source>
+        <translation>步/秒（所有 worker）</translation>
+    </message>
+    <message>
+        <source>Training speed</source>
+        <translation>训练速度</translation>
+    </message>
+    <message>
+        <source>fault injected</source>
+        <translation>注入故障</translation>
+    </message>
+    <message>
+        <source>step failed</source>
+        <translation>步失败</translation>
+    </message>
+    <message>
+        <source>recovered</source>
+        <translation>已恢复</translation>
+    </message>
+    <message>
+        <source>seconds since start</source>
+        <translation>开始后的秒数</translation>
+    </message>
+    <message>
+        <source>steps/s</source>
+        <translation>步/秒</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>Loss (logged every 100 steps)</source>
+        <translation>损失（每 100 步记录一次）</translation>
+    </message>
+    <message>
+        <source>global step</source>
+        <translation>全局步</translation>
+    </message>
+    <message>
+        <source>its last output is in the Console</source>
+        <translation>最后的输出在控制台中</translation>
+    </message>
+    <message>
+        <source> (waiting for: %1)</source>
+        <translation>（等待：%1）</translation>
+    </message>
+    <message>
+        <source>global step %1</source>
+        <translation>全局步 %1</translation>
+    </message>
+</context>
+<context>
+    <name>TaskLiveText</name>
+    <message>
+        <source>%1, step %2</source>
+        <translation>%1，第 %2 步</translation>
+    </message>
+    <message>
+        <source>%1 (restored from %2 at step %3)</source>
+        <translation>%1（从 %2 恢复，第 %3 步）</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>killed (SIGKILL)</source>
+        <translation>已被终止（SIGKILL）</translation>
+    </message>
+    <message>
+        <source>crashed (%1)</source>
+        <translation>已崩溃（%1）</translation>
+    </message>
+    <message>
+        <source>finished at step %1</source>
+        <translation>已完成，第 %1 步</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>exited %1</source>
+        <translation>已退出，状态 %1</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>正在启动</translation>
+    </message>
+    <message>
+        <source>unreachable (its event stream was lost)</source>
+        <translation>无法连接（事件流已断开）</translation>
+    </message>
+    <message>
+        <source>recovering</source>
+        <translation>正在恢复</translation>
+    </message>
+    <message>
+        <source>recovering after %1</source>
+        <translation>%1 后正在恢复</translation>
+    </message>
+    <message>
+        <source>listening</source>
+        <translation>正在监听</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>正在等待</translation>
+    </message>
+    <message numerus="yes">
+        <source>waiting for the chief to initialise %n variable(s)</source>
+        <translation>
+            <numerusform>等待 chief 初始化 %n 个变量</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>initialising</source>
+        <translation>正在初始化</translation>
+    </message>
+    <message>
+        <source>model ready</source>
+        <translation>模型就绪</translation>
+    </message>
+    <message>
+        <source>no steps</source>
+        <translation>没有新的步</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>训练中</translation>
+    </message>
+    <message>
+        <source>not running</source>
+        <translation>未运行</translation>
+    </message>
+</context>
 </TS>

@@ -10,7 +10,9 @@
 #include <QScatterSeries>
 #include <QTableWidget>
 #include <QVBoxLayout>
+
 #include <QValueAxis>
+#include <algorithm>
 
 namespace clab::ui {
 namespace {
@@ -29,52 +31,21 @@ QLabel* BigLabel(const QString& text, QWidget* parent) {
 
 }  // namespace
 
-QString PhaseText(TaskState::Phase phase) {
-  switch (phase) {
-    case TaskState::UNKNOWN: return "not reached";
-    case TaskState::STARTING: return "starting";
-    case TaskState::LISTENING: return "listening";
-    case TaskState::CONNECTED: return "connected";
-    case TaskState::WAITING: return "waiting";
-    case TaskState::SESSION_CREATED: return "session created";
-    case TaskState::MODEL_READY: return "model ready";
-    case TaskState::TRAINING: return "training";
-    case TaskState::STOPPED: return "stopped";
-    case TaskState::FAILED: return "failed";
-    default: return "?";
-  }
-}
-
-QColor PhaseColor(TaskState::Phase phase, bool connected) {
-  switch (phase) {
-    case TaskState::WAITING:
-    case TaskState::STARTING:
-    case TaskState::SESSION_CREATED: return QColor(235, 170, 40);
-    case TaskState::LISTENING:
-    case TaskState::CONNECTED:
-    case TaskState::MODEL_READY:
-    case TaskState::TRAINING: return QColor(40, 170, 80);
-    case TaskState::STOPPED: return QColor(70, 120, 210);
-    case TaskState::FAILED: return QColor(210, 40, 40);
-    default: return connected ? QColor(235, 170, 40) : QColor(150, 150, 150);
-  }
-}
-
 DashboardView::DashboardView(QWidget* parent) : QWidget(parent) {
-  step_ = BigLabel("global step -", this);
-  rate_ = BigLabel("0 steps/s", this);
+  step_ = BigLabel(tr("global step -"), this);
+  rate_ = BigLabel(tr("%1 steps/s").arg(0), this);
   table_ = new QTableWidget(0, kColumns, this);
-  table_->setHorizontalHeaderLabels({"Task", "State", "Global step", "Steps/s", "Detail"});
+  table_->setHorizontalHeaderLabels({tr("Task"), tr("State"), tr("Global step"), tr("Steps/s"), tr("Detail")});
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->verticalHeader()->hide();
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
 
   series_ = new QLineSeries;
-  series_->setName("steps/s (all workers)");
+  series_->setName(tr("steps/s (all workers)"));
   auto* chart = new QChart;
   chart->addSeries(series_);
-  chart->setTitle("Training speed");
+  chart->setTitle(tr("Training speed"));
   auto marks = [chart](const QString& name, const QColor& color) {
     auto* series = new QScatterSeries;
     series->setName(name);
@@ -83,17 +54,18 @@ DashboardView::DashboardView(QWidget* parent) : QWidget(parent) {
     chart->addSeries(series);
     return series;
   };
-  faults_ = marks("fault injected", QColor(200, 60, 200));
-  errors_ = marks("step failed", QColor(210, 40, 40));
-  recoveries_ = marks("recovered", QColor(40, 170, 80));
+  faults_ = marks(tr("fault injected"), QColor(200, 60, 200));
+  errors_ = marks(tr("step failed"), QColor(210, 40, 40));
+  recoveries_ = marks(tr("recovered"), QColor(40, 170, 80));
   chart->legend()->setAlignment(Qt::AlignBottom);
   chart->legend()->markers(series_).first()->setVisible(false);
   x_axis_ = new QValueAxis;
-  x_axis_->setTitleText("seconds since start");
+  x_axis_->setTitleText(tr("seconds since start"));
   x_axis_->setRange(0, 10);
   y_axis_ = new QValueAxis;
-  y_axis_->setTitleText("steps/s");
+  y_axis_->setTitleText(tr("steps/s"));
   y_axis_->setRange(0, max_rate_);
+  for (QValueAxis* axis : {x_axis_, y_axis_}) axis->setLabelFormat("%g");
   chart->addAxis(x_axis_, Qt::AlignBottom);
   chart->addAxis(y_axis_, Qt::AlignLeft);
   for (QXYSeries* series : {static_cast<QXYSeries*>(series_), static_cast<QXYSeries*>(faults_),
@@ -106,15 +78,16 @@ DashboardView::DashboardView(QWidget* parent) : QWidget(parent) {
   chart_view->setMinimumHeight(180);
 
   loss_ = new QLineSeries;
-  loss_->setName("loss");
+  loss_->setName(tr("loss"));
   auto* loss_chart = new QChart;
   loss_chart->addSeries(loss_);
-  loss_chart->setTitle("Loss (logged every 100 steps)");
+  loss_chart->setTitle(tr("Loss (logged every 100 steps)"));
   loss_chart->legend()->hide();
   loss_x_ = new QValueAxis;
-  loss_x_->setTitleText("global step");
+  loss_x_->setTitleText(tr("global step"));
   loss_y_ = new QValueAxis;
-  loss_y_->setTitleText("loss");
+  loss_y_->setTitleText(tr("loss"));
+  for (QValueAxis* axis : {loss_x_, loss_y_}) axis->setLabelFormat("%g");
   loss_chart->addAxis(loss_x_, Qt::AlignBottom);
   loss_chart->addAxis(loss_y_, Qt::AlignLeft);
   loss_->attachAxis(loss_x_);
@@ -148,23 +121,31 @@ void DashboardView::setTasks(const QStringList& tasks) {
     table_->insertRow(row);
     table_->setItem(row, kTask, new QTableWidgetItem(task));
     for (int column = kState; column < kColumns; ++column) table_->setItem(row, column, new QTableWidgetItem);
-    table_->item(row, kState)->setText("not running");
+    table_->item(row, kState)->setText(NotRunningState().text);
   }
   table_->resizeColumnToContents(kTask);
+  table_->setColumnWidth(kState, std::max(table_->columnWidth(kState), fontMetrics().horizontalAdvance('x') * 34));
 }
 
-void DashboardView::updateTask(const QString& task, const TaskStatus& status, const QString& process_note) {
+void DashboardView::updateTask(const QString& task, const TaskLiveState& state, const TaskStatus& status) {
   for (int row = 0; row < table_->rowCount(); ++row) {
     if (table_->item(row, kTask)->text() != task) continue;
-    QString state = PhaseText(status.phase);
-    if (!process_note.isEmpty()) state = process_note;
-    table_->item(row, kState)->setText(state);
-    table_->item(row, kState)->setForeground(PhaseColor(status.phase, status.connected).darker(130));
+    table_->item(row, kState)->setText(state.text);
+    table_->item(row, kState)->setForeground(state.light.darker(130));
     table_->item(row, kStep)->setText(status.global_step >= 0 ? QString::number(status.global_step) : "");
     table_->item(row, kRate)
         ->setText(status.steps_per_second > 0 ? QString::number(status.steps_per_second, 'f', 0) : "");
-    QString detail = status.detail;
-    if (!status.uninitialized.isEmpty()) detail += " (waiting for: " + status.uninitialized.join(", ") + ")";
+    QString detail = status.step_failed ? status.last_error : status.detail;
+    // An ended task's last event no longer describes it.
+    switch (state.condition) {
+      case TaskCondition::kKilled:
+      case TaskCondition::kCrashed:
+      case TaskCondition::kFailed: detail = tr("its last output is in the Console"); break;
+      case TaskCondition::kStopped:
+      case TaskCondition::kFinished: detail.clear(); break;
+      default: break;
+    }
+    if (!status.uninitialized.isEmpty()) detail += tr(" (waiting for: %1)").arg(status.uninitialized.join(", "));
     table_->item(row, kDetail)->setText(detail);
     table_->item(row, kDetail)->setToolTip(detail);
   }
@@ -188,7 +169,9 @@ void DashboardView::addLoss(const QString&, qint64 global_step, double loss) {
   max_loss_ = std::max(max_loss_, loss);
   max_loss_step_ = std::max(max_loss_step_, global_step);
   loss_y_->setRange(0, max_loss_ * 1.1);
+  loss_y_->applyNiceNumbers();
   loss_x_->setRange(0, static_cast<double>(std::max<qint64>(max_loss_step_, 100)));
+  loss_x_->applyNiceNumbers();
 }
 
 int DashboardView::lossPoints() const { return loss_->count(); }
@@ -205,19 +188,21 @@ void DashboardView::startRun() {
   y_axis_->setRange(0, max_rate_);
   x_axis_->setRange(0, 10);
   run_clock_.restart();
-  step_->setText("global step -");
-  rate_->setText("0 steps/s");
+  step_->setText(tr("global step -"));
+  rate_->setText(tr("%1 steps/s").arg(0));
 }
 
 void DashboardView::updateProgress(qint64 global_step, double steps_per_second) {
-  step_->setText(global_step >= 0 ? QStringLiteral("global step %1").arg(global_step) : "global step -");
-  rate_->setText(QStringLiteral("%1 steps/s").arg(steps_per_second, 0, 'f', 0));
+  step_->setText(global_step >= 0 ? tr("global step %1").arg(global_step) : tr("global step -"));
+  rate_->setText(tr("%1 steps/s").arg(steps_per_second, 0, 'f', 0));
   const double t = static_cast<double>(run_clock_.elapsed()) / 1000.0;
   series_->append(t, steps_per_second);
   if (series_->count() > kChartPoints) series_->removePoints(0, series_->count() - kChartPoints);
   max_rate_ = std::max(max_rate_, steps_per_second * 1.2);
   y_axis_->setRange(0, max_rate_);
+  y_axis_->applyNiceNumbers();
   x_axis_->setRange(std::max(0.0, t - 60), std::max(10.0, t));
+  x_axis_->applyNiceNumbers();
 }
 
 QString DashboardView::globalStepText() const { return step_->text(); }

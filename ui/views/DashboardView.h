@@ -4,6 +4,7 @@
 #pragma once
 
 #include "monitor/RunMonitor.h"
+#include "run/TaskLiveState.h"
 
 #include <QElapsedTimer>
 #include <QWidget>
@@ -23,7 +24,8 @@ class DashboardView : public QWidget {
   explicit DashboardView(QWidget* parent = nullptr);
 
   void setTasks(const QStringList& tasks);
-  void updateTask(const QString& task, const TaskStatus& status, const QString& process_note = {});
+  // `state` decides the words and colour of the State column; `status` gives the figures.
+  void updateTask(const QString& task, const TaskLiveState& state, const TaskStatus& status);
   void updateProgress(qint64 global_step, double steps_per_second);
   void startRun();
   // A mark on the speed chart at this moment: "fault" (killed or restarted from the studio),
@@ -55,9 +57,5 @@ class DashboardView : public QWidget {
   QElapsedTimer run_clock_;
   double max_rate_ = 10;
 };
-
-// The words and light colour for a task's phase, shared by the dashboard and the canvas.
-QString PhaseText(TaskState::Phase phase);
-QColor PhaseColor(TaskState::Phase phase, bool connected);
 
 }  // namespace clab::ui

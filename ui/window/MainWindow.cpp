@@ -7,6 +7,7 @@
 #include "project/ClusterFormats.h"
 #include "project/ProjectEditCommand.h"
 #include "run/LocalCluster.h"
+#include "run/RunController.h"
 #include "sim/SimulatePanel.h"
 #include "teach/LessonPanel.h"
 #include "views/CheckpointsView.h"
@@ -56,25 +57,25 @@ MainWindow::MainWindow(QString clab_program, QWidget* parent)
     : QMainWindow(parent), clab_program_(std::move(clab_program)) {
   scene_ = new ClusterScene(this);
   undo_ = new QUndoStack(this);
-  monitor_ = new RunMonitor(this);
-  cluster_ = new LocalCluster(clab_program_, this);
+  run_control_ = new RunController(clab_program_, this);
+  RunMonitor* monitor = run_control_->monitor();
   buildLayout();
   buildActions();
 
-  connect(monitor_, &RunMonitor::statusChanged, this, &MainWindow::onStatusChanged);
-  connect(monitor_, &RunMonitor::progress, this, &MainWindow::onProgress);
-  connect(monitor_, &RunMonitor::consoleLines, console_, &ConsoleView::append);
-  connect(monitor_, &RunMonitor::placementsChanged, placement_, &PlacementView::setRows);
-  connect(monitor_, &RunMonitor::placementsChanged, graph_editor_, &GraphEditor::showRunPlacement);
+  connect(run_control_, &RunController::taskStateChanged, this, &MainWindow::onStatusChanged);
+  connect(run_control_, &RunController::progress, this, &MainWindow::onProgress);
+  connect(monitor, &RunMonitor::consoleLines, console_, &ConsoleView::append);
+  connect(monitor, &RunMonitor::placementsChanged, placement_, &PlacementView::setRows);
+  connect(monitor, &RunMonitor::placementsChanged, graph_editor_, &GraphEditor::showRunPlacement);
   connect(graph_editor_, &GraphEditor::graphEdited, this, [this](const QString& graph) { project_.graph = graph; });
-  connect(monitor_, &RunMonitor::trafficChanged, scene_, &ClusterScene::setLinkRate);
-  connect(monitor_, &RunMonitor::lossReported, dashboard_, &DashboardView::addLoss);
-  connect(monitor_, &RunMonitor::timelineMark, dashboard_,
+  connect(monitor, &RunMonitor::trafficChanged, scene_, &ClusterScene::setLinkRate);
+  connect(monitor, &RunMonitor::lossReported, dashboard_, &DashboardView::addLoss);
+  connect(monitor, &RunMonitor::timelineMark, dashboard_,
           [this](const QString&, const QString& kind) { dashboard_->mark(kind); });
-  connect(monitor_, &RunMonitor::devicesChanged, this, &MainWindow::showDevices);
-  connect(monitor_, &RunMonitor::checkpointSaved, checkpoints_, [this] { checkpoints_->refresh(); });
-  connect(cluster_, &LocalCluster::taskFinished, this, &MainWindow::onTaskFinished);
-  connect(cluster_, &LocalCluster::runFinished, this, &MainWindow::onRunFinished);
+  connect(monitor, &RunMonitor::devicesChanged, this, &MainWindow::showDevices);
+  connect(monitor, &RunMonitor::checkpointSaved, checkpoints_, [this] { checkpoints_->refresh(); });
+  connect(run_control_, &RunController::taskEnded, this, &MainWindow::onTaskEnded);
+  connect(run_control_, &RunController::runFinished, this, &MainWindow::onRunFinished);
   connect(scene_, &QGraphicsScene::selectionChanged, this, &MainWindow::showSelectedTask);
   connect(welcome_, &WelcomeView::exampleChosen, this, [this](const QString& example) {
     if (openExample(example)) tabs_->setCurrentWidget(dashboard_);
@@ -84,7 +85,7 @@ MainWindow::MainWindow(QString clab_program, QWidget* parent)
   connect(scene_, &ClusterScene::taskMenuRequested, this, [this](const QString& task, const QPoint& pos) {
     QMenu menu;
     QAction* kill = menu.addAction("Kill (SIGKILL)", this, [this, task] { killTask(task); });
-    kill->setEnabled(cluster_->taskRunning(task));
+    kill->setEnabled(cluster()->taskRunning(task));
     QAction* restart = menu.addAction("Restart", this, [this, task] { restartTask(task); });
     restart->setEnabled(isRunning());
     menu.addSeparator();
@@ -239,7 +240,7 @@ void MainWindow::buildActions() {
   stop_ = run_menu->addAction("&Stop", this, &MainWindow::stopRun);
   stop_->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
   stop_->setToolTip("Stop the processes of this run (Shift+F5)");
-  attach_ = run_menu->addAction("&Attach to running cluster", this, [this] { attached_ ? detach() : attach(); });
+  attach_ = run_menu->addAction("&Attach to running cluster", this, [this] { isAttached() ? detach() : attach(); });
   attach_->setToolTip("Watch tasks already running at the addresses of this project, without starting anything");
   run_menu->addSeparator();
   host_run_ = new HostRunController(*this, run_menu, clab_program_);
@@ -267,7 +268,13 @@ void MainWindow::buildActions() {
 }
 
 void MainWindow::setProject(const Project& project, const QString& path) {
-  if (isRunning()) stopRun();
+  // Nothing of the previous project's run stays: states, steps, charts, console, devices.
+  run_control_->reset();
+  console_->clear();
+  placement_->setRows({});
+  scene_->resetStatuses();
+  dashboard_->startRun();
+  status_step_->clear();
   path_ = path;
   undo_->clear();
   applyProject(project);
@@ -277,7 +284,7 @@ void MainWindow::applyProject(const Project& project) {
   const QString selected = scene_->selectedTask();
   project_ = project;
   scene_->setProject(project_);
-  for (auto it = monitor_->statuses().begin(); it != monitor_->statuses().end(); ++it)
+  for (auto it = monitor()->statuses().begin(); it != monitor()->statuses().end(); ++it)
     if (TaskItem* item = scene_->item(it.key())) item->setDevices(it->devices);
   fitCluster();
   if (TaskItem* item = scene_->item(selected)) item->setSelected(true);
@@ -308,14 +315,14 @@ void MainWindow::showSelectedTask() {
     for (const QString& problem : project_.validate())
       if (problem.startsWith(task + ": ")) problems << problem.mid(task.size() + 2);
     properties_->showTask(&candidate, problems.join("\n"));
-    properties_->showDevices(monitor_->statuses().value(task).devices);
+    properties_->showDevices(monitor()->statuses().value(task).devices);
     return;
   }
   properties_->showTask(nullptr, {});
 }
 
 void MainWindow::showDevices(const QString& task) {
-  const QList<DeviceInfo> devices = monitor_->statuses().value(task).devices;
+  const QList<DeviceInfo> devices = monitor()->statuses().value(task).devices;
   if (TaskItem* item = scene_->item(task)) item->setDevices(devices);
   if (scene_->selectedTask() == task) properties_->showDevices(devices);
 }
@@ -391,22 +398,19 @@ void MainWindow::openRecent(const QString& path) {
 }
 
 bool MainWindow::runProject(QString* error) {
-  detach();
   QString problem;
   console_->clear();
   placement_->setRows({});
-  process_notes_.clear();
   scene_->resetStatuses();
-  if (!cluster_->start(project_, &problem)) {
+  if (!run_control_->start(project_, &problem)) {
     statusBar()->showMessage("Cannot run: " + problem);
     if (error) *error = problem;
     return false;
   }
   dashboard_->startRun();
   if (tabs_->currentWidget() == welcome_) tabs_->setCurrentWidget(dashboard_);
-  monitor_->watch(cluster_->addresses());
   // Local runs use free ports: the cards show where each task really listens.
-  for (auto it = cluster_->addresses().begin(); it != cluster_->addresses().end(); ++it)
+  for (auto it = cluster()->addresses().begin(); it != cluster()->addresses().end(); ++it)
     if (TaskItem* item = scene_->item(it.key())) item->setAddress(it.value() + "  (this run)");
   statusBar()->showMessage(QStringLiteral("Running %1 tasks on 127.0.0.1").arg(project_.tasks.size()));
   updateActions();
@@ -414,58 +418,55 @@ bool MainWindow::runProject(QString* error) {
 }
 
 void MainWindow::attach() {
-  if (isRunning() || attached_) return;
+  if (isRunning() || isAttached()) return;
   QHash<QString, QString> addresses;
   for (const ProjectTask& task : project_.tasks) addresses.insert(task.name(), task.address());
   console_->clear();
   placement_->setRows({});
-  process_notes_.clear();
   scene_->resetStatuses();
   dashboard_->startRun();
-  monitor_->watch(addresses);
-  attached_ = true;
+  run_control_->attach(addresses);
   statusBar()->showMessage(QStringLiteral("Attached: watching %1 tasks at their addresses").arg(addresses.size()));
   updateActions();
 }
 
 void MainWindow::detach() {
-  if (!attached_) return;
-  monitor_->stopWatching();
-  attached_ = false;
+  if (!isAttached()) return;
+  run_control_->detach();
   statusBar()->showMessage("Detached: the tasks go on without being watched");
   updateActions();
 }
 
 void MainWindow::stopRun() {
-  cluster_->stop();
+  run_control_->stop();
   statusBar()->showMessage("Stopping the run...");
 }
 
-bool MainWindow::isRunning() const { return cluster_ && cluster_->running(); }
+bool MainWindow::isRunning() const { return run_control_ && run_control_->running(); }
+
+bool MainWindow::isAttached() const { return run_control_->attached(); }
+
+RunMonitor* MainWindow::monitor() const { return run_control_->monitor(); }
+
+LocalCluster* MainWindow::cluster() const { return run_control_->cluster(); }
 
 void MainWindow::onStatusChanged(const QString& task) {
-  const TaskStatus status = monitor_->statuses().value(task);
-  QString text = PhaseText(status.phase);
-  if (status.global_step >= 0) text += QStringLiteral(", step %1").arg(status.global_step);
-  const QString note = process_notes_.value(task);
-  scene_->setTaskStatus(task,
-                        note.contains("crash") || note.contains("exited 1")
-                            ? QColor(210, 40, 40)
-                            : PhaseColor(status.phase, status.connected),
-                        note.isEmpty() ? text : note);
-  dashboard_->updateTask(task, status, note);
+  const TaskLiveState state = run_control_->state(task);
+  scene_->setTaskStatus(task, state.light, state.text);
+  dashboard_->updateTask(task, state, monitor()->statuses().value(task));
 }
 
 void MainWindow::onProgress() {
-  for (auto it = monitor_->statuses().begin(); it != monitor_->statuses().end(); ++it) onStatusChanged(it.key());
-  dashboard_->updateProgress(monitor_->globalStep(), monitor_->totalStepsPerSecond());
-  status_step_->setText(QStringLiteral("global step %1  |  %2 steps/s")
-                            .arg(monitor_->globalStep())
-                            .arg(monitor_->totalStepsPerSecond(), 0, 'f', 0));
+  for (const ProjectTask& task : project_.tasks) onStatusChanged(task.name());
+  const qint64 step = monitor()->globalStep();
+  const double rate = monitor()->totalStepsPerSecond();
+  dashboard_->updateProgress(step, rate);
+  status_step_->setText(step >= 0 ? QStringLiteral("global step %1  |  %2 steps/s").arg(step).arg(rate, 0, 'f', 0)
+                                  : QString());
 }
 
 bool MainWindow::killTask(const QString& task) {
-  if (!cluster_->killTask(task)) return false;
+  if (!run_control_->killTask(task)) return false;
   dashboard_->mark("fault");
   ConsoleLine line{task, static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0, 30, "fault",
                    "killed with SIGKILL from the studio"};
@@ -474,49 +475,40 @@ bool MainWindow::killTask(const QString& task) {
 }
 
 bool MainWindow::restartTask(const QString& task) {
-  if (!cluster_->restartTask(task)) return false;
+  if (!run_control_->restartTask(task)) return false;
   dashboard_->mark("fault");
-  process_notes_.remove(task);
   ConsoleLine line{task, static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0, 30, "fault",
                    "restarted from the studio"};
   console_->append({line});
-  onStatusChanged(task);
   return true;
 }
 
-void MainWindow::onTaskFinished(const QString& task, int exit_code, bool crashed, const QString& last_lines) {
-  QString note;
-  if (crashed) {
-    note = "crashed";
-  } else if (exit_code != 0) {
-    note = QStringLiteral("exited %1").arg(exit_code);
-  }
-  if (!note.isEmpty()) {
-    process_notes_.insert(task, note);
-    ConsoleLine line{task, static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0, 40, "process",
-                     QStringLiteral("the process %1; its last output:\n%2").arg(note, last_lines)};
-    console_->append({line});
-  }
-  onStatusChanged(task);
+void MainWindow::onTaskEnded(const QString& task, const ProcessEnd& end, const QString& last_lines) {
+  // A process that ended for a reason worth reading: its last lines go to the console.
+  const bool telling = end.kind == ProcessEnd::Kind::kSignalled || end.kind == ProcessEnd::Kind::kKilled ||
+                       (end.kind == ProcessEnd::Kind::kExited && end.code != 0);
+  if (!telling) return;
+  ConsoleLine line{
+      task, static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0, 40, "process",
+      QStringLiteral("the process ended: %1; its last output:\n%2").arg(run_control_->state(task).text, last_lines)};
+  console_->append({line});
 }
 
 void MainWindow::onRunFinished(bool ok) {
-  monitor_->finishWatching();
-  for (const ProjectTask& task : project_.tasks) onStatusChanged(task.name());
-  onProgress();
-  statusBar()->showMessage(ok ? QStringLiteral("Run finished at global step %1").arg(monitor_->globalStep())
+  statusBar()->showMessage(ok ? QStringLiteral("Run finished at global step %1").arg(monitor()->globalStep())
                               : "Run ended with a failed worker: see the Console");
   updateActions();
 }
 
 void MainWindow::updateActions() {
   const bool running = isRunning();
-  if (run_) run_->setEnabled(!running && !attached_);
+  const bool attached = isAttached();
+  if (run_) run_->setEnabled(!running && !attached);
   if (stop_) stop_->setEnabled(running);
-  if (checkpoints_) checkpoints_->setRunActive(running || attached_);
+  if (checkpoints_) checkpoints_->setRunActive(running || attached);
   if (attach_) {
     attach_->setEnabled(!running);
-    attach_->setText(attached_ ? "&Detach" : "&Attach to running cluster");
+    attach_->setText(attached ? "&Detach" : "&Attach to running cluster");
   }
 }
 
@@ -593,7 +585,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     return;
   }
   if (isRunning()) {
-    cluster_->stop();
+    run_control_->stop();
     // LocalCluster's destructor kills whatever is left when the window goes.
   }
   event->accept();

@@ -28,7 +28,9 @@ class LessonPanel;
 class LocalCluster;
 class PlacementView;
 class RecentProjects;
+class RunController;
 class RunMonitor;
+struct ProcessEnd;
 class RunSettingsView;
 class SimulatePanel;
 class TaskPropertiesView;
@@ -72,7 +74,7 @@ class MainWindow : public QMainWindow {
   // started by hand) without starting anything; detach() ends the watch.
   void attach();
   void detach();
-  bool isAttached() const { return attached_; }
+  bool isAttached() const;
   // Fault injection on a running task (also on the canvas's right-click menu).
   bool killTask(const QString& task);
   bool restartTask(const QString& task);
@@ -81,8 +83,9 @@ class MainWindow : public QMainWindow {
   ConsoleView* console() const { return console_; }
   PlacementView* placement() const { return placement_; }
   CheckpointsView* checkpoints() const { return checkpoints_; }
-  RunMonitor* monitor() const { return monitor_; }
-  LocalCluster* cluster() const { return cluster_; }
+  RunController* runControl() const { return run_control_; }
+  RunMonitor* monitor() const;
+  LocalCluster* cluster() const;
   ClusterScene* scene() const { return scene_; }
   QTabWidget* tabs() const { return tabs_; }
   QUndoStack* undoStack() const { return undo_; }
@@ -111,7 +114,7 @@ class MainWindow : public QMainWindow {
   void buildLayout();
   void onStatusChanged(const QString& task);
   void onProgress();
-  void onTaskFinished(const QString& task, int exit_code, bool crashed, const QString& last_lines);
+  void onTaskEnded(const QString& task, const ProcessEnd& end, const QString& last_lines);
   void onRunFinished(bool ok);
   void updateActions();
   void saveAs();
@@ -138,16 +141,13 @@ class MainWindow : public QMainWindow {
   LessonPanel* lessons_ = nullptr;
   SimulatePanel* simulate_ = nullptr;
   QDockWidget* lessons_dock_ = nullptr;
-  RunMonitor* monitor_ = nullptr;
-  LocalCluster* cluster_ = nullptr;
+  RunController* run_control_ = nullptr;
   QLabel* status_step_ = nullptr;
   QAction* run_ = nullptr;
   QAction* stop_ = nullptr;
   QAction* attach_ = nullptr;
   RecentProjects* recent_ = nullptr;
   HostRunController* host_run_ = nullptr;
-  bool attached_ = false;
-  QHash<QString, QString> process_notes_;  // task -> "exited 1" / "crashed"
 };
 
 }  // namespace clab::ui
