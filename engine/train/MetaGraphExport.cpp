@@ -25,9 +25,19 @@ tensorflow::VariableDefProto VariableDefOf(const GraphBuilder& graph, const std:
   tensorflow::VariableDefProto def;
   def.set_variable_name(TensorName(var));
   // The names MakeVariable gives: "<var>/Assign" initialises it from its initial value,
-  // "<var>/read" is the snapshot the model reads.
+  // "<var>/read" is the snapshot the model reads. A variable made by hand has its
+  // initializer elsewhere in its scope: the first Assign there that writes it.
   const tensorflow::NodeDef* initializer = graph.FindNode(var + "/Assign");
-  if (initializer != nullptr && initializer->input_size() > 1 && initializer->input(0) == var) {
+  if (initializer == nullptr || initializer->input_size() < 2 || initializer->input(0) != var) {
+    initializer = nullptr;
+    for (const tensorflow::NodeDef& node : graph.graph_def().node())
+      if (node.op() == "Assign" && node.input_size() > 1 && node.input(0) == var &&
+          absl::StartsWith(node.name(), var + "/")) {
+        initializer = &node;
+        break;
+      }
+  }
+  if (initializer != nullptr) {
     def.set_initializer_name(initializer->name());
     def.set_initial_value_name(TensorName(initializer->input(1)));
   }
