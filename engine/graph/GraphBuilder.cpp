@@ -3,6 +3,7 @@
 #include "clab/core/DeviceName.h"
 #include "clab/graph/AttrValues.h"
 #include "clab/graph/Graph.h"
+#include "clab/graph/GraphVersions.h"
 #include "clab/graph/OpRegistry.h"
 
 #include <absl/strings/ascii.h>
@@ -87,7 +88,10 @@ struct GraphBuilder::Impl {
   void ApplyDeviceScopes(GraphBuilder& builder, tensorflow::NodeDef* def) const;
 };
 
-GraphBuilder::GraphBuilder() : impl_(std::make_unique<Impl>()) {}
+GraphBuilder::GraphBuilder() : impl_(std::make_unique<Impl>()) {
+  graph_.mutable_versions()->set_producer(kGraphDefProducer);
+  graph_.mutable_versions()->set_min_consumer(kGraphDefMinConsumer);
+}
 GraphBuilder::~GraphBuilder() = default;
 
 void GraphBuilder::RecordError(const Status& status) {
@@ -187,6 +191,13 @@ const std::vector<std::string>& GraphBuilder::Collection(const std::string& coll
   static const std::vector<std::string> kEmpty;
   auto it = impl_->collections.find(collection);
   return it == impl_->collections.end() ? kEmpty : it->second;
+}
+
+std::vector<std::string> GraphBuilder::CollectionNames() const {
+  std::vector<std::string> names;
+  for (const auto& [name, nodes] : impl_->collections)
+    if (!nodes.empty()) names.push_back(name);
+  return names;
 }
 
 const tensorflow::NodeDef* GraphBuilder::FindNode(std::string_view name) const {

@@ -23,7 +23,12 @@ StatusOr<std::unique_ptr<EventFileWriter>> EventFileWriter::Create(const std::st
   const double now = WallTimeSeconds();
   char seconds[32];
   std::snprintf(seconds, sizeof(seconds), "%010lld", static_cast<long long>(now));
-  const std::string path = StrCat(log_dir, "/events.out.tfevents.", seconds, ".", host, suffix);
+  // A second writer started in the same second on the same host (a restarted chief) gets
+  // its own file, ".<pid>" (and ".<n>") added, instead of overwriting the first one's.
+  const std::string base = StrCat(log_dir, "/events.out.tfevents.", seconds, ".", host);
+  std::string path = StrCat(base, suffix);
+  for (int n = 1; std::filesystem::exists(path, ec); ++n)
+    path = StrCat(base, ".", ::getpid(), n > 1 ? StrCat(".", n) : std::string(), suffix);
   std::unique_ptr<EventFileWriter> writer(new EventFileWriter);
   CLAB_RETURN_IF_ERROR(writer->writer_.Open(path));
   tensorflow::Event first;

@@ -5,6 +5,7 @@
 #include "clab/ops/Ops.h"
 #include "clab/train/CheckpointState.h"
 #include "clab/train/GlobalStep.h"
+#include "clab/train/MetaGraphExport.h"
 #include "clab/train/Saver.h"
 #include "clab/train/hooks/CheckpointSaverHook.h"
 #include "clab/train/hooks/StepCounterHook.h"
@@ -103,6 +104,11 @@ StatusOr<std::unique_ptr<MonitoredSession>> MonitoredTrainingSession(GraphBuilde
   }
   CLAB_RETURN_IF_ERROR(graph.status());
   ms->graph_def_ = graph.graph_def();
+  // The MetaGraphDef each checkpoint carries (model.ckpt-N.meta), of the finished graph.
+  if (ms->saver_) {
+    const tensorflow::SaverDef saver_def = ms->saver_->saver_def();
+    ms->saver_->SetMetaGraph(ExportMetaGraph(graph, &saver_def));
+  }
   // Nodes whose op has no outputs (NoOp, a train op, ...) can only be run, not fetched.
   for (const tensorflow::NodeDef& node : ms->graph_def_.node()) {
     const OpDef* op = OpRegistry::Global().Find(node.op());

@@ -2,39 +2,102 @@
 
 #include "clab/graph/AttrValues.h"
 #include "clab/graph/GraphKeys.h"
+#include "clab/io/AtomicFile.h"
 #include "clab/io/TensorBundle.h"
 #include "clab/ops/Ops.h"
 #include "clab/train/CheckpointState.h"
 
 #include <filesystem>
+#include <map>
 
 namespace clab {
+namespace {
+
+Output StringConst(GraphBuilder& graph, const std::vector<std::string>& values, std::string_view name) {
+  return ops::Const(graph, Tensor::Vector<std::string>(values), name);
+}
+
+}  // namespace
 
 StatusOr<Saver> Saver::Build(GraphBuilder& graph, const SaverOptions& options) {
   Saver saver;
   saver.max_to_keep_ = options.max_to_keep;
   saver.variables_ = options.var_list.empty() ? graph.Collection(GraphKeys::kGlobalVariables) : options.var_list;
-  auto scope = graph.WithNameScope(options.name);
-  std::vector<Output> assigns;
-  for (size_t i = 0; i < saver.variables_.size(); ++i) {
-    const std::string& var = saver.variables_[i];
+  std::vector<Output> values;
+  for (const std::string& var : saver.variables_) {
     const tensorflow::NodeDef* node = graph.FindNode(var);
     if (node == nullptr) return errors::NotFound("Saver: variable '", var, "' is not in the graph");
     DataType dtype;
     CLAB_RETURN_IF_ERROR(GetNodeAttr(*node, "dtype", &dtype));
-    PartialShape shape;
-    CLAB_RETURN_IF_ERROR(GetNodeAttr(*node, "shape", &shape));
-    Output value = ops::Placeholder(graph, dtype, shape, StrCat("restore_", i));
-    // The Assign joins the variable's colocation group, so the value travels to the variable's
-    // task once and is written there.
-    Output assign = ops::Assign(graph, Output(var), value, StrCat("Assign_", i));
     saver.dtypes_.push_back(dtype);
-    saver.restore_placeholders_.push_back(value.name());
-    assigns.push_back(assign.control());
+    values.emplace_back(var);
+  }
+  // The nodes tf.train.Saver adds, under the same names: the file name prefix, fed through
+  // save/Const; SaveV2 writing every variable by name, with save/control_dependency as the
+  // tensor to fetch; one RestoreV2 reading them all back and an Assign per variable, grouped
+  // by save/restore_all. Shapes and slices are empty strings: whole tensors.
+  auto scope = graph.WithNameScope(options.name);
+  const std::vector<std::string> slices(saver.variables_.size(), "");
+  Output filename_input = ops::Const(graph, Tensor::Scalar<std::string>("model"), "filename/input");
+  std::map<std::string, tensorflow::AttrValue> scalar_string{{"dtype", AttrOf(DT_STRING)},
+                                                             {"shape", AttrOf(PartialShape::Scalar())}};
+  Output filename = graph.AddNode("PlaceholderWithDefault", {filename_input}, scalar_string, "filename");
+  Output prefix = graph.AddNode("PlaceholderWithDefault", {filename}, scalar_string, "Const");
+  Output save;
+  {
+    auto save_scope = graph.WithNameScope("SaveV2");
+    std::vector<Output> inputs{prefix, StringConst(graph, saver.variables_, "tensor_names"),
+                               StringConst(graph, slices, "shape_and_slices")};
+    inputs.insert(inputs.end(), values.begin(), values.end());
+    std::vector<DataType> base_types;
+    for (DataType t : saver.dtypes_) base_types.push_back(BaseType(t));
+    save = graph.AddNode("SaveV2", inputs, {{"dtypes", AttrOf(base_types)}}, graph.CurrentNameScope() + "/");
+  }
+  {
+    auto colocated = graph.ColocateWith(prefix);
+    auto after_save = graph.WithControlDependencies({save.control()});
+    saver.save_tensor_ = ops::Identity(graph, prefix, "control_dependency").name();
+  }
+  saver.filename_tensor_ = prefix.name();
+  std::vector<Output> assigns;
+  if (!saver.variables_.empty()) {
+    Output restore;
+    {
+      auto restore_scope = graph.WithNameScope("RestoreV2");
+      std::vector<DataType> base_types;
+      for (DataType t : saver.dtypes_) base_types.push_back(BaseType(t));
+      restore = graph.AddNode("RestoreV2",
+                              {prefix, StringConst(graph, saver.variables_, "tensor_names"),
+                               StringConst(graph, slices, "shape_and_slices")},
+                              {{"dtypes", AttrOf(base_types)}}, graph.CurrentNameScope() + "/");
+    }
+    for (size_t i = 0; i < saver.variables_.size(); ++i) {
+      const Output restored(restore.node(), static_cast<int>(i));
+      saver.restored_tensors_.push_back(restored.name());
+      // The Assign joins the variable's colocation group, so the value travels to the
+      // variable's task once and is written there.
+      assigns.push_back(ops::Assign(graph, values[i], restored, "Assign").control());
+    }
   }
   saver.restore_op_ = ops::NoOp(graph, assigns, "restore_all").node();
   CLAB_RETURN_IF_ERROR(graph.status());
   return saver;
+}
+
+tensorflow::SaverDef Saver::saver_def() const {
+  tensorflow::SaverDef def;
+  def.set_filename_tensor_name(filename_tensor_);
+  def.set_save_tensor_name(save_tensor_);
+  def.set_restore_op_name(restore_op_);
+  def.set_max_to_keep(max_to_keep_);
+  def.set_sharded(false);
+  def.set_keep_checkpoint_every_n_hours(10000.0f);  // TensorFlow's default: never kept for age
+  def.set_version(2);                               // SaverDef.V2: the .index/.data bundle
+  return def;
+}
+
+void Saver::SetMetaGraph(tensorflow::MetaGraphDef meta_graph) {
+  meta_graph_ = std::make_shared<const tensorflow::MetaGraphDef>(std::move(meta_graph));
 }
 
 StatusOr<std::string> Saver::Save(Session& session, const std::string& base, int64_t global_step) {
@@ -51,6 +114,7 @@ StatusOr<std::string> Saver::Save(Session& session, const std::string& base, int
   std::filesystem::create_directories(dir.empty() ? "." : dir, ec);
   if (ec) return errors::Internal("Cannot create the checkpoint directory ", dir, ": ", ec.message());
   CLAB_RETURN_IF_ERROR(WriteTensorBundle(prefix, tensors));
+  if (meta_graph_) CLAB_RETURN_IF_ERROR(WriteFileAtomically(prefix + ".meta", meta_graph_->SerializeAsString()));
 
   last_checkpoints_.erase(std::remove(last_checkpoints_.begin(), last_checkpoints_.end(), prefix),
                           last_checkpoints_.end());
@@ -68,12 +132,15 @@ StatusOr<std::string> Saver::Save(Session& session, const std::string& base, int
   for (const auto& old : dropped) {
     std::filesystem::remove(old + ".index", ec);
     std::filesystem::remove(BundleDataFile(old), ec);
+    std::filesystem::remove(old + ".meta", ec);
   }
   return prefix;
 }
 
 Status Saver::Restore(Session& session, const std::string& prefix) {
   CLAB_ASSIGN_OR_RETURN(TensorBundleReader reader, TensorBundleReader::Open(prefix));
+  // The values are read here and fed as save/RestoreV2's outputs: the file is read where
+  // the chief runs, whichever task the graph's RestoreV2 is placed on.
   FeedList feeds;
   for (size_t i = 0; i < variables_.size(); ++i) {
     if (!reader.Contains(variables_[i]))
@@ -83,7 +150,7 @@ Status Saver::Restore(Session& session, const std::string& prefix) {
     if (value.dtype() != BaseType(dtypes_[i]))
       return errors::InvalidArgument("Checkpoint ", prefix, " holds '", variables_[i], "' as ",
                                      DataTypeName(value.dtype()), " but the variable is ", DataTypeName(dtypes_[i]));
-    feeds.emplace_back(restore_placeholders_[i], std::move(value));
+    feeds.emplace_back(restored_tensors_[i], std::move(value));
   }
   std::vector<Tensor> unused;
   Status s = session.Run(feeds, {}, {restore_op_}, &unused);

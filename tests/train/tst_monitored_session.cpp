@@ -9,6 +9,7 @@
 #include "clab/train/SummaryWriterCache.h"
 #include "clab/train/hooks/SmallHooks.h"
 #include "clab/train/hooks/StopAtStepHook.h"
+#include "tensorflow/meta_graph.pb.h"
 
 #include <absl/strings/match.h>
 #include <google/protobuf/text_format.h>
@@ -218,8 +219,10 @@ class MonitoredSessionTest : public QObject {
     QVERIFY(std::filesystem::exists(std::filesystem::path(d) / "graph.pbtxt"));
     std::vector<tensorflow::Event> events;
     QVERIFY(ReadEventFile(events_path, &events).ok());
-    int rates = 0, checkpoints = 0, w_scalars = 0, starts = 0;
+    int rates = 0, checkpoints = 0, w_scalars = 0, starts = 0, graphs = 0, meta_graphs = 0;
     for (const auto& e : events) {
+      if (!e.graph_def().empty()) ++graphs;
+      if (!e.meta_graph_def().empty()) ++meta_graphs;
       if (e.has_session_log() && e.session_log().status() == tensorflow::SessionLog::CHECKPOINT) ++checkpoints;
       if (e.has_session_log() && e.session_log().status() == tensorflow::SessionLog::START) ++starts;
       for (const auto& v : e.summary().value()) {
@@ -232,6 +235,14 @@ class MonitoredSessionTest : public QObject {
     QCOMPARE(checkpoints, 4);  // 0, 10, 20, 30
     QCOMPARE(starts, 1);
     QVERIFY(w_scalars >= 3);
+    // The graph view's events: the graph, and the meta graph whose "summaries" collection
+    // names the ScalarSummary node the scalar came from.
+    QCOMPARE(graphs, 1);
+    QCOMPARE(meta_graphs, 1);
+    tensorflow::MetaGraphDef meta;
+    for (const auto& e : events)
+      if (!e.meta_graph_def().empty()) QVERIFY(meta.ParseFromString(e.meta_graph_def()));
+    QCOMPARE(meta.collection_def().at("summaries").node_list().value(0), std::string("w_1:0"));
   }
 };
 

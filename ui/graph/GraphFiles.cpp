@@ -1,5 +1,6 @@
 #include "graph/GraphFiles.h"
 
+#include "clab/graph/GraphVersions.h"
 #include "clab/graph/TextProto.h"
 #include "formats/GraphFileReader.h"
 
@@ -17,7 +18,11 @@ bool GraphFiles::isTextPath(const QString& path) {
   return path.endsWith(".pbtxt", Qt::CaseInsensitive) || path.endsWith(".txt", Qt::CaseInsensitive);
 }
 
-Status GraphFiles::write(const QString& path, const tensorflow::GraphDef& graph) {
+Status GraphFiles::write(const QString& path, const tensorflow::GraphDef& given) {
+  // A graph whose producer is unset (drawn in the studio, or a frozen graph written without
+  // versions) gets ClusterLab's, which TensorFlow checks on import; others keep theirs.
+  tensorflow::GraphDef graph = given;
+  if (graph.versions().producer() == 0) graph.mutable_versions()->set_producer(kGraphDefProducer);
   std::string bytes;
   if (isTextPath(path)) {
     if (!google::protobuf::TextFormat::PrintToString(graph, &bytes))

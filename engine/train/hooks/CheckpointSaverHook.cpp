@@ -37,6 +37,13 @@ Status CheckpointSaverHook::AfterCreateSession(Session& session) {
     event.set_graph_def(env_.graph_def->SerializeAsString());
     CLAB_RETURN_IF_ERROR(writer_->WriteEvent(event));
   }
+  // TensorBoard's graph view also reads the meta graph (its collections and saver).
+  if (const tensorflow::MetaGraphDef* meta = saver_->meta_graph(); meta != nullptr) {
+    tensorflow::Event event;
+    event.set_wall_time(WallTimeSeconds());
+    event.set_meta_graph_def(meta->SerializeAsString());
+    CLAB_RETURN_IF_ERROR(writer_->WriteEvent(event));
+  }
   // A checkpoint right at creation: a fresh run has model.ckpt-0 to restart from.
   CLAB_ASSIGN_OR_RETURN(int64_t step, ReadGlobalStep(session, env_.global_step_tensor));
   CLAB_RETURN_IF_ERROR(Save(session, step));

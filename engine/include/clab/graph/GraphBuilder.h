@@ -98,6 +98,8 @@ class GraphBuilder {
   // insertion order.
   void AddToCollection(const std::string& collection, const std::string& node);
   const std::vector<std::string>& Collection(const std::string& collection) const;
+  // The names of the non-empty collections, sorted.
+  std::vector<std::string> CollectionNames() const;
 
   const Status& status() const { return status_; }
   void RecordError(const Status& status);

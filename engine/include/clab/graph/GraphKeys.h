@@ -11,6 +11,7 @@ struct GraphKeys {
   static constexpr char kLocalVariables[] = "local_variables";
   static constexpr char kGlobalStep[] = "global_step";
   static constexpr char kTrainOp[] = "train_op";
+  static constexpr char kSummaries[] = "summaries";
 };
 
 }  // namespace clab

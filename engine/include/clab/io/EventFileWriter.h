@@ -1,6 +1,6 @@
 // Event files for TensorBoard: "events.out.tfevents.<10-digit seconds>.<host>" in a log
-// directory, TFRecord framing, Event messages, the first one carrying file_version
-// "brain.Event:2".
+// directory (".<pid>" added when a file of that name exists), TFRecord framing, Event
+// messages, the first one carrying file_version "brain.Event:2".
 #pragma once
 
 #include "clab/core/Status.h"

@@ -5,13 +5,17 @@
 
 #include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace clab {
 
 class EventFileWriter;
 
-// Writes scalars (tag -> tensor name) to the event file every N steps or seconds, and a
-// SessionLog START on the first run, for TensorBoard.
+// Writes summaries to the event file every N steps or seconds, and a SessionLog START on the
+// first run, for TensorBoard: the scalars given (tag -> tensor name) become ScalarSummary
+// nodes of the graph's "summaries" collection, and every node of that collection is fetched
+// and written, as tf.train.SummarySaverHook writes tf.summary.merge_all().
 class SummarySaverHook : public SessionRunHook {
  public:
   SummarySaverHook(SecondOrStepTimer timer, std::string output_dir, std::map<std::string, std::string> scalars);
@@ -25,6 +29,7 @@ class SummarySaverHook : public SessionRunHook {
   SecondOrStepTimer timer_;
   std::string output_dir_;
   std::map<std::string, std::string> scalars_;
+  std::vector<std::string> summaries_;  // tensors of serialised Summaries
   HookEnvironment env_;
   std::shared_ptr<EventFileWriter> writer_;
   bool first_run_ = true;
