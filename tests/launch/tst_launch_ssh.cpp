@@ -42,6 +42,18 @@ QString WriteProject(const QString& example, const QString& name, const Json& cl
   project["cluster"] = cluster;
   project["launch"] = launch;
   if (last_step > 0) project["run"]["last_step"] = last_step;
+  // Tasks on other hosts are a protected cluster (unprotected ones would listen on loopback
+  // only): certificates for the project's hosts, which share this file system.
+  const QString certs = g_hosts->dir() + "/" + name + "-certs";
+  QStringList spec;
+  for (const auto& [job, addresses] : cluster.items()) {
+    QStringList tasks;
+    for (const auto& address : addresses) tasks << QString::fromStdString(address.get<std::string>());
+    spec << QString::fromStdString(job) + "=" + tasks.join(',');
+  }
+  const ProgramResult made = ClabProcess::clab({"cert", "--out", certs, "--cluster", spec.join(';')});
+  if (made.exitCode != 0) qWarning("clab cert failed: %s", qPrintable(made.out + made.err));
+  project["security"] = {{"tls_dir", certs.toStdString()}, {"token_file", (certs + "/cluster.token").toStdString()}};
   const QString path = g_hosts->dir() + "/" + name;
   QFile file(path);
   file.open(QIODevice::WriteOnly | QIODevice::Truncate);
@@ -124,7 +136,8 @@ class LaunchSshTest : public QObject {
     const QString ps_address = g_hosts->host(0).address + ":2223";
     blocker.start(g_hosts->inHost(0).first(),
                   g_hosts->inHost(0).mid(1) + QStringList{ClabProcess::programPath("clab"), "server", "--cluster",
-                                                          "ps=" + ps_address, "--job_name", "ps"});
+                                                          "ps=" + ps_address, "--job_name", "ps",
+                                                          "--insecure_listen_all"});
     QVERIFY(blocker.waitForStarted(5000));
     QString said;
     QElapsedTimer timer;
