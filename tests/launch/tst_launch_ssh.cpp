@@ -32,6 +32,14 @@ namespace {
 
 LaunchHosts* g_hosts = nullptr;
 
+// The folder of a project's certificates and token (WriteProject makes them).
+QString CertsOf(const QString& project_name) { return g_hosts->dir() + "/" + project_name + "-certs"; }
+
+// The flags of a client of that project's cluster (clab watch).
+QStringList ClientAccess(const QString& project_name) {
+  return {"--tls_dir", CertsOf(project_name), "--token_file", CertsOf(project_name) + "/cluster.token"};
+}
+
 // A project from an example, with its cluster and launch settings replaced (and its last
 // step, when given).
 QString WriteProject(const QString& example, const QString& name, const Json& cluster, const Json& launch,
@@ -44,7 +52,7 @@ QString WriteProject(const QString& example, const QString& name, const Json& cl
   if (last_step > 0) project["run"]["last_step"] = last_step;
   // Tasks on other hosts are a protected cluster (unprotected ones would listen on loopback
   // only): certificates for the project's hosts, which share this file system.
-  const QString certs = g_hosts->dir() + "/" + name + "-certs";
+  const QString certs = CertsOf(name);
   QStringList spec;
   for (const auto& [job, addresses] : cluster.items()) {
     QStringList tasks;
@@ -209,13 +217,15 @@ class LaunchSshTest : public QObject {
         qPrintable(run->output()));
 
     // Worker 0 watched as the studio watches it: its monitor service.
-    auto watch = InClient(QStringList{"watch", g_hosts->host(1).address + ":2222", "--steps"});
+    auto watch =
+        InClient(QStringList{"watch", g_hosts->host(1).address + ":2222", "--steps"} + ClientAccess("digits.clab"));
     QElapsedTimer timer;
     timer.start();
     while (!watch->waitFor("step global_step=", 2000)) {
       QVERIFY2(timer.elapsed() < 60000, qPrintable(watch->output() + run->output().right(2000)));
       if (!watch->running())  // not listening yet
-        watch = InClient(QStringList{"watch", g_hosts->host(1).address + ":2222", "--steps"});
+        watch =
+            InClient(QStringList{"watch", g_hosts->host(1).address + ":2222", "--steps"} + ClientAccess("digits.clab"));
     }
 
     // The ps dies on its host without a word (SIGKILL, over ssh); the launch starts it again.
