@@ -1,5 +1,7 @@
 #include "distributed/GrpcChannels.h"
 
+#include "clab/distributed/ClusterAccess.h"
+
 #include <grpcpp/create_channel.h>
 #include <grpcpp/security/credentials.h>
 #include <grpcpp/server_builder.h>
@@ -19,12 +21,22 @@ std::string WithoutScheme(const std::string& address) {
   return std::string_view(address).substr(0, kScheme.size()) == kScheme ? address.substr(kScheme.size()) : address;
 }
 
+int64_t MessageLimit(const ChannelSettings& settings) {
+  return settings.max_receive_message_bytes > 0 ? settings.max_receive_message_bytes
+                                                : EffectiveAccess(settings)->max_message_bytes;
+}
+
 }  // namespace
+
+std::shared_ptr<const ClusterAccess> EffectiveAccess(const ChannelSettings& settings) {
+  return settings.access ? settings.access : DefaultClusterAccess();
+}
 
 grpc::ChannelArguments ClientChannelArguments(const ChannelSettings& settings) {
   grpc::ChannelArguments args;
-  args.SetMaxReceiveMessageSize(ClampToInt(settings.max_receive_message_bytes));
-  args.SetMaxSendMessageSize(-1);
+  // Both ways: a message too large fails where it is sent, before it crosses the network.
+  args.SetMaxReceiveMessageSize(ClampToInt(MessageLimit(settings)));
+  args.SetMaxSendMessageSize(ClampToInt(MessageLimit(settings)));
   args.SetInt(GRPC_ARG_KEEPALIVE_TIME_MS, settings.keepalive_time_ms);
   args.SetInt(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, settings.keepalive_timeout_ms);
   // A ps between steps carries no calls, and that is exactly when its death must be seen.
@@ -42,13 +54,13 @@ grpc::ChannelArguments ClientChannelArguments(const ChannelSettings& settings) {
 }
 
 std::shared_ptr<grpc::Channel> CreateChannel(const std::string& address, const ChannelSettings& settings) {
-  return grpc::CreateCustomChannel(WithoutScheme(address), grpc::InsecureChannelCredentials(),
+  return grpc::CreateCustomChannel(WithoutScheme(address), ClusterChannelCredentials(*EffectiveAccess(settings)),
                                    ClientChannelArguments(settings));
 }
 
 void ConfigureServerBuilder(grpc::ServerBuilder& builder, const ChannelSettings& settings) {
-  builder.SetMaxReceiveMessageSize(ClampToInt(settings.max_receive_message_bytes));
-  builder.SetMaxSendMessageSize(-1);
+  builder.SetMaxReceiveMessageSize(ClampToInt(MessageLimit(settings)));
+  builder.SetMaxSendMessageSize(ClampToInt(MessageLimit(settings)));
   // Clients ping every keepalive_time_ms even without calls; the default policy (at most
   // one ping per 5 minutes without data) would count those as abuse and close the link.
   builder.AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS,

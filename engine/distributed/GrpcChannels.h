@@ -1,8 +1,9 @@
 // ClusterLab's gRPC channel and server settings, in one place so that every channel between
 // tasks behaves the same: a dead peer or a cut link is noticed within a few seconds (HTTP/2
-// keepalive pings, allowed by the server's ping policy), large tensors fit (receive limit,
-// 1 GiB by default; larger messages fail with RESOURCE_EXHAUSTED), a restarted peer is
-// reconnected quickly, and no HTTP proxy from the environment ever gets in between.
+// keepalive pings, allowed by the server's ping policy), large tensors fit (the message
+// limit, ClusterAccess::max_message_bytes; larger messages fail with RESOURCE_EXHAUSTED), a
+// restarted peer is reconnected quickly, no HTTP proxy from the environment ever gets in
+// between, and a protected cluster's channels use TLS and carry its token.
 #pragma once
 
 #include <cstdint>
@@ -18,10 +19,13 @@ class ServerBuilder;
 namespace clab {
 
 class TrafficMeter;
+struct ClusterAccess;
 
 struct ChannelSettings {
-  // Largest message a channel or server accepts.
-  int64_t max_receive_message_bytes = int64_t{1} << 30;
+  // TLS, token and message limit; unset: the process's default (DefaultClusterAccess()).
+  std::shared_ptr<const ClusterAccess> access;
+  // Largest message a channel or server accepts; 0: the access's max_message_bytes.
+  int64_t max_receive_message_bytes = 0;
   // A ping every keepalive_time_ms; no answer within keepalive_timeout_ms closes the link,
   // which fails the calls on it with UNAVAILABLE.
   int keepalive_time_ms = 1000;
@@ -35,7 +39,11 @@ struct ChannelSettings {
 
 grpc::ChannelArguments ClientChannelArguments(const ChannelSettings& settings = {});
 
-// An insecure channel to "host:port" (a leading "grpc://" is accepted and dropped).
+// The access the settings name, else the process's default.
+std::shared_ptr<const ClusterAccess> EffectiveAccess(const ChannelSettings& settings);
+
+// A channel to "host:port" (a leading "grpc://" is accepted and dropped), with TLS and the
+// token when the access is secured.
 std::shared_ptr<grpc::Channel> CreateChannel(const std::string& address, const ChannelSettings& settings = {});
 
 // The server side of the same policy: accepts the clients' frequent pings (gRPC's default

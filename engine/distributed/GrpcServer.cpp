@@ -36,9 +36,10 @@ constexpr int kWatcherFlushMs = 1000;
 constexpr int kTrafficIntervalMs = 1000;
 
 // A loopback task is reachable only from this host, so it listens there only; any other
-// address may reach this host through any interface.
-std::string ListenHost(const HostPort& address) {
-  if (!address.IsLoopback()) return "0.0.0.0";
+// address may reach this host through any interface, which only a protected task (or one
+// told to, --insecure_listen_all) listens on.
+std::string ListenHostFor(const HostPort& address, const ClusterAccess& access) {
+  if (!address.IsLoopback()) return access.secured() || access.insecure_listen_all ? "0.0.0.0" : "127.0.0.1";
   if (address.host == "localhost") return "127.0.0.1";
   return address.host;
 }
@@ -126,13 +127,16 @@ StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Create(const ServerOptions& op
 GrpcServer::GrpcServer(ServerOptions options, std::string task_name, HostPort address,
                        std::function<void(const std::string&)> log)
     : options_(std::move(options)), task_name_(std::move(task_name)), address_(std::move(address)),
-      log_(std::move(log)) {}
+      log_(std::move(log)), access_(options_.access ? options_.access : DefaultClusterAccess()) {}
+
+std::string GrpcServer::ListenHost() const { return ListenHostFor(address_, *access_); }
 
 Status GrpcServer::Init() {
   events_ = std::make_unique<EventHub>(task_name_);
   CLAB_ASSIGN_OR_RETURN(devices_, DeviceMgr::CreateLocal(task_name_, options_.config));
   ChannelSettings channels;
   channels.traffic = traffic_;
+  channels.access = access_;
   worker_ = std::make_unique<Worker>(task_name_, devices_.get(),
                                      GrpcWorkerCacheFactory(
                                          options_.cluster, task_name_, [this] { return worker_.get(); }, channels));
@@ -186,8 +190,8 @@ void GrpcServer::Log(const std::string& line) const {
 }
 
 Status GrpcServer::BindError() const {
-  const std::string listen = JoinHostPort(ListenHost(address_), address_.port);
-  if (PortInUse(ListenHost(address_), address_.port))
+  const std::string listen = JoinHostPort(ListenHost(), address_.port);
+  if (PortInUse(ListenHost(), address_.port))
     return errors::Unavailable("Could not start gRPC server for ", task_name_, " on ", listen,
                                ": the port is already in use (another server, or another program, listens "
                                "there). Stop it, or give this task another port in the cluster spec.");
@@ -205,11 +209,13 @@ Status GrpcServer::Start() {
   }
 
   grpc::ServerBuilder builder;
-  ConfigureServerBuilder(builder);
+  ChannelSettings settings;
+  settings.access = access_;
+  ConfigureServerBuilder(builder, settings);
   // Two servers on one port would split the calls between them at random.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   int port = 0;
-  builder.AddListeningPort(JoinHostPort(ListenHost(address_), address_.port), grpc::InsecureServerCredentials(), &port);
+  builder.AddListeningPort(JoinHostPort(ListenHost(), address_.port), ClusterServerCredentials(*access_), &port);
   builder.RegisterService(worker_service_.get());
   builder.RegisterService(master_service_.get());
   builder.RegisterService(probe_service_.get());
@@ -233,6 +239,7 @@ Status GrpcServer::Start() {
   }
   RegisterLocalMaster(target_, master_.get());
   Log(StrCat("Started server with target: ", target_));
+  Log(AccessLine());
   traffic_thread_ = std::thread([this] { PublishTraffic(); });
   TaskEvent listening;
   listening.mutable_state()->set_phase(TaskState::LISTENING);
@@ -296,6 +303,28 @@ Status GrpcServer::Stop() {
   stopped_cv_.notify_all();
   if (traffic_thread_.joinable()) traffic_thread_.join();
   return OkStatus();
+}
+
+std::string GrpcServer::AccessLine() const {
+  const std::string listen = JoinHostPort(ListenHost(), bound_port_);
+  if (access_->secured())
+    return StrCat("Listening on ", listen, " with TLS (certificates from ", access_->tls_dir,
+                  ") and the cluster token (from ", access_->token_file, ")");
+  if (address_.IsLoopback()) return StrCat("Listening on ", listen, " (loopback): no TLS and no token");
+  if (access_->insecure_listen_all)
+    return StrCat("Listening on ", listen,
+                  " (every interface) WITHOUT TLS and token (--insecure_listen_all): "
+                  "anyone who reaches this host can use the cluster");
+  return StrCat("Listening on ", listen,
+                " only: no TLS and no token; pass --tls_dir and --token_file to protect "
+                "the cluster, or --insecure_listen_all to listen on every interface without them (anyone who "
+                "reaches ",
+                address_.host, " could then use the cluster)");
+}
+
+std::string GrpcServer::listen_address() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return JoinHostPort(ListenHost(), bound_port_ != 0 ? bound_port_ : address_.port);
 }
 
 std::string GrpcServer::target() const {

@@ -42,6 +42,8 @@ class GrpcServer final : public Server {
   Status Stop() override;
   std::string target() const override;
   int bound_port() const override;
+  // "host:port" the server listens on ("0.0.0.0:port", "127.0.0.1:port", ...).
+  std::string listen_address() const;
   std::string task_name() const override { return task_name_; }
   void Publish(const TaskEvent& event) override;
   bool WaitForWatcher(int timeout_ms) override;
@@ -58,7 +60,11 @@ class GrpcServer final : public Server {
              std::function<void(const std::string&)> log);
   Status Init();
   Status BindError() const;
+  // The host the server listens on, and why when that is loopback for a non-loopback task.
+  std::string ListenHost() const;
   void Log(const std::string& line) const;
+  // The start-up line that says where the server listens and how it is protected.
+  std::string AccessLine() const;
   // Every second until the server stops: a TrafficEvent per peer whose totals changed.
   void PublishTraffic();
 
@@ -66,6 +72,7 @@ class GrpcServer final : public Server {
   const std::string task_name_;
   const HostPort address_;  // from the cluster; the port may be 0 (any free port)
   const std::function<void(const std::string&)> log_;
+  const std::shared_ptr<const ClusterAccess> access_;
 
   std::unique_ptr<DeviceMgr> devices_;
   std::unique_ptr<Worker> worker_;

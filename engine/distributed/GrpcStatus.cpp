@@ -12,8 +12,13 @@ grpc::Status ToGrpcStatus(const Status& status) {
 Status FromGrpcStatus(const grpc::Status& status, std::string_view call) {
   if (status.ok()) return OkStatus();
   const auto code = static_cast<absl::StatusCode>(status.error_code());
-  if (call.empty()) return Status(code, status.error_message());
-  return Status(code, StrCat(status.error_message(), " (", call, ")"));
+  std::string message = status.error_message();
+  // gRPC says "Received/Sent message larger than max (N vs. M)"; say which setting that is.
+  if (status.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED &&
+      message.find("message larger than max") != std::string::npos)
+    message = StrCat(message, ": the message exceeds the cluster's message limit (--max_message_bytes)");
+  if (call.empty()) return Status(code, message);
+  return Status(code, StrCat(message, " (", call, ")"));
 }
 
 Status GuardedCall(std::string_view method, const std::function<Status()>& call) {

@@ -102,6 +102,11 @@ StatusOr<ProjectFile> ProjectFile::FromJson(const nlohmann::json& json, const st
     if (!settings.ok()) return fail(settings.status());
     project.launch = *std::move(settings);
   }
+  if (const nlohmann::json* security = fields.Member("security")) {
+    auto settings = ProjectSecurity::FromJson(*security, "security");
+    if (!settings.ok()) return fail(settings.status());
+    project.security = *std::move(settings);
+  }
   return project;
 }
 

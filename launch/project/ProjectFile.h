@@ -8,12 +8,14 @@
 //    "program": "seed",
 //    "run": {"last_step": 200, "faithful": false, "sync": false, "max_seconds": 0, "checkpoint_dir": ""},
 //    "graph": "node { ... }",
-//    "launch": {"method": "ssh", "hosts": {...}}}
+//    "launch": {"method": "ssh", "hosts": {...}},
+//    "security": {"tls_dir": "...", "token_file": "...", "insecure_listen_all": false}}
 #pragma once
 
 #include "clab/core/Status.h"
 #include "clab/distributed/ClusterSpec.h"
 #include "launch/project/LaunchSettings.h"
+#include "launch/project/ProjectSecurity.h"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -39,6 +41,7 @@ struct ProjectFile {
   ProjectRun run;
   std::string graph;  // a text GraphDef, or empty for the program's own graph
   LaunchSettings launch;
+  ProjectSecurity security;
 
   // What a project's workers can run: "seed" and the example training programs.
   static std::vector<std::string> Programs();

@@ -1,6 +1,7 @@
 #include "launch/project/TextFile.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -27,6 +28,13 @@ Status WriteTextFile(const std::string& path, const std::string& text, unsigned 
   const std::string tmp = path + ".tmp" + std::to_string(::getpid());
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
   if (fd < 0) return errors::Unavailable("cannot write '", path, "': ", std::strerror(errno));
+  // Exactly `mode`, whatever the umask or a stale temporary file had: keys must be 0600.
+  if (::fchmod(fd, mode) != 0) {
+    const int error = errno;
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    return errors::Unavailable("cannot write '", path, "': ", std::strerror(error));
+  }
   size_t done = 0;
   while (done < text.size()) {
     const ssize_t n = ::write(fd, text.data() + done, text.size() - done);

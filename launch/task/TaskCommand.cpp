@@ -5,9 +5,12 @@ namespace clab::launch {
 std::vector<std::string> TaskArguments(const ProjectFile& project, const TaskCommandOptions& options) {
   std::vector<std::string> args;
   auto add_task = [&] {
-    if (options.cluster.empty()) return;
-    args.insert(args.end(), {"--cluster", options.cluster, "--job_name", options.job, "--task_index",
-                             std::to_string(options.index)});
+    if (!options.cluster.empty())
+      args.insert(args.end(), {"--cluster", options.cluster, "--job_name", options.job, "--task_index",
+                               std::to_string(options.index)});
+    // Who may use the cluster: every task gets the project's TLS, token and listening.
+    const std::vector<std::string> security = project.security.TaskFlags();
+    args.insert(args.end(), security.begin(), security.end());
   };
   if (options.job != "worker") {
     args = {"server"};

@@ -1,8 +1,12 @@
 #include "launch/task/WorkerWatch.h"
 
+#include "clab/distributed/ClusterAccess.h"
 #include "clab/monitor.grpc.pb.h"
 
 #include <grpcpp/grpcpp.h>
+
+#include <algorithm>
+#include <climits>
 
 #include <thread>
 
@@ -12,9 +16,12 @@ namespace {
 constexpr std::chrono::milliseconds kRetry(50);
 
 std::unique_ptr<MonitorService::Stub> Stub(const std::string& address) {
+  // TLS and token of the process's cluster access (--tls_dir, --token_file), if any.
+  const std::shared_ptr<const ClusterAccess> access = DefaultClusterAccess();
   grpc::ChannelArguments args;
+  args.SetMaxReceiveMessageSize(static_cast<int>(std::min<int64_t>(access->max_message_bytes, INT_MAX)));
   args.SetInt(GRPC_ARG_ENABLE_HTTP_PROXY, 0);
-  return MonitorService::NewStub(grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args));
+  return MonitorService::NewStub(grpc::CreateCustomChannel(address, ClusterChannelCredentials(*access), args));
 }
 
 }  // namespace

@@ -1,13 +1,13 @@
 // Two hosts in network namespaces this test creates: "ps" at 192.0.2.1 and "worker" at
 // 192.0.2.2 (TEST-NET-1, reachable only inside these namespaces), joined by a veth pair.
-// The seed program runs across them; then the link is cut and the worker's next step must
-// fail within seconds, naming the ps; the monitored session waits for the ps and goes on
-// training once the link is mended. Where the machine does not allow network
-// namespaces (not root, no `ip`, a restricted container) the suite is skipped (exit 77)
-// with a line saying why.
+// The seed program runs across them as a protected cluster (TLS and token); then the link is cut and the worker's next
+// step must fail within seconds, naming the ps; the monitored session waits for the ps and goes on training once the
+// link is mended. Where the machine does not allow network namespaces (not root, no `ip`, a restricted container) the
+// suite is skipped (exit 77) with a line saying why.
 #include "TaskProcess.h"
 
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <unistd.h>
@@ -84,15 +84,25 @@ class TwoHostsTest : public QObject {
   void cleanupTestCase() { DeleteNamespaces(); }
 
   void seedRunsAcrossTwoHostsAndRecoversWhenTheLinkIsCut() {
-    TaskProcess ps("clab", {"server", "--cluster", kCluster, "--job_name", "ps"}, InNamespace(kPsNamespace));
+    // A protected cluster: mutual TLS against its own CA and the cluster token.
+    QTemporaryDir certs;
+    QVERIFY(certs.isValid());
+    const ProgramResult made = ClabProcess::clab({"cert", "--out", certs.path(), "--cluster", kCluster});
+    QVERIFY2(made.exitCode == 0, qPrintable(made.out + made.err));
+    const QStringList access{"--tls_dir", certs.path(), "--token_file", certs.filePath("cluster.token")};
+
+    TaskProcess ps("clab", QStringList{"server", "--cluster", kCluster, "--job_name", "ps"} + access,
+                   InNamespace(kPsNamespace));
     QVERIFY2(ps.waitUntilServing(), qPrintable(ps.output()));
-    // A non-loopback task listens on every interface of its host.
+    // A protected non-loopback task listens on every interface of its host.
     QVERIFY2(ps.output().contains("Serving /job:ps/replica:0/task:0 at grpc://192.0.2.1:2223"),
              qPrintable(ps.output()));
+    QVERIFY2(ps.output().contains("Listening on 0.0.0.0:2223 with TLS"), qPrintable(ps.output()));
 
     TaskProcess worker("clab",
-                       {"example", "seed", "--cluster", kCluster, "--job_name", "worker", "--faithful", "--max_seconds",
-                        "120", "--wait_for_ps_ms", "10000"},
+                       QStringList{"example", "seed", "--cluster", kCluster, "--job_name", "worker", "--faithful",
+                                   "--max_seconds", "120", "--wait_for_ps_ms", "10000"} +
+                           access,
                        InNamespace(kWorkerNamespace));
     QVERIFY2(worker.waitForOutput("[[20]]\n[[20]]\n[[20]]", 30000), qPrintable(worker.output().left(4000)));
     const QString placement = worker.output();

@@ -169,6 +169,44 @@ class LaunchSettingsTest : public QObject {
              QStringList({"example", "graph", "--graph", "/data/p.graph.pbtxt", "--print_every", "1"}));
   }
 
+  void securityReachesEveryTask() {
+    nlohmann::json json = MinimalProject();
+    json["security"] = {{"tls_dir", "/etc/clab/certs"}, {"token_file", "/etc/clab/certs/cluster.token"}};
+    auto project = ProjectFile::FromJson(json, "p.clab");
+    QVERIFY2(project.ok(), project.status().ToString().c_str());
+    QCOMPARE(QString::fromStdString(project->security.ToJson().dump()),
+             QString(R"({"tls_dir":"/etc/clab/certs","token_file":"/etc/clab/certs/cluster.token"})"));
+    for (const char* job : {"ps", "worker"}) {
+      TaskCommandOptions task;
+      task.cluster = project->cluster.ToInline();
+      task.job = job;
+      const QStringList args = Args(TaskArguments(*project, task));
+      const int at = static_cast<int>(args.indexOf("--tls_dir"));
+      QVERIFY2(at > 0, qPrintable(args.join(' ')));
+      QCOMPARE(args.mid(at, 4),
+               QStringList({"--tls_dir", "/etc/clab/certs", "--token_file", "/etc/clab/certs/cluster.token"}));
+      QVERIFY(!args.contains("--insecure_listen_all"));
+    }
+    // Also from TF_CONFIG (a pod), and the explicit choice to listen unprotected.
+    json["security"] = {{"insecure_listen_all", true}};
+    project = ProjectFile::FromJson(json, "p.clab");
+    QVERIFY2(project.ok(), project.status().ToString().c_str());
+    TaskCommandOptions pod;
+    pod.job = "ps";
+    QCOMPARE(Args(TaskArguments(*project, pod)),
+             QStringList({"server", "--insecure_listen_all", "--until_workers_done"}));
+    // Half the TLS settings, or a misspelt one, is named.
+    json["security"] = {{"tls_dir", "/etc/clab/certs"}};
+    auto half = ProjectFile::FromJson(json, "p.clab");
+    QVERIFY(!half.ok());
+    QVERIFY2(Message(half.status()).find("security: tls_dir and token_file go together") != std::string::npos,
+             Message(half.status()).c_str());
+    json["security"] = {{"tls_folder", "/etc/clab/certs"}};
+    auto misspelt = ProjectFile::FromJson(json, "p.clab");
+    QVERIFY(!misspelt.ok());
+    QVERIFY2(Message(misspelt.status()).find("tls_folder") != std::string::npos, Message(misspelt.status()).c_str());
+  }
+
   void sshCommandLines() {
     HostSettings host;
     host.user = "ana";

@@ -32,6 +32,14 @@ namespace {
 
 LaunchHosts* g_hosts = nullptr;
 
+// The folder of a project's certificates and token (WriteProject makes them).
+QString CertsOf(const QString& project_name) { return g_hosts->dir() + "/" + project_name + "-certs"; }
+
+// The flags of a client of that project's cluster (clab watch).
+QStringList ClientAccess(const QString& project_name) {
+  return {"--tls_dir", CertsOf(project_name), "--token_file", CertsOf(project_name) + "/cluster.token"};
+}
+
 // A project from an example, with its cluster and launch settings replaced (and its last
 // step, when given).
 QString WriteProject(const QString& example, const QString& name, const Json& cluster, const Json& launch,
@@ -42,6 +50,18 @@ QString WriteProject(const QString& example, const QString& name, const Json& cl
   project["cluster"] = cluster;
   project["launch"] = launch;
   if (last_step > 0) project["run"]["last_step"] = last_step;
+  // Tasks on other hosts are a protected cluster (unprotected ones would listen on loopback
+  // only): certificates for the project's hosts, which share this file system.
+  const QString certs = CertsOf(name);
+  QStringList spec;
+  for (const auto& [job, addresses] : cluster.items()) {
+    QStringList tasks;
+    for (const auto& address : addresses) tasks << QString::fromStdString(address.get<std::string>());
+    spec << QString::fromStdString(job) + "=" + tasks.join(',');
+  }
+  const ProgramResult made = ClabProcess::clab({"cert", "--out", certs, "--cluster", spec.join(';')});
+  if (made.exitCode != 0) qWarning("clab cert failed: %s", qPrintable(made.out + made.err));
+  project["security"] = {{"tls_dir", certs.toStdString()}, {"token_file", (certs + "/cluster.token").toStdString()}};
   const QString path = g_hosts->dir() + "/" + name;
   QFile file(path);
   file.open(QIODevice::WriteOnly | QIODevice::Truncate);
@@ -124,7 +144,8 @@ class LaunchSshTest : public QObject {
     const QString ps_address = g_hosts->host(0).address + ":2223";
     blocker.start(g_hosts->inHost(0).first(),
                   g_hosts->inHost(0).mid(1) + QStringList{ClabProcess::programPath("clab"), "server", "--cluster",
-                                                          "ps=" + ps_address, "--job_name", "ps"});
+                                                          "ps=" + ps_address, "--job_name", "ps",
+                                                          "--insecure_listen_all"});
     QVERIFY(blocker.waitForStarted(5000));
     QString said;
     QElapsedTimer timer;
@@ -196,13 +217,15 @@ class LaunchSshTest : public QObject {
         qPrintable(run->output()));
 
     // Worker 0 watched as the studio watches it: its monitor service.
-    auto watch = InClient(QStringList{"watch", g_hosts->host(1).address + ":2222", "--steps"});
+    auto watch =
+        InClient(QStringList{"watch", g_hosts->host(1).address + ":2222", "--steps"} + ClientAccess("digits.clab"));
     QElapsedTimer timer;
     timer.start();
     while (!watch->waitFor("step global_step=", 2000)) {
       QVERIFY2(timer.elapsed() < 60000, qPrintable(watch->output() + run->output().right(2000)));
       if (!watch->running())  // not listening yet
-        watch = InClient(QStringList{"watch", g_hosts->host(1).address + ":2222", "--steps"});
+        watch =
+            InClient(QStringList{"watch", g_hosts->host(1).address + ":2222", "--steps"} + ClientAccess("digits.clab"));
     }
 
     // The ps dies on its host without a word (SIGKILL, over ssh); the launch starts it again.

@@ -23,6 +23,7 @@
 #include "views/RunSettingsView.h"
 #include "views/TaskPropertiesView.h"
 #include "window/MainWindow.h"
+#include "window/SecurityActions.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -360,6 +361,29 @@ class StudioTest : public QObject {
     QCOMPARE(window.dashboard()->globalStepText(), QString("global step -"));
     QVERIFY(window.console()->text().isEmpty());
     QVERIFY(window.placement()->deviceOf("MatMul").isEmpty());
+  }
+
+  void protectedRunIsWatchedOverTls() {
+    MainWindow window(ClabProcess::programPath("clab"));
+    window.setProject(Project::seedTwoWorkers());
+    QTemporaryDir certs;
+    QVERIFY(certs.isValid());
+    QString error;
+    // Run > Protect the cluster: the certificates of `clab cert`, set as one undoable edit.
+    QVERIFY2(window.security()->protectProject(certs.path(), &error), qPrintable(error));
+    QCOMPARE(QString::fromStdString(window.project().security.tls_dir), certs.path());
+    QVERIFY(QFile::exists(certs.filePath("worker-1.crt")) && QFile::exists(certs.filePath("client.key")));
+    window.undoStack()->undo();
+    QVERIFY(window.project().security.IsDefault());
+    window.undoStack()->redo();
+    QCOMPARE(QString::fromStdString(window.project().security.token_file), certs.filePath("cluster.token"));
+    // The tasks run with TLS and the token; the studio watches them as the cluster's client.
+    QVERIFY2(window.runProject(&error), qPrintable(error));
+    QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->globalStep() >= 5, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.console()->text().contains("with TLS (certificates from " + certs.path()), 10000);
+    QSignalSpy finished(window.cluster(), &LocalCluster::runFinished);
+    window.stopRun();
+    QVERIFY(finished.wait(15000));
   }
 
   void trainingRunShowsAFallingLoss() {

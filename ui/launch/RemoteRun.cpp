@@ -1,5 +1,6 @@
 #include "launch/RemoteRun.h"
 
+#include "clab/distributed/ClusterAccess.h"
 #include "launch/observe/LaunchEvents.h"
 #include "launch/task/TaskCommand.h"
 
@@ -31,6 +32,14 @@ bool RemoteRun::start(const Project& project, const QString& path, QString* erro
     *error = tr("the launch method is %1: choose ssh or slurm for a run on hosts").arg(method);
     return false;
   }
+  // The studio watches the launched tasks as a client of the cluster: with the client
+  // certificate and token of the project's TLS folder (as this machine sees it), if any.
+  auto access = ClusterAccess::Load(project.security.tls_dir, kClientCertificateName, project.security.token_file);
+  if (!access.ok()) {
+    *error = QString::fromStdString(std::string(access.status().message()));
+    return false;
+  }
+  SetDefaultClusterAccess(*std::move(access));
   QString file = path;
   if (file.isEmpty()) {
     copy_dir_ = std::make_unique<QTemporaryDir>();

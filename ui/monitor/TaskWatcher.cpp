@@ -1,8 +1,12 @@
 #include "monitor/TaskWatcher.h"
 
+#include "clab/distributed/ClusterAccess.h"
 #include "clab/monitor.grpc.pb.h"
 
 #include <grpcpp/grpcpp.h>
+
+#include <algorithm>
+#include <climits>
 
 #include <chrono>
 #include <utility>
@@ -61,11 +65,14 @@ bool TaskWatcher::waitUntilClosed(std::chrono::milliseconds timeout) {
 }
 
 void TaskWatcher::loop() {
+  // TLS and token of the process's cluster access (--tls_dir, --token_file), if any.
+  const std::shared_ptr<const ClusterAccess> access = DefaultClusterAccess();
   grpc::ChannelArguments args;
+  args.SetMaxReceiveMessageSize(static_cast<int>(std::min<int64_t>(access->max_message_bytes, INT_MAX)));
   args.SetInt(GRPC_ARG_ENABLE_HTTP_PROXY, 0);
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
-  auto stub = MonitorService::NewStub(grpc::CreateCustomChannel(address_, grpc::InsecureChannelCredentials(), args));
+  auto stub = MonitorService::NewStub(grpc::CreateCustomChannel(address_, ClusterChannelCredentials(*access), args));
   int64_t seen = 0;
   // Asked once per opened stream: a task that restarted may have other devices.
   auto fetch_info = [&] {

@@ -179,6 +179,8 @@ QJsonObject Project::toJson() const {
   // Left out while nothing is set, so that a project saved again reads as it did before.
   if (!launch.IsDefault())
     json.insert("launch", QJsonDocument::fromJson(QByteArray::fromStdString(launch.ToJson().dump())).object());
+  if (!security.IsDefault())
+    json.insert("security", QJsonDocument::fromJson(QByteArray::fromStdString(security.ToJson().dump())).object());
   return json;
 }
 
@@ -288,6 +290,17 @@ bool Project::fromJson(const QJsonObject& json, Project* project, QString* error
       return false;
     }
     loaded.launch = *std::move(settings);
+  }
+  if (json.contains("security")) {
+    const QByteArray text = json.value("security").isObject()
+                                ? QJsonDocument(json.value("security").toObject()).toJson(QJsonDocument::Compact)
+                                : QByteArray("null");
+    auto settings = launch::ProjectSecurity::FromJson(nlohmann::json::parse(text.toStdString(), nullptr, false));
+    if (!settings.ok()) {
+      *error = QString::fromStdString(std::string(settings.status().message()));
+      return false;
+    }
+    loaded.security = *std::move(settings);
   }
   *project = loaded;
   return true;

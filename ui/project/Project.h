@@ -74,6 +74,8 @@ class Project {
   QString graph;         // a text GraphDef, or empty for the program's own graph
   QJsonObject platform;  // the simulator's platform, or empty for its default
   launch::LaunchSettings launch;
+  // Who may use the cluster (the "security" section: TLS folder, token file, listening).
+  launch::ProjectSecurity security;
 
   QStringList jobs() const;
   QList<ProjectTask> tasksOf(const QString& job) const;

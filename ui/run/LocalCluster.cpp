@@ -1,5 +1,6 @@
 #include "run/LocalCluster.h"
 
+#include "clab/distributed/ClusterAccess.h"
 #include "launch/task/TaskCommand.h"
 #include "network/LoopbackPorts.h"
 
@@ -87,6 +88,13 @@ bool LocalCluster::start(const Project& project, QString* error) {
     *error = QString::fromStdString(std::string(file.status().message()));
     return false;
   }
+  // The studio watches the tasks as a client of the cluster: its certificate and token.
+  auto access = ClusterAccess::Load(file->security.tls_dir, kClientCertificateName, file->security.token_file);
+  if (!access.ok()) {
+    *error = QString::fromStdString(std::string(access.status().message()));
+    return false;
+  }
+  SetDefaultClusterAccess(*std::move(access));
   for (const ProjectTask& task_def : local.tasks) {
     auto task = std::make_unique<Task>();
     task->name = task_def.name();

@@ -21,6 +21,7 @@
 #include "window/HostRunController.h"
 #include "window/LessonActions.h"
 #include "window/RecentProjects.h"
+#include "window/SecurityActions.h"
 
 #include <google/protobuf/stubs/common.h>
 #include <grpcpp/grpcpp.h>
@@ -244,6 +245,7 @@ void MainWindow::buildActions() {
   attach_->setToolTip("Watch tasks already running at the addresses of this project, without starting anything");
   run_menu->addSeparator();
   host_run_ = new HostRunController(*this, run_menu, clab_program_);
+  security_ = new SecurityActions(*this, run_menu);
   run_menu->addSeparator();
   run_menu->addAction("&Copy start commands", this, &MainWindow::copyStartCommands)
       ->setToolTip("The clab command line of every task, to run the cluster by hand");
@@ -345,6 +347,12 @@ void MainWindow::editLaunchSettings(const launch::LaunchSettings& settings) {
   if (after.toJson() != project_.toJson()) edit(tr("Change the launch settings"), after);
 }
 
+void MainWindow::editSecurity(const launch::ProjectSecurity& security) {
+  Project after = project_;
+  after.security = security;
+  if (after.toJson() != project_.toJson()) edit(tr("Protect the cluster"), after);
+}
+
 void MainWindow::addTask(const QString& job) {
   const Project after = project_.withTaskAdded(job);
   edit(QStringLiteral("Add %1").arg(after.tasksOf(job).last().name()), after);
@@ -419,6 +427,8 @@ bool MainWindow::runProject(QString* error) {
 
 void MainWindow::attach() {
   if (isRunning() || isAttached()) return;
+  QString error;
+  if (!SecurityActions::useAccess(project_.security, &error)) return statusBar()->showMessage(error);
   QHash<QString, QString> addresses;
   for (const ProjectTask& task : project_.tasks) addresses.insert(task.name(), task.address());
   console_->clear();

@@ -24,6 +24,7 @@ class ConsoleView;
 class DashboardView;
 class GraphEditor;
 class HostRunController;
+class SecurityActions;
 class LessonPanel;
 class LocalCluster;
 class PlacementView;
@@ -52,6 +53,7 @@ class MainWindow : public QMainWindow {
   void removeTask(const QString& task);
   void editRunSettings(const RunSettings& settings);
   void editLaunchSettings(const launch::LaunchSettings& settings);
+  void editSecurity(const launch::ProjectSecurity& security);
   // Replaces the cluster with `spec` (inline, ClusterSpec JSON or TF_CONFIG); false with a
   // message naming what is wrong.
   bool importCluster(const QString& spec, QString* error);
@@ -94,6 +96,7 @@ class MainWindow : public QMainWindow {
   GraphEditor* graphEditor() const { return graph_editor_; }
   LessonPanel* lessons() const { return lessons_; }
   HostRunController* hostRun() const { return host_run_; }
+  SecurityActions* security() const { return security_; }
   SimulatePanel* simulate() const { return simulate_; }
   QDockWidget* lessonsDock() const { return lessons_dock_; }
 
@@ -148,6 +151,7 @@ class MainWindow : public QMainWindow {
   QAction* attach_ = nullptr;
   RecentProjects* recent_ = nullptr;
   HostRunController* host_run_ = nullptr;
+  SecurityActions* security_ = nullptr;
 };
 
 }  // namespace clab::ui

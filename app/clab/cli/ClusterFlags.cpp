@@ -1,6 +1,7 @@
 #include "cli/ClusterFlags.h"
 
 #include "clab/core/TensorSize.h"
+#include "clab/distributed/ClusterAccess.h"
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
 
@@ -24,9 +25,20 @@ void ClusterFlags::Declare(FlagParser& flags) {
                             "its step with RESOURCE_EXHAUSTED (default: half the physical memory, ",
                             TensorSize::DefaultMaxTensorBytes(), ")"),
                &max_tensor_bytes_, 1);
+  access_.Declare(flags, /*task=*/true);
 }
 
 StatusOr<ClusterFlags::Task> ClusterFlags::Resolve(const std::string& default_cluster) const {
+  CLAB_ASSIGN_OR_RETURN(Task task, ResolveTask(default_cluster));
+  // The task's own certificate serves its server and its channels to the other tasks.
+  // (A cluster of one job needs no job name, as for the server.)
+  const std::string job =
+      task.job_name.empty() && task.cluster.jobs().size() == 1 ? task.cluster.jobs().front() : task.job_name;
+  CLAB_RETURN_IF_ERROR(access_.Apply(TaskCertificateName(job, task.task_index)));
+  return task;
+}
+
+StatusOr<ClusterFlags::Task> ClusterFlags::ResolveTask(const std::string& default_cluster) const {
   // The limit holds for the whole process, which runs this one task.
   if (max_tensor_bytes_ > 0) TensorSize::SetMaxTensorBytes(static_cast<uint64_t>(max_tensor_bytes_));
   Task task;

@@ -4,6 +4,7 @@
 #include "commands/BenchSimulateCommand.h"
 #include "commands/BenchStepCommand.h"
 #include "commands/BenchTrainCommand.h"
+#include "commands/CertCommand.h"
 #include "commands/CkptCommands.h"
 #include "commands/DemoCommand.h"
 #include "commands/EventsCommand.h"
@@ -34,6 +35,7 @@ void RegisterBuiltinCommands(CommandRegistry& registry) {
   registry.Add(std::make_unique<BenchStepCommand>());
   registry.Add(std::make_unique<BenchTrainCommand>());
   registry.Add(std::make_unique<BenchSimulateCommand>());
+  registry.Add(std::make_unique<CertCommand>());
   registry.Add(std::make_unique<CkptLsCommand>());
   registry.Add(std::make_unique<CkptShowCommand>());
   registry.Add(std::make_unique<EventsCommand>());

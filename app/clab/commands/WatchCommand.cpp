@@ -1,6 +1,7 @@
 #include "commands/WatchCommand.h"
 
 #include "clab/core/TerminationSignal.h"
+#include "clab/distributed/ClusterAccess.h"
 #include "clab/monitor.grpc.pb.h"
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
@@ -9,6 +10,9 @@
 #include <absl/strings/str_format.h>
 #include <absl/strings/str_join.h>
 #include <grpcpp/grpcpp.h>
+
+#include <algorithm>
+#include <climits>
 
 #include <atomic>
 #include <ctime>
@@ -82,14 +86,19 @@ void WatchCommand::DeclareFlags(FlagParser& flags) {
   flags.AddInt("since", "SEQ", "start after this event number (resume a watch)", &since_, 0);
   flags.AddBool("no_follow", "print the events kept so far and exit", &no_follow_);
   flags.AddBool("steps", "also print the step events (several per second while training)", &steps_);
+  access_.Declare(flags, /*task=*/false);
 }
 
 Status WatchCommand::Run(std::ostream& out) {
+  CLAB_RETURN_IF_ERROR(access_.Apply(kClientCertificateName));
   std::string address = target_;
   if (address.rfind("grpc://", 0) == 0) address = address.substr(7);
+  // TLS and token of the process's cluster access (--tls_dir, --token_file), if any.
+  const std::shared_ptr<const ClusterAccess> access = DefaultClusterAccess();
   grpc::ChannelArguments args;
+  args.SetMaxReceiveMessageSize(static_cast<int>(std::min<int64_t>(access->max_message_bytes, INT_MAX)));
   args.SetInt(GRPC_ARG_ENABLE_HTTP_PROXY, 0);
-  auto stub = MonitorService::NewStub(grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args));
+  auto stub = MonitorService::NewStub(grpc::CreateCustomChannel(address, ClusterChannelCredentials(*access), args));
 
   grpc::ClientContext info_context;
   info_context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));

@@ -3,6 +3,7 @@
 // task's clab.MonitorService, the one the studio watches.
 #pragma once
 
+#include "cli/AccessFlags.h"
 #include "cli/Command.h"
 
 #include <cstdint>
@@ -23,6 +24,7 @@ class WatchCommand : public Command {
   int64_t since_ = 0;
   bool no_follow_ = false;
   bool steps_ = false;
+  AccessFlags access_;
 };
 
 }  // namespace clab::cli

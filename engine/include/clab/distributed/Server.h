@@ -1,10 +1,13 @@
 // One task of a cluster: a gRPC server on the task's port that hosts the master and worker
 // services (and the monitor stream the studio watches). A task whose cluster address is a
-// loopback address listens on loopback only; any other address listens on all interfaces,
-// since a host name in the cluster may resolve to any of them.
+// loopback address listens on loopback only. Any other address listens on all interfaces
+// (a host name in the cluster may resolve to any of them) when the task is protected (TLS
+// and a cluster token, ClusterAccess) or its access says insecure_listen_all; otherwise it
+// listens on 127.0.0.1 only, and says so when it starts.
 #pragma once
 
 #include "clab/core/Status.h"
+#include "clab/distributed/ClusterAccess.h"
 #include "clab/distributed/ClusterSpec.h"
 #include "clab/monitor.pb.h"
 #include "tensorflow/config.pb.h"
@@ -23,6 +26,9 @@ struct ServerOptions {
   std::string protocol = "grpc";   // "grpc+verbs", "grpc+mpi": UNIMPLEMENTED
   tensorflow::ConfigProto config;  // default session config for sessions on this server
   bool start = true;
+  // TLS, token, listening and message limit of the server and of the channels it opens to
+  // the other tasks; unset: the process's default (DefaultClusterAccess()).
+  std::shared_ptr<const ClusterAccess> access;
   // Receives the server's and its master's log lines (start-up, placement, waiting for
   // tasks); unset, they go to stdout.
   std::function<void(const std::string&)> log;
