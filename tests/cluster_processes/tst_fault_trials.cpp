@@ -208,6 +208,13 @@ class SeedTraining {
 
 }  // namespace
 
+// QVERIFY2 builds its message even when the check passes; a failure's description (which
+// lists the directory and every task's output) is built only when the check fails.
+#define VERIFY_OR_DESCRIBE(statement, what)          \
+  do {                                               \
+    if (!(statement)) QFAIL(qPrintable(fail(what))); \
+  } while (false)
+
 class FaultTrialsTest : public QObject {
   Q_OBJECT
 
@@ -237,19 +244,19 @@ void FaultTrialsTest::tasksKilledAtRandomStepsAreRestartedAndTrainingResumes() {
   auto fail = [&](const QString& what) { return run.describe(what + replay); };
 
   run.start(Victim::kPs);
-  QVERIFY2(run.task(Victim::kPs).waitUntilServing(), qPrintable(fail("the ps did not start")));
+  VERIFY_OR_DESCRIBE(run.task(Victim::kPs).waitUntilServing(), "the ps did not start");
   run.start(Victim::kChief);
   run.start(Victim::kWorker);
-  QVERIFY2(run.waitUntil([&] { return run.step() > 0 && !run.newestCheckpoint().empty(); }),
-           qPrintable(fail("training did not start")));
+  VERIFY_OR_DESCRIBE(run.waitUntil([&] { return run.step() > 0 && !run.newestCheckpoint().empty(); }),
+                     "training did not start");
 
   qint64 slowest_resume_ms = 0;
   int chief_kills_mid_save = 0;  // the chief killed with a save's files not yet (all) named
   for (size_t round = 0; round < order.size(); ++round) {
     const Victim victim = order[round];
     const int64_t target = run.step() + std::uniform_int_distribution<int>(1, 3 * kSaveEverySteps)(rng);
-    QVERIFY2(run.waitUntil([&] { return run.step() >= target; }),
-             qPrintable(fail(QString("round %1: training stalled before step %2").arg(round + 1).arg(target))));
+    VERIFY_OR_DESCRIBE(run.waitUntil([&] { return run.step() >= target; }),
+                       QString("round %1: training stalled before step %2").arg(round + 1).arg(target));
     const int64_t killed_at = run.step();
     run.kill(victim);
     const QSet<QString> left_by_kill = UnclaimedCheckpointFiles(ckpt_dir);
@@ -260,47 +267,45 @@ void FaultTrialsTest::tasksKilledAtRandomStepsAreRestartedAndTrainingResumes() {
 
     // Training resumes: the global step passes the step of the kill, and a restarted worker
     // runs steps itself (the seed prints [[20]] per step).
-    QVERIFY2(run.waitUntil([&] {
+    VERIFY_OR_DESCRIBE(run.waitUntil([&] {
       return run.step() > killed_at && (victim == Victim::kPs || run.task(victim).output().contains("[[20]]"));
     }),
-             qPrintable(fail(QString("round %1: %2 killed at step %3: training did not pass that step within %4 s")
-                                 .arg(round + 1)
-                                 .arg(NameOf(victim))
-                                 .arg(killed_at)
-                                 .arg(kHangMs / 1000))));
+                       QString("round %1: %2 killed at step %3: training did not pass that step within %4 s")
+                           .arg(round + 1)
+                           .arg(NameOf(victim))
+                           .arg(killed_at)
+                           .arg(kHangMs / 1000));
     slowest_resume_ms = std::max(slowest_resume_ms, resume.elapsed());
     const qint64 resume_ms = resume.elapsed();
 
     // A save after the kill (the newest checkpoint is past its step), then two more: files
     // the kill left must be gone in both listings. A file of a save in progress shows in one
     // listing at most.
-    QVERIFY2(run.waitUntil([&] { return StepOf(run.newestCheckpoint()) > killed_at; }),
-             qPrintable(fail(QString("round %1: no checkpoint past step %2 within %3 s")
-                                 .arg(round + 1)
-                                 .arg(killed_at)
-                                 .arg(kHangMs / 1000))));
+    VERIFY_OR_DESCRIBE(
+        run.waitUntil([&] { return StepOf(run.newestCheckpoint()) > killed_at; }),
+        QString("round %1: no checkpoint past step %2 within %3 s").arg(round + 1).arg(killed_at).arg(kHangMs / 1000));
     QSet<QString> still_there = left_by_kill;
     for (int save = 0; save < 2; ++save) {
       const std::string newest = run.newestCheckpoint();
-      QVERIFY2(run.waitUntil([&] { return run.newestCheckpoint() != newest; }),
-               qPrintable(fail(QString("round %1: the chief saved nothing after %2 within %3 s")
-                                   .arg(round + 1)
-                                   .arg(QString::fromStdString(newest))
-                                   .arg(kHangMs / 1000))));
+      VERIFY_OR_DESCRIBE(run.waitUntil([&] { return run.newestCheckpoint() != newest; }),
+                         QString("round %1: the chief saved nothing after %2 within %3 s")
+                             .arg(round + 1)
+                             .arg(QString::fromStdString(newest))
+                             .arg(kHangMs / 1000));
       auto read = ReadBackListedCheckpoints(ckpt_dir);
-      QVERIFY2(read.ok(), qPrintable(fail(QString("round %1: a listed checkpoint does not read back: %2")
-                                              .arg(round + 1)
-                                              .arg(StatusText(read.status())))));
-      QVERIFY2(!read->empty() && static_cast<int>(read->size()) <= kMaxToKeep,
-               qPrintable(fail(QString("round %1: %2 checkpoints listed").arg(round + 1).arg(read->size()))));
+      VERIFY_OR_DESCRIBE(read.ok(), QString("round %1: a listed checkpoint does not read back: %2")
+                                        .arg(round + 1)
+                                        .arg(StatusText(read.status())));
+      VERIFY_OR_DESCRIBE(!read->empty() && static_cast<int>(read->size()) <= kMaxToKeep,
+                         QString("round %1: %2 checkpoints listed").arg(round + 1).arg(read->size()));
       still_there &= UnclaimedCheckpointFiles(ckpt_dir);
     }
-    QVERIFY2(still_there.isEmpty(),
-             qPrintable(fail(QString("round %1: %2 killed at step %3 left files that the next saves did not remove: %4")
-                                 .arg(round + 1)
-                                 .arg(NameOf(victim))
-                                 .arg(killed_at)
-                                 .arg(Sorted(still_there).join(", ")))));
+    VERIFY_OR_DESCRIBE(still_there.isEmpty(),
+                       QString("round %1: %2 killed at step %3 left files that the next saves did not remove: %4")
+                           .arg(round + 1)
+                           .arg(NameOf(victim))
+                           .arg(killed_at)
+                           .arg(Sorted(still_there).join(", ")));
     QString restored = "-";
     if (victim != Victim::kWorker) {
       const QString chief = run.task(Victim::kChief).output();
@@ -322,13 +327,13 @@ void FaultTrialsTest::tasksKilledAtRandomStepsAreRestartedAndTrainingResumes() {
   const int64_t last_step = run.step() + 2 * kSaveEverySteps;
   run.start(Victim::kChief, last_step);
   const int exit_code = run.task(Victim::kChief).waitForExit(kHangMs);
-  QVERIFY2(exit_code == 0, qPrintable(fail(QString("the last chief exited with %1").arg(exit_code))));
-  QVERIFY2(run.task(Victim::kChief).output().contains(QString("Stopped at global step %1").arg(last_step)),
-           qPrintable(fail("the last chief did not stop at its last step")));
+  VERIFY_OR_DESCRIBE(exit_code == 0, QString("the last chief exited with %1").arg(exit_code));
+  VERIFY_OR_DESCRIBE(run.task(Victim::kChief).output().contains(QString("Stopped at global step %1").arg(last_step)),
+                     "the last chief did not stop at its last step");
   auto read = ReadBackListedCheckpoints(ckpt_dir);
-  QVERIFY2(read.ok(), qPrintable(fail(StatusText(read.status()))));
-  QVERIFY2(!read->empty() && static_cast<int>(read->size()) <= kMaxToKeep,
-           qPrintable(fail(QString("%1 checkpoints listed").arg(read->size()))));
+  VERIFY_OR_DESCRIBE(read.ok(), StatusText(read.status()));
+  VERIFY_OR_DESCRIBE(!read->empty() && static_cast<int>(read->size()) <= kMaxToKeep,
+                     QString("%1 checkpoints listed").arg(read->size()));
   QCOMPARE(StepOf(read->front()), last_step);
   auto newest = TensorBundleReader::Open(read->front());
   QVERIFY2(newest.ok(), StatusText(newest.status()));
@@ -336,7 +341,7 @@ void FaultTrialsTest::tasksKilledAtRandomStepsAreRestartedAndTrainingResumes() {
   QVERIFY2(saved_step.ok(), StatusText(saved_step.status()));
   QCOMPARE(saved_step->scalar<int64_t>(), last_step);
   const QSet<QString> unclaimed = UnclaimedCheckpointFiles(ckpt_dir);
-  QVERIFY2(unclaimed.isEmpty(), qPrintable(fail("files no checkpoint claims: " + Sorted(unclaimed).join(", "))));
+  VERIFY_OR_DESCRIBE(unclaimed.isEmpty(), "files no checkpoint claims: " + Sorted(unclaimed).join(", "));
   QCOMPARE(run.task(Victim::kPs).terminate(), 0);
   qInfo(
       "fault trials: %d kills, %d of the chief in the middle of a save; training passed the step of each kill "
