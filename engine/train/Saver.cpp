@@ -7,14 +7,52 @@
 #include "clab/ops/Ops.h"
 #include "clab/train/CheckpointState.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
+#include <regex>
+#include <set>
 
 namespace clab {
 namespace {
 
 Output StringConst(GraphBuilder& graph, const std::vector<std::string>& values, std::string_view name) {
   return ops::Const(graph, Tensor::Vector<std::string>(values), name);
+}
+
+// Files of `base`'s checkpoints in `dir` that no checkpoint in `kept` claims: what a save
+// cut short leaves (a bundle's temporary files, the state file's temporary file), a
+// checkpoint written whose state file was never updated, one dropped from the list whose
+// files were not deleted. One chief writes a directory, one save at a time, so when a save
+// has just finished nothing else is in progress there.
+void RemoveUnclaimedFiles(const std::string& dir, const std::string& base, const std::vector<std::string>& kept) {
+  const std::string base_name = std::filesystem::path(base).filename().string();
+  std::set<std::string> claimed;
+  for (const std::string& prefix : kept) claimed.insert(std::filesystem::path(prefix).filename().string());
+  // <base>-<step>.index, .data-00000-of-00001 or .meta, perhaps with a bundle's or an
+  // atomic write's temporary suffix.
+  static const std::regex part(
+      R"(-(\d+)(\.index|\.data-\d{5}-of-\d{5}|\.meta)(\.tempstate[0-9a-f]{16}|\.tmp\d+)?)");
+  static const std::regex state_temp(R"(checkpoint\.tmp\d+)");
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    std::smatch match;
+    bool unclaimed = std::regex_match(name, state_temp);
+    if (!unclaimed && name.size() > base_name.size() && name.compare(0, base_name.size(), base_name) == 0) {
+      const std::string rest = name.substr(base_name.size());
+      if (std::regex_match(rest, match, part))
+        unclaimed = match[3].matched || !claimed.count(StrCat(base_name, "-", match[1].str()));
+    }
+    if (unclaimed) std::filesystem::remove(entry.path(), ec);
+  }
+}
+
+Status WriteState(const std::string& dir, const std::vector<std::string>& oldest_first) {
+  tensorflow::CheckpointState state;
+  if (!oldest_first.empty()) state.set_model_checkpoint_path(oldest_first.back());
+  for (const auto& p : oldest_first) state.add_all_model_checkpoint_paths(p);
+  return WriteCheckpointState(dir, state);
 }
 
 }  // namespace
@@ -110,30 +148,36 @@ StatusOr<std::string> Saver::Save(Session& session, const std::string& base, int
 
   const std::string prefix = StrCat(base, "-", global_step);
   const std::string dir = std::filesystem::path(prefix).parent_path().string();
+  const std::string state_dir = dir.empty() ? "." : dir;
   std::error_code ec;
-  std::filesystem::create_directories(dir.empty() ? "." : dir, ec);
+  std::filesystem::create_directories(state_dir, ec);
   if (ec) return errors::Internal("Cannot create the checkpoint directory ", dir, ": ", ec.message());
+  // Saved again under a name the state file lists: its two files are replaced one after the
+  // other, so the name leaves the list first (while others remain), and no reader or restart
+  // in between finds a listed checkpoint whose index and data disagree.
+  auto listed = std::find(last_checkpoints_.begin(), last_checkpoints_.end(), prefix);
+  if (listed != last_checkpoints_.end()) {
+    last_checkpoints_.erase(listed);
+    if (!last_checkpoints_.empty()) CLAB_RETURN_IF_ERROR(WriteState(state_dir, last_checkpoints_));
+  }
   CLAB_RETURN_IF_ERROR(WriteTensorBundle(prefix, tensors));
   if (meta_graph_) CLAB_RETURN_IF_ERROR(WriteFileAtomically(prefix + ".meta", meta_graph_->SerializeAsString()));
 
-  last_checkpoints_.erase(std::remove(last_checkpoints_.begin(), last_checkpoints_.end(), prefix),
-                          last_checkpoints_.end());
   last_checkpoints_.push_back(prefix);
   std::vector<std::string> dropped;
   while (max_to_keep_ > 0 && static_cast<int>(last_checkpoints_.size()) > max_to_keep_) {
     dropped.push_back(last_checkpoints_.front());
     last_checkpoints_.erase(last_checkpoints_.begin());
   }
-  tensorflow::CheckpointState state;
-  state.set_model_checkpoint_path(prefix);
-  for (const auto& p : last_checkpoints_) state.add_all_model_checkpoint_paths(p);
-  CLAB_RETURN_IF_ERROR(WriteCheckpointState(dir.empty() ? "." : dir, state));
-  // Old files go only after the state file no longer names them.
+  CLAB_RETURN_IF_ERROR(WriteState(state_dir, last_checkpoints_));
+  // Old files go only after the state file no longer names them; with them, whatever an
+  // earlier save that was cut short (a killed chief) left behind.
   for (const auto& old : dropped) {
     std::filesystem::remove(old + ".index", ec);
     std::filesystem::remove(BundleDataFile(old), ec);
     std::filesystem::remove(old + ".meta", ec);
   }
+  RemoveUnclaimedFiles(state_dir, base, last_checkpoints_);
   return prefix;
 }
 

@@ -73,6 +73,8 @@ class TaskProcess {
   }
   bool running() const { return process_.state() == QProcess::Running; }
   qint64 pid() const { return process_.processId(); }
+  // Why the process could not start or ended abnormally, in QProcess's words.
+  QString errorString() const { return process_.errorString(); }
 
   // Waits until the output contains `text`; false at the timeout or when the process ended.
   bool waitForOutput(const QString& text, int timeoutMs) {
@@ -101,6 +103,12 @@ class TaskProcess {
   QString output() {
     collect();
     return output_;
+  }
+  // Takes in what the process has written so far, without waiting: a process that prints
+  // every step must never block on a full pipe while the test looks elsewhere.
+  void drain() {
+    if (process_.state() != QProcess::NotRunning) process_.waitForReadyRead(0);
+    collect();
   }
 
   // SIGTERM; the exit code, or -1 when it had to be killed or crashed.

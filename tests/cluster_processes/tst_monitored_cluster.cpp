@@ -4,6 +4,8 @@
 // and started again mid-training is recovered from the chief's last checkpoint, and
 // training ends at the last step with parameters and global step consistent and every
 // checkpoint file whole.
+#include "CheckpointDirCheck.h"
+#include "LoopbackCluster.h"
 #include "StatusText.h"
 #include "TaskProcess.h"
 
@@ -29,30 +31,9 @@ using namespace clab::testing;
 
 namespace {
 
-struct Cluster {
-  std::vector<int> ports;
-  int num_ps = 1;
-  int num_workers = 1;
-  QString spec() const {
-    QStringList ps, workers;
-    for (int i = 0; i < num_ps; ++i) ps << QString("127.0.0.1:%1").arg(ports[static_cast<size_t>(i)]);
-    for (int i = 0; i < num_workers; ++i)
-      workers << QString("127.0.0.1:%1").arg(ports[static_cast<size_t>(num_ps + i)]);
-    return "ps=" + ps.join(",") + ";worker=" + workers.join(",");
-  }
-  std::map<std::string, std::vector<std::string>> dict() const {
-    std::map<std::string, std::vector<std::string>> jobs;
-    for (int i = 0; i < num_ps; ++i) jobs["ps"].push_back("127.0.0.1:" + std::to_string(ports[static_cast<size_t>(i)]));
-    for (int i = 0; i < num_workers; ++i)
-      jobs["worker"].push_back("127.0.0.1:" + std::to_string(ports[static_cast<size_t>(num_ps + i)]));
-    return jobs;
-  }
-  std::string target(int worker) const {
-    return "grpc://127.0.0.1:" + std::to_string(ports[static_cast<size_t>(num_ps + worker)]);
-  }
-};
+using Cluster = LoopbackCluster;
 
-Cluster MakeCluster(int ps, int workers) { return Cluster{FreePorts(ps + workers), ps, workers}; }
+Cluster MakeCluster(int ps, int workers) { return LoopbackCluster::Make(ps, workers); }
 
 // A parameter w on the ps that every step raises by 1, together with the global step (also
 // on the ps, so that every worker counts the same steps).
@@ -258,16 +239,11 @@ void MonitoredClusterTest::psRestartedMidTrainingIsRecoveredFromTheLastCheckpoin
   QVERIFY((*session)->Close().ok());
 
   // Every checkpoint the state file names is whole (the last five are kept).
-  auto checkpoints = CheckpointsNewestFirst(dir.path().toStdString());
+  auto checkpoints = ReadBackListedCheckpoints(dir.path().toStdString());
   QVERIFY2(checkpoints.ok(), StatusText(checkpoints.status()));
   QVERIFY(!checkpoints->empty());
   QVERIFY2(QString::fromStdString(checkpoints->front()).endsWith("model.ckpt-300"),
            qPrintable(QString::fromStdString(checkpoints->front())));
-  for (const std::string& prefix : *checkpoints) {
-    auto reader = TensorBundleReader::Open(prefix);
-    QVERIFY2(reader.ok(), StatusText(reader.status()));
-    for (const BundleEntryInfo& entry : reader->List()) QVERIFY2(reader->Read(entry.name).ok(), entry.name.c_str());
-  }
 }
 
 QTEST_GUILESS_MAIN(MonitoredClusterTest)

@@ -1,5 +1,6 @@
 // Monitored sessions in one process: restore after a restart continues from the saved step,
-// a damaged newest checkpoint falls back to the previous good one, event files are written.
+// a damaged newest checkpoint falls back to the previous good one, what a killed save left
+// goes with the next save, event files are written.
 #include "clab/io/EventFileWriter.h"
 #include "clab/io/TensorBundle.h"
 #include "clab/ops/Ops.h"
@@ -137,6 +138,47 @@ class MonitoredSessionTest : public QObject {
     QCOMPARE(*step, int64_t(10));  // the previous good checkpoint
     // No checkpoint file was lost: the damaged one is still there for inspection.
     QVERIFY(std::filesystem::exists(*latest + ".index"));
+  }
+
+  // A chief killed in the middle of a save leaves temporary files, or a whole checkpoint the
+  // state file never named; the restarted chief's next save removes them (and nothing of
+  // anyone else's), and it does not save again the checkpoint it has just restored.
+  void leftoversOfAKilledSaveGoWithTheNextSave() {
+    QTemporaryDir dir;
+    const std::string d = dir.path().toStdString();
+    auto latest = TrainTo20(d);
+    QVERIFY2(latest.ok(), latest.status().ToString().c_str());
+    const std::filesystem::path root(d);
+    const std::vector<std::string> leftovers = {
+        "model.ckpt-27.data-00000-of-00001.tempstate0123456789abcdef", "model.ckpt-27.index.tempstatefedcba9876543210",
+        "checkpoint.tmp1234567890", "model.ckpt-25.data-00000-of-00001", "model.ckpt-25.index"};
+    std::filesystem::copy_file(BundleDataFile(*latest), root / leftovers[3]);
+    std::filesystem::copy_file(*latest + ".index", root / leftovers[4]);
+    for (size_t i = 0; i < 3; ++i) std::ofstream(root / leftovers[i]) << "half a save";
+    std::ofstream(root / "notes.txt") << "someone else's";
+    std::ofstream(root / "model.ckpt-best") << "someone else's";
+    const auto restored_index = std::filesystem::last_write_time(*latest + ".index");
+
+    Model m;
+    auto s = MonitoredTrainingSession(m.g, Options(d, 30));
+    QVERIFY2(s.ok(), s.status().ToString().c_str());
+    QCOMPARE(*ReadGlobalStep(*(*s)->raw_session(), "global_step/read:0"), int64_t(20));
+    // Restored, not saved again: the files of model.ckpt-20 are the ones written before.
+    QVERIFY(std::filesystem::last_write_time(*latest + ".index") == restored_index);
+    for (const std::string& name : leftovers) QVERIFY2(std::filesystem::exists(root / name), name.c_str());
+    QCOMPARE(TrainToEnd(**s, m.train.node()), int64_t(10));
+    QVERIFY((*s)->Close().ok());
+
+    for (const std::string& name : leftovers) QVERIFY2(!std::filesystem::exists(root / name), name.c_str());
+    QVERIFY(std::filesystem::exists(root / "notes.txt"));
+    QVERIFY(std::filesystem::exists(root / "model.ckpt-best"));
+    auto listed = CheckpointsNewestFirst(d);
+    QVERIFY(listed.ok());
+    for (const std::string& prefix : *listed) {
+      QVERIFY2(std::filesystem::exists(prefix + ".index"), prefix.c_str());
+      QVERIFY2(std::filesystem::exists(BundleDataFile(prefix)), prefix.c_str());
+    }
+    QVERIFY(absl::EndsWith(listed->front(), "model.ckpt-30"));
   }
 
   void damagedNewestCheckpointStopsWhenAskedTo() {

@@ -44,9 +44,17 @@ Status CheckpointSaverHook::AfterCreateSession(Session& session) {
     event.set_meta_graph_def(meta->SerializeAsString());
     CLAB_RETURN_IF_ERROR(writer_->WriteEvent(event));
   }
-  // A checkpoint right at creation: a fresh run has model.ckpt-0 to restart from.
+  // A checkpoint right at creation: a fresh run has model.ckpt-0 to restart from. A session
+  // that restored the model at this step already has its checkpoint: saving it again would
+  // only rewrite a listed checkpoint (with whatever other workers did since the restore).
   CLAB_ASSIGN_OR_RETURN(int64_t step, ReadGlobalStep(session, env_.global_step_tensor));
-  CLAB_RETURN_IF_ERROR(Save(session, step));
+  const std::string prefix = (std::filesystem::path(dir_) / StrCat(basename_, "-", step)).string();
+  const auto& listed = saver_->last_checkpoints();
+  if (std::find(listed.begin(), listed.end(), prefix) == listed.end()) {
+    CLAB_RETURN_IF_ERROR(Save(session, step));
+  } else {
+    last_saved_step_ = step;
+  }
   timer_.UpdateLastTriggeredStep(step);
   return OkStatus();
 }
