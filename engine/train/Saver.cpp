@@ -31,8 +31,7 @@ void RemoveUnclaimedFiles(const std::string& dir, const std::string& base, const
   for (const std::string& prefix : kept) claimed.insert(std::filesystem::path(prefix).filename().string());
   // <base>-<step>.index, .data-00000-of-00001 or .meta, perhaps with a bundle's or an
   // atomic write's temporary suffix.
-  static const std::regex part(
-      R"(-(\d+)(\.index|\.data-\d{5}-of-\d{5}|\.meta)(\.tempstate[0-9a-f]{16}|\.tmp\d+)?)");
+  static const std::regex part(R"(-(\d+)(\.index|\.data-\d{5}-of-\d{5}|\.meta)(\.tempstate[0-9a-f]{16}|\.tmp\d+)?)");
   static const std::regex state_temp(R"(checkpoint\.tmp\d+)");
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {

@@ -2,6 +2,7 @@
 
 #include "clab/distributed/ReplicaDeviceSetter.h"
 #include "clab/distributed/Server.h"
+#include "clab/ops/Ops.h"
 #include "clab/train/MonitoredSession.h"
 #include "clab/train/hooks/LoggingTensorHook.h"
 #include "clab/train/hooks/StopAtStepHook.h"
@@ -46,6 +47,20 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
                                                             .num_workers = workers,
                                                             .sync_replicas = sync_replicas}));
   }
+  // The minibatch's accuracy, for the event files' accuracy curve (as a TF program's
+  // tf.summary.scalar("accuracy", ...) over argmax(logits) == labels).
+  std::string accuracy_name;
+  if (options.model != "linear-regression") {
+    ReplicaDeviceSetterOptions setter;
+    setter.worker_device = StrCat("/job:worker/task:", options.task_index);
+    setter.cluster = options.cluster.ToDict();
+    CLAB_ASSIGN_OR_RETURN(DeviceFunction device_function, ReplicaDeviceSetter(setter));
+    auto device = g.WithDevice(device_function);
+    auto scope = g.WithNameScope("accuracy");
+    const Output predicted = ops::Cast(g, ops::ArgMax(g, model.classifier.logits, 1), DT_INT32);
+    const Output correct = ops::Cast(g, ops::Equal(g, predicted, model.classifier.labels), DT_FLOAT);
+    accuracy_name = ops::Mean(g, correct, ops::Const(g, Tensor::Vector<int32_t>({0}))).name();
+  }
   const Output train = model.train, loss = model.loss;
   const std::shared_ptr<SyncReplicasOptimizer> sync = model.sync;
   // How a worker reports what it learnt at the end.
@@ -65,6 +80,7 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
   session_options.hooks.push_back(logging);
   // The loss curve goes into the chief's event files, as tf.summary.scalar("loss", loss) would.
   session_options.summary_scalars = {{"loss", loss.name()}};
+  if (!accuracy_name.empty()) session_options.summary_scalars.emplace("accuracy", accuracy_name);
   if (sync) {
     CLAB_ASSIGN_OR_RETURN(auto sync_hook, sync->MakeSessionRunHook(session_options.is_chief));
     session_options.hooks.push_back(sync_hook);

@@ -400,6 +400,36 @@ class StudioTest : public QObject {
     QVERIFY(window.console()->text().contains("loss = "));
   }
 
+  void aDamagedCheckpointIsMarkedAndSkipped() {
+    // Three checkpoints, the newest one's data cut short: the browser marks it, and says the
+    // next run restores the one before it (as the chief does with --on_damaged_checkpoint=previous).
+    QTemporaryDir dir;
+    tensorflow::CheckpointState state;
+    for (int step : {100, 200, 300}) {
+      const std::string prefix = QDir(dir.path()).filePath(QStringLiteral("model.ckpt-%1").arg(step)).toStdString();
+      std::map<std::string, clab::Tensor> tensors;
+      tensors.emplace("w", clab::Tensor::Vector<float>({1, 2, 3, 4}));
+      tensors.emplace("global_step", clab::Tensor::Scalar<int64_t>(step));
+      QVERIFY(clab::WriteTensorBundle(prefix, tensors).ok());
+      state.add_all_model_checkpoint_paths(prefix);
+      state.set_model_checkpoint_path(prefix);
+    }
+    QVERIFY(clab::WriteCheckpointState(dir.path().toStdString(), state).ok());
+    const QString newest = QDir(dir.path()).filePath("model.ckpt-300");
+    QFile data(QString::fromStdString(clab::BundleDataFile(newest.toStdString())));
+    QVERIFY(data.resize(data.size() - 4));
+
+    CheckpointsView view;
+    view.setDirectory(dir.path());
+    QCOMPARE(view.checkpointCount(), 3);
+    QCOMPARE(view.checkpointText(0, 0), QString("300"));
+    QVERIFY2(!view.checkpointText(0, 3).startsWith("ok"), qPrintable(view.checkpointText(0, 3)));
+    QCOMPARE(view.checkpointText(1, 3), QString("ok, 2 tensors"));
+    QVERIFY2(view.nextRestoreText().startsWith("model.ckpt-300 is DAMAGED"), qPrintable(view.nextRestoreText()));
+    QVERIFY2(view.nextRestoreText().endsWith("the next run restores model.ckpt-200 (step 200) instead"),
+             qPrintable(view.nextRestoreText()));
+  }
+
   void checkpointsOfARunAreListed() {
     QTemporaryDir dir;
     MainWindow window(ClabProcess::programPath("clab"));

@@ -49,8 +49,7 @@ class TaskLiveStateTest : public QObject {
     using K = ProcessEnd::Kind;
     QTest::newRow("stopped") << int(K::kStopped) << SIGTERM << int(TaskCondition::kStopped) << "stopped";
     QTest::newRow("killed") << int(K::kKilled) << SIGKILL << int(TaskCondition::kKilled) << "killed (SIGKILL)";
-    QTest::newRow("segfault") << int(K::kSignalled) << SIGSEGV << int(TaskCondition::kCrashed)
-                              << "crashed (SIGSEGV)";
+    QTest::newRow("segfault") << int(K::kSignalled) << SIGSEGV << int(TaskCondition::kCrashed) << "crashed (SIGSEGV)";
     QTest::newRow("exit 1") << int(K::kExited) << 1 << int(TaskCondition::kFailed) << "exited 1";
     QTest::newRow("exit 15") << int(K::kExited) << 15 << int(TaskCondition::kFailed) << "exited 15";
     QTest::newRow("exit 0") << int(K::kExited) << 0 << int(TaskCondition::kFinished) << "finished at step 1200";

@@ -5,7 +5,8 @@ the table and record framing by tf_formats.py, written from the formats' descrip
 
 The runs are `clab train` of the linear-regression project (one ps, one worker) to step 60
 and then, restoring from the first one's checkpoint, to step 120, with a checkpoint every 10
-steps and the default summaries every 100; then `clab graph show` reads a .meta back. Checked:
+steps and the default summaries every 100; then `clab graph show` reads a .meta back; and a
+`clab train` of the digits MLP to step 250, whose events hold "loss" and "accuracy". Checked:
   checkpoint                    CheckpointState text proto; relative paths; the newest last
   model.ckpt-N.index            table format (footer, block CRCs, key order); header entry
                                 (BundleHeaderProto); one BundleEntryProto per variable
@@ -222,6 +223,20 @@ def trainable_names(collections, pb):
     return out
 
 
+def scalar_values(ckpt_dir, pb, tag):
+    """(step, value) of every scalar summary with `tag` in the directory's event files."""
+    values = []
+    for path in sorted(glob.glob(os.path.join(ckpt_dir, "events.out.tfevents.*"))):
+        with open(path, "rb") as f:
+            for record in tf_formats.read_records(f.read()):
+                event = pb.event.Event()
+                event.ParseFromString(record)
+                if event.WhichOneof("what") == "summary":
+                    values += [(event.step, v.simple_value) for v in event.summary.value
+                               if v.tag == tag and v.WhichOneof("value") == "simple_value"]
+    return values
+
+
 def check_events(checks, ckpt_dir, pb):
     files = sorted(glob.glob(os.path.join(ckpt_dir, "events.out.tfevents.*")))
     if not checks.expect(files, f"no events.out.tfevents.* in {ckpt_dir}"):
@@ -272,6 +287,7 @@ def main():
     parser.add_argument("--clab", required=True)
     parser.add_argument("--protoc", default="protoc")
     parser.add_argument("--project", required=True, help="examples/projects/linear-regression.clab")
+    parser.add_argument("--classifier_project", required=True, help="examples/projects/digits-mlp.clab")
     args = parser.parse_args()
 
     proto_dir = os.environ.get("CLAB_TF_PROTO_DIR", "")
@@ -332,6 +348,20 @@ def main():
         ok, _ = check_graph(checks, graph, "graph.pbtxt", variables)
         checks.file("graph.pbtxt", ok)
         check_events(checks, ckpt_dir, pb)
+
+        # A classifier's event files carry its loss and its minibatch accuracy as scalars.
+        digits_dir = os.path.join(work, "digits")
+        digits = subprocess.run([args.clab, "train", args.classifier_project, "--workers", "1", "--ps", "1",
+                                 "--last_step", "250", "--checkpoint_dir", digits_dir, "--timeout", "150"],
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=200)
+        if checks.expect(digits.returncode == 0, f"clab train digits exited {digits.returncode}: "
+                         f"{digits.stdout[-1500:]}"):
+            accuracy = scalar_values(digits_dir, pb, "accuracy")
+            loss = scalar_values(digits_dir, pb, "loss")
+            ok = checks.expect(len(accuracy) >= 2 and len(loss) >= 2,
+                               f"{len(accuracy)} accuracy and {len(loss)} loss scalars in the classifier's events")
+            ok &= checks.expect(all(0.0 <= v <= 1.0 for _, v in accuracy), f"accuracy out of [0, 1]: {accuracy}")
+            checks.file("events.out.tfevents.* (classifier)", ok, f"{len(accuracy)} accuracy, {len(loss)} loss")
 
         show = subprocess.run([args.clab, "graph", "show", prefixes[-1] + ".meta"], stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True, timeout=60)

@@ -8,9 +8,7 @@ constexpr int kTickMs = 1000;
 }  // namespace
 
 RunController::RunController(QString clab_program, QObject* parent)
-    : QObject(parent),
-      cluster_(new LocalCluster(std::move(clab_program), this)),
-      monitor_(new RunMonitor(this)) {
+    : QObject(parent), cluster_(new LocalCluster(std::move(clab_program), this)), monitor_(new RunMonitor(this)) {
   connect(monitor_, &RunMonitor::statusChanged, this, &RunController::taskStateChanged);
   connect(monitor_, &RunMonitor::progress, this, &RunController::progress);
   connect(cluster_, &LocalCluster::taskFinished, this, &RunController::onTaskFinished);

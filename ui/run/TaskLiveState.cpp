@@ -83,12 +83,14 @@ TaskLiveState DescribeTask(const TaskStatus& status, const ProcessEnd& end) {
     case TaskState::LISTENING:
     case TaskState::CONNECTED: return Make(TaskCondition::kServing, TaskLiveText::tr("listening"));
     case TaskState::WAITING:
-      return Make(TaskCondition::kWaiting, status.uninitialized.isEmpty()
-                                               ? TaskLiveText::tr("waiting")
-                                               : TaskLiveText::tr("waiting for the chief to initialise %n variable(s)", nullptr,
-                                                    static_cast<int>(status.uninitialized.size())));
+      return Make(TaskCondition::kWaiting,
+                  status.uninitialized.isEmpty()
+                      ? TaskLiveText::tr("waiting")
+                      : TaskLiveText::tr("waiting for the chief to initialise %n variable(s)", nullptr,
+                                         static_cast<int>(status.uninitialized.size())));
     case TaskState::SESSION_CREATED: return Make(TaskCondition::kInitializing, TaskLiveText::tr("initialising"));
-    case TaskState::MODEL_READY: return Make(TaskCondition::kReady, WithRestore(TaskLiveText::tr("model ready"), status));
+    case TaskState::MODEL_READY:
+      return Make(TaskCondition::kReady, WithRestore(TaskLiveText::tr("model ready"), status));
     case TaskState::TRAINING:
       if (status.stalled) return Make(TaskCondition::kStalled, WithStep(TaskLiveText::tr("no steps"), status));
       return Make(TaskCondition::kTraining, WithRestore(WithStep(TaskLiveText::tr("training"), status), status));

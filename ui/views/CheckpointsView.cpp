@@ -4,6 +4,7 @@
 #include "clab/train/CheckpointState.h"
 #include "run/CheckpointChoice.h"
 
+#include <QColor>
 #include <QDateTime>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -121,7 +122,7 @@ void CheckpointsView::refresh() {
     const QFileInfo index(prefix + ".index");
     const QFileInfo data(QString::fromStdString(BundleDataFile(prefix.toStdString())));
     QString condition;
-    CheckCheckpoint(prefix, &condition);
+    const bool good = CheckCheckpoint(prefix, &condition);
     const int row = checkpoints_->rowCount();
     checkpoints_->insertRow(row);
     checkpoints_->setItem(row, kStep, new QTableWidgetItem(QString::number(StepOf(prefix))));
@@ -129,6 +130,13 @@ void CheckpointsView::refresh() {
     checkpoints_->setItem(row, kSize, new QTableWidgetItem(Size(index.size() + data.size())));
     checkpoints_->setItem(row, kState, new QTableWidgetItem(condition));
     checkpoints_->setItem(row, kPrefix, new QTableWidgetItem(prefix));
+    if (!good) {
+      // A damaged checkpoint stands out: the next run skips it for an older one.
+      for (int column = kStep; column <= kPrefix; ++column) {
+        checkpoints_->item(row, column)->setForeground(QColor(200, 30, 30));
+        checkpoints_->item(row, column)->setToolTip(condition);
+      }
+    }
     if (prefix == next) {
       for (int column = kStep; column <= kPrefix; ++column) {
         QFont font = checkpoints_->item(row, column)->font();
@@ -181,7 +189,25 @@ bool CheckpointsView::restoreOnNextStart(int row, QString* error) {
 QString CheckpointsView::nextRestoreText() const {
   const QString next = NextRestoreCheckpoint(dir_);
   if (next.isEmpty()) return dir_.isEmpty() ? QString() : "The next run starts from the initializers";
-  return QStringLiteral("Next run restores from %1 (step %2)").arg(QFileInfo(next).fileName()).arg(StepOf(next));
+  QString condition;
+  if (CheckCheckpoint(next, &condition))
+    return QStringLiteral("Next run restores from %1 (step %2)").arg(QFileInfo(next).fileName()).arg(StepOf(next));
+  // As the chief does: the newest listed checkpoint that reads back is restored instead.
+  QString fallback;
+  if (auto state = ReadCheckpointState(dir_.toStdString()); state.ok()) {
+    for (const std::string& path : state->all_model_checkpoint_paths()) {
+      const QString prefix = QString::fromStdString(path);
+      QString unused;
+      if (prefix != next && StepOf(prefix) < StepOf(next) && CheckCheckpoint(prefix, &unused) &&
+          (fallback.isEmpty() || StepOf(prefix) > StepOf(fallback)))
+        fallback = prefix;
+    }
+  }
+  const QString damaged = QStringLiteral("%1 is DAMAGED (%2): ").arg(QFileInfo(next).fileName(), condition);
+  if (fallback.isEmpty()) return damaged + "the next run starts from the initializers";
+  return damaged + QStringLiteral("the next run restores %1 (step %2) instead")
+                       .arg(QFileInfo(fallback).fileName())
+                       .arg(StepOf(fallback));
 }
 
 int CheckpointsView::selectedRow() const {
