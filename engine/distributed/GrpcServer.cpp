@@ -134,6 +134,10 @@ std::string GrpcServer::ListenHost() const { return ListenHostFor(address_, *acc
 Status GrpcServer::Init() {
   events_ = std::make_unique<EventHub>(task_name_);
   CLAB_ASSIGN_OR_RETURN(devices_, DeviceMgr::CreateLocal(task_name_, options_.config));
+  // The graphs come from clients: their file ops stay inside the task's directories.
+  CLAB_ASSIGN_OR_RETURN(FileAccess access, FileAccess::Create(options_.data_dirs, options_.checkpoint_dir));
+  file_access_ = std::make_shared<const FileAccess>(std::move(access));
+  for (Device* device : devices_->devices()) device->set_file_access(file_access_);
   ChannelSettings channels;
   channels.traffic = traffic_;
   channels.access = access_;

@@ -5,6 +5,7 @@
 
 #include "clab/distributed/Server.h"
 #include "clab/runtime/Device.h"
+#include "clab/runtime/FileAccess.h"
 #include "distributed/TrafficMeter.h"
 
 #include <condition_variable>
@@ -45,6 +46,7 @@ class GrpcServer final : public Server {
   // "host:port" the server listens on ("0.0.0.0:port", "127.0.0.1:port", ...).
   std::string listen_address() const;
   std::string task_name() const override { return task_name_; }
+  std::vector<std::string> file_dirs() const override { return file_access_->roots(); }
   void Publish(const TaskEvent& event) override;
   bool WaitForWatcher(int timeout_ms) override;
   EventHub* events() const { return events_.get(); }
@@ -52,6 +54,7 @@ class GrpcServer final : public Server {
   Master* master() const { return master_.get(); }
   Worker* worker() const { return worker_.get(); }
   DeviceMgr* devices() const { return devices_.get(); }
+  const FileAccess& file_access() const { return *file_access_; }
 
  private:
   enum class State { kCreated, kStarted, kStopped };
@@ -75,6 +78,7 @@ class GrpcServer final : public Server {
   const std::shared_ptr<const ClusterAccess> access_;
 
   std::unique_ptr<DeviceMgr> devices_;
+  std::shared_ptr<const FileAccess> file_access_;
   std::unique_ptr<Worker> worker_;
   std::unique_ptr<GrpcWorkerCache> worker_cache_;
   std::unique_ptr<Master> master_;

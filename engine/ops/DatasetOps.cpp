@@ -153,7 +153,7 @@ class MinibatchDatasetKernel : public OpKernel {
                                                "), but node '", ctx->name(), "' has ", signature_));
     std::lock_guard<std::mutex> lock(state.mu());
     if (!state.loaded()) {
-      Status loaded = Load(&state);
+      Status loaded = Load(*ctx->device(), &state);
       // Reader errors name the file already; the op's own checks do not.
       if (!loaded.ok() && !absl::StrContains(loaded.message(), config_.source.path))
         loaded = Status(loaded.code(), absl::StrCat("'", config_.source.path, "': ", loaded.message()));
@@ -177,8 +177,14 @@ class MinibatchDatasetKernel : public OpKernel {
   }
 
  private:
-  Status Load(MinibatchDatasetState* state) const {
-    CLAB_ASSIGN_OR_RETURN(ExampleSet examples, LoadExampleSet(config_.source));
+  Status Load(const Device& device, MinibatchDatasetState* state) const {
+    // A server reads only inside its task's directories.
+    ExampleSetOptions source = config_.source;
+    CLAB_ASSIGN_OR_RETURN(source.path, device.ConfinedPath(source.path, "the dataset file"));
+    if (!source.labels_path.empty()) {
+      CLAB_ASSIGN_OR_RETURN(source.labels_path, device.ConfinedPath(source.labels_path, "the labels file"));
+    }
+    CLAB_ASSIGN_OR_RETURN(ExampleSet examples, LoadExampleSet(source));
     const auto& s = config_.source;
     if (config_.num_features >= 0 && examples.num_features != config_.num_features)
       return errors::InvalidArgument("the node declares num_features ", config_.num_features, ", but the file has ",

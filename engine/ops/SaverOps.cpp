@@ -55,9 +55,27 @@ bool ReadNames(OpKernelContext* ctx, int64_t count, std::vector<std::string>* na
   return true;
 }
 
+// On a server, a checkpoint's prefix and both of its files must lie inside the task's
+// directories; `prefix` becomes the canonical form. False (with the status set) otherwise.
+bool ConfineBundle(OpKernelContext* ctx, const char* what, std::string* prefix) {
+  const Device& device = *ctx->device();
+  auto fail = [&](const Status& status) {
+    ctx->SetStatus(Status(status.code(), clab::StrCat(status.message(), NodeSuffix(ctx->name()))));
+    return false;
+  };
+  auto resolved = device.ConfinedPath(*prefix, what);
+  if (!resolved.ok()) return fail(resolved.status());
+  for (const std::string& file : {*resolved + ".index", BundleDataFile(*resolved)}) {
+    if (auto checked = device.ConfinedPath(file, what); !checked.ok()) return fail(checked.status());
+  }
+  *prefix = *std::move(resolved);
+  return true;
+}
+
 void SaveV2Compute(OpKernelContext* ctx) {
   std::string prefix;
   if (!ReadScalarString(ctx, 0, "prefix", &prefix)) return;
+  if (!ConfineBundle(ctx, "the checkpoint", &prefix)) return;
   const int64_t count = ctx->num_inputs() - 3;
   std::vector<std::string> names;
   if (!ReadNames(ctx, count, &names)) return;
@@ -78,6 +96,8 @@ void SaveV2Compute(OpKernelContext* ctx) {
 void RestoreV2Compute(OpKernelContext* ctx) {
   std::string prefix;
   if (!ReadScalarString(ctx, 0, "prefix", &prefix)) return;
+  const std::string given = prefix;
+  if (!ConfineBundle(ctx, "the checkpoint", &prefix)) return;
   std::vector<std::string> names;
   if (!ReadNames(ctx, ctx->num_outputs(), &names)) return;
   std::vector<DataType> dtypes;
@@ -92,7 +112,7 @@ void RestoreV2Compute(OpKernelContext* ctx) {
       return ctx->SetStatus(
           Status(value.status().code(), clab::StrCat(value.status().message(), NodeSuffix(ctx->name()))));
     if (value->dtype() != dtypes[k])
-      return FailInvalidArgument(ctx, "tensor '", names[k], "' in checkpoint ", prefix, " is ",
+      return FailInvalidArgument(ctx, "tensor '", names[k], "' in checkpoint ", given, " is ",
                                  DataTypeName(value->dtype()), ", the graph restores it as ", DataTypeName(dtypes[k]));
     ctx->set_output(static_cast<int>(k), std::move(value).value());
   }
@@ -102,11 +122,17 @@ void MergeV2CheckpointsCompute(OpKernelContext* ctx) {
   const Tensor& sources = ctx->input(0);
   std::string destination;
   if (!ReadScalarString(ctx, 1, "destination_prefix", &destination)) return;
+  if (!ConfineBundle(ctx, "the merged checkpoint", &destination)) return;
+  std::vector<std::string> source_prefixes;
+  for (int64_t k = 0; k < sources.NumElements(); ++k) {
+    std::string source = sources.data<std::string>()[k];
+    if (!ConfineBundle(ctx, "the checkpoint shard", &source)) return;
+    source_prefixes.push_back(std::move(source));
+  }
   bool delete_old_dirs = true;
   GetNodeAttr(ctx->node(), "delete_old_dirs", &delete_old_dirs).IgnoreError();
   std::map<std::string, Tensor> merged;
-  for (int64_t k = 0; k < sources.NumElements(); ++k) {
-    const std::string& source = sources.data<std::string>()[k];
+  for (const std::string& source : source_prefixes) {
     auto reader = TensorBundleReader::Open(source);
     if (!reader.ok()) return ctx->SetStatus(reader.status());
     for (const BundleEntryInfo& entry : reader->List()) {
@@ -117,8 +143,7 @@ void MergeV2CheckpointsCompute(OpKernelContext* ctx) {
     }
   }
   if (Status written = WriteTensorBundle(destination, merged); !written.ok()) return ctx->SetStatus(written);
-  for (int64_t k = 0; k < sources.NumElements(); ++k) {
-    const std::string& source = sources.data<std::string>()[k];
+  for (const std::string& source : source_prefixes) {
     if (source == destination) continue;
     std::error_code ignored;
     std::filesystem::remove(source + ".index", ignored);

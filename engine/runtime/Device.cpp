@@ -1,5 +1,7 @@
 #include "clab/runtime/Device.h"
 
+#include "clab/runtime/FileAccess.h"
+
 #include <cstring>
 #include <mutex>
 #include <random>
@@ -60,6 +62,11 @@ tensorflow::DeviceAttributes Device::attributes() const {
   attrs.set_incarnation(incarnation_);
   attrs.set_physical_device_desc(description_);
   return attrs;
+}
+
+StatusOr<std::string> Device::ConfinedPath(const std::string& path, std::string_view what) const {
+  if (!file_access_) return path;
+  return file_access_->Resolve(path, what);
 }
 
 Status Device::CopyHostToDevice(const Tensor& host, Tensor* device_tensor) {

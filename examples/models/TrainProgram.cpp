@@ -11,6 +11,7 @@
 #include "examplegraphs/TrainGraph.h"
 #include "models/Classifier.h"
 
+#include <filesystem>
 #include <functional>
 #include <ostream>
 
@@ -18,7 +19,14 @@ namespace clab::examples {
 
 Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
   CLAB_ASSIGN_OR_RETURN(const tools::TrainModelSpec spec, tools::TrainModelSpecOf(options.model));
-  CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Server> server, StartTaskServer(options, out));
+  const std::string data_path = spec.data_file.empty() ? std::string() : tools::ExampleDataPath(spec.data_file);
+  TaskProgramOptions task = options;
+  if (!data_path.empty()) {
+    // The worker's own dataset op reads the shipped data set, besides the task's directories.
+    if (task.data_dirs.empty()) task.data_dirs.push_back(".");
+    task.data_dirs.push_back(std::filesystem::path(data_path).parent_path().string());
+  }
+  CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Server> server, StartTaskServer(task, out));
   if (!server) return OkStatus();  // a ps, after serving until a signal
 
   const int workers = options.cluster.num_tasks("worker");
@@ -26,7 +34,6 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
   GraphBuilder g;
   // The classifiers' data: its held-out rows measure what a worker learnt.
   ClassificationData data;
-  const std::string data_path = spec.data_file.empty() ? std::string() : tools::ExampleDataPath(spec.data_file);
   if (!data_path.empty()) {
     CLAB_ASSIGN_OR_RETURN(data, LoadClassificationCsv(data_path));
     if (data.num_features != spec.num_features || data.num_classes != spec.num_classes)

@@ -32,6 +32,8 @@ StatusOr<std::unique_ptr<Server>> StartTaskServer(const TaskProgramOptions& opti
   server_options.cluster = options.cluster;
   server_options.job_name = options.job_name;
   server_options.task_index = options.task_index;
+  server_options.data_dirs = options.data_dirs;
+  server_options.checkpoint_dir = options.checkpoint_dir;
   server_options.config.mutable_clusterlab()->set_wait_for_tasks_ms(options.wait_for_ps_ms);
   CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Server> server, Server::Create(server_options));
   // if FLAGS.job_name == "ps": server.join()  (any job but the workers only serves)

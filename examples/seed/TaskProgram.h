@@ -16,6 +16,7 @@
 #include <iosfwd>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace clab::examples {
 
@@ -28,6 +29,9 @@ struct TaskProgramOptions {
   double max_seconds = 0;
   // The chief writes checkpoints and event files here ("" : none, as in the tutorial).
   std::string checkpoint_dir;
+  // Where graphs run on this task's server may read files (none: the working directory);
+  // the checkpoint directory is allowed too.
+  std::vector<std::string> data_dirs;
   int64_t save_checkpoint_steps = 0;        // 0 with save_checkpoint_secs 0: TensorFlow's default of every 600 s
   double save_checkpoint_secs = 0;          // checkpoint every this many seconds (0: see above)
   bool fail_on_damaged_checkpoint = false;  // stop rather than restore the previous checkpoint

@@ -2,6 +2,7 @@
 
 #include <absl/strings/numbers.h>
 #include <absl/strings/str_cat.h>
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include <regex>
@@ -61,21 +62,28 @@ void Emit(YAML::Emitter& out, const nlohmann::json& value) {
   }
 }
 
-StatusOr<nlohmann::json> ToJson(const YAML::Node& node, const std::string& where) {
+Status TooDeep(const std::string& where, int line, const std::string& depth) {
+  return errors::InvalidArgument(where, ": line ", line, ": nested ", depth, " levels deep; manifests may nest ",
+                                 kMaxYamlNesting, " levels at most");
+}
+
+StatusOr<nlohmann::json> ToJson(const YAML::Node& node, const std::string& where, int depth = 1) {
+  if (depth > kMaxYamlNesting && (node.IsMap() || node.IsSequence()))
+    return TooDeep(where, node.Mark().line + 1, std::to_string(depth));
   switch (node.Type()) {
     case YAML::NodeType::Map: {
       nlohmann::json object = nlohmann::json::object();
       for (const auto& entry : node) {
         if (!entry.first.IsScalar())
           return errors::InvalidArgument(where, ": line ", entry.first.Mark().line + 1, ": a key that is not a string");
-        CLAB_ASSIGN_OR_RETURN(object[entry.first.Scalar()], ToJson(entry.second, where));
+        CLAB_ASSIGN_OR_RETURN(object[entry.first.Scalar()], ToJson(entry.second, where, depth + 1));
       }
       return object;
     }
     case YAML::NodeType::Sequence: {
       nlohmann::json array = nlohmann::json::array();
       for (const auto& item : node) {
-        CLAB_ASSIGN_OR_RETURN(nlohmann::json converted, ToJson(item, where));
+        CLAB_ASSIGN_OR_RETURN(nlohmann::json converted, ToJson(item, where, depth + 1));
         array.push_back(std::move(converted));
       }
       return array;
@@ -107,6 +115,9 @@ StatusOr<std::vector<nlohmann::json>> ReadYamlDocuments(const std::string& text,
   std::vector<YAML::Node> nodes;
   try {
     nodes = YAML::LoadAll(text);
+  } catch (const YAML::DeepRecursion& error) {
+    // yaml-cpp's own guard, far beyond ClusterLab's limit, says only "bad file".
+    return TooDeep(where, error.mark.line + 1, StrCat("more than ", error.depth()));
   } catch (const YAML::Exception& error) {
     return errors::InvalidArgument(where, ": line ", error.mark.line + 1, ": ", error.msg);
   }

@@ -13,9 +13,12 @@
 
 namespace clab::launch {
 
+// Maps and lists inside each other; a manifest needs about ten.
+inline constexpr int kMaxYamlNesting = 64;
+
 std::string WriteYamlDocuments(const std::vector<nlohmann::json>& documents);
-// INVALID_ARGUMENT naming `where`, the line and what yaml-cpp found wrong. Empty documents
-// are skipped.
+// INVALID_ARGUMENT naming `where`, the line and what yaml-cpp found wrong, or how deep a
+// document nests beyond kMaxYamlNesting. Empty documents are skipped.
 StatusOr<std::vector<nlohmann::json>> ReadYamlDocuments(const std::string& text, const std::string& where);
 
 }  // namespace clab::launch

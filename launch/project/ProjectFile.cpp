@@ -94,6 +94,8 @@ StatusOr<ProjectFile> ProjectFile::FromJson(const nlohmann::json& json, const st
     if (s.ok()) s = run_fields.Bool("sync", &project.run.sync);
     if (s.ok()) s = run_fields.Int("max_seconds", &project.run.max_seconds, 0, INT32_MAX);
     if (s.ok()) s = run_fields.String("checkpoint_dir", &project.run.checkpoint_dir);
+    if (s.ok()) s = run_fields.Int("save_checkpoint_steps", &project.run.save_checkpoint_steps, 0, INT64_MAX);
+    if (s.ok()) s = run_fields.Int("save_checkpoint_secs", &project.run.save_checkpoint_secs, 0, INT32_MAX);
     if (!s.ok()) return fail(s);
   }
   if (Status s = fields.String("graph", &project.graph); !s.ok()) return fail(s);

@@ -6,7 +6,8 @@
 //   {"format": "clusterlab-project", "version": 1, "name": "Seed",
 //    "cluster": {"ps": ["127.0.0.1:2223"], "worker": ["127.0.0.1:2222"]},
 //    "program": "seed",
-//    "run": {"last_step": 200, "faithful": false, "sync": false, "max_seconds": 0, "checkpoint_dir": ""},
+//    "run": {"last_step": 200, "faithful": false, "sync": false, "max_seconds": 0, "checkpoint_dir": "",
+//            "save_checkpoint_steps": 0, "save_checkpoint_secs": 0},
 //    "graph": "node { ... }",
 //    "launch": {"method": "ssh", "hosts": {...}},
 //    "security": {"tls_dir": "...", "token_file": "...", "insecure_listen_all": false}}
@@ -31,6 +32,10 @@ struct ProjectRun {
   bool sync = false;      // training programs: synchronous replicas
   int max_seconds = 0;
   std::string checkpoint_dir;
+  // How often the chief checkpoints (both 0: TensorFlow's default of every 600 s; steps win
+  // when both are set).
+  int64_t save_checkpoint_steps = 0;
+  int64_t save_checkpoint_secs = 0;
 };
 
 struct ProjectFile {

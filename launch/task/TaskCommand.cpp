@@ -42,8 +42,13 @@ std::vector<std::string> TaskArguments(const ProjectFile& project, const TaskCom
   if (!training && project.run.max_seconds > 0)
     args.insert(args.end(), {"--max_seconds", std::to_string(project.run.max_seconds)});
   const bool chief_or_unknown = options.cluster.empty() || options.index == 0;
-  if (!options.checkpoint_dir.empty() && chief_or_unknown)
+  if (!options.checkpoint_dir.empty() && chief_or_unknown) {
     args.insert(args.end(), {"--checkpoint_dir", options.checkpoint_dir});
+    if (project.run.save_checkpoint_steps > 0)
+      args.insert(args.end(), {"--save_checkpoint_steps", std::to_string(project.run.save_checkpoint_steps)});
+    if (project.run.save_checkpoint_secs > 0)
+      args.insert(args.end(), {"--save_checkpoint_secs", std::to_string(project.run.save_checkpoint_secs)});
+  }
   return args;
 }
 

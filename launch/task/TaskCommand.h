@@ -2,7 +2,7 @@
 // a host reached over SSH, a SLURM job step, a Kubernetes pod): a ps (any job but worker)
 // runs `clab server`; a worker runs the project's program (`clab example seed`, `clab
 // example train --model M`, or `clab example graph` on the project's own graph) with the
-// run settings. The chief (worker 0) gets the checkpoint directory.
+// run settings. The chief (worker 0) gets the checkpoint directory and the checkpoint interval.
 #pragma once
 
 #include "launch/project/ProjectFile.h"

@@ -55,6 +55,38 @@ class DevicePluginsTest : public QObject {
     QVERIFY2(devices.ok(), std::string(devices.status().message()).c_str());
   }
 
+  // Where no GPU can be used, the plugin (the CUDA runtime and cuBLAS, about 175 MB) stays
+  // out of the process.
+  void withoutAGpuThePluginStaysOut() {
+    if (Env("CLAB_LOAD_PLUGINS_WITHOUT_GPU") == "1") QSKIP("this run loads plugins without a GPU");
+    if (Env("CLAB_EXPECT_NO_GPU") != "1" && MachineHasNvidiaDriver()) QSKIP("this machine may have a GPU");
+    const std::vector<std::string>& notes = LoadDevicePlugins();
+    auto devices = DeviceMgr::CreateLocal(kTask, tensorflow::ConfigProto());
+    QVERIFY(devices.ok());
+    for (const auto& note : notes) QVERIFY2(note.find(": loaded") == std::string::npos, note.c_str());
+    QFile maps("/proc/self/maps");
+    QVERIFY(maps.open(QIODevice::ReadOnly));
+    const QByteArray mapped = maps.readAll();
+    QVERIFY2(!mapped.contains("libclab_cuda"), "the CUDA plugin is mapped");
+    QVERIFY2(!mapped.contains("libcublas"), "cuBLAS is mapped");
+  }
+
+  // With the check skipped the plugin loads on any machine and offers no GPU without one.
+  void aForcedLoadStillWorksWithoutAGpu() {
+    if (Env("CLAB_LOAD_PLUGINS_WITHOUT_GPU") != "1" || !Env("CLAB_EXPECT_BROKEN_PLUGIN").empty())
+      QSKIP("runs only with CLAB_LOAD_PLUGINS_WITHOUT_GPU=1 and a real plugin");
+    bool loaded = false, absent = false;
+    for (const auto& note : LoadDevicePlugins()) {
+      loaded = loaded || note.find(": loaded") != std::string::npos;
+      absent = absent || note.find("not found") != std::string::npos;
+    }
+    if (absent) QSKIP("no CUDA plugin in this build");
+    QVERIFY2(loaded, "the plugin should load when the GPU check is skipped");
+    auto devices = DeviceMgr::CreateLocal(kTask, tensorflow::ConfigProto());
+    QVERIFY(devices.ok());
+    if (!MachineHasNvidiaDriver()) QCOMPARE(CountOfType(**devices, "GPU"), 0);
+  }
+
   void localDevicesStartWithTheCpu() {
     auto devices = DeviceMgr::CreateLocal(kTask, tensorflow::ConfigProto());
     QVERIFY2(devices.ok(), std::string(devices.status().message()).c_str());

@@ -77,12 +77,15 @@ class LogCapture {
   std::vector<std::string> lines_;
 };
 
+// `data_dirs`: where its graphs may read files (none: the working directory).
 inline StatusOr<std::unique_ptr<GrpcServer>> StartServer(const ClusterSpec& cluster, const std::string& job, int task,
-                                                         LogCapture* log = nullptr) {
+                                                         LogCapture* log = nullptr,
+                                                         const std::vector<std::string>& data_dirs = {}) {
   ServerOptions options;
   options.cluster = cluster;
   options.job_name = job;
   options.task_index = task;
+  options.data_dirs = data_dirs;
   return GrpcServer::Create(options,
                             log ? log->sink() : std::function<void(const std::string&)>([](const std::string&) {}));
 }

@@ -45,7 +45,7 @@ class HostileRequestsTest : public QObject {
     auto cluster =
         ClusterSpec::FromDict({{"worker", {LoopbackAddress(FreePort())}}, {"ps", {LoopbackAddress(FreePort())}}});
     QVERIFY(cluster.ok());
-    auto server = StartServer(*cluster, "worker", 0, &log_);
+    auto server = StartServer(*cluster, "worker", 0, &log_, {data_.path().toStdString()});
     QVERIFY2(server.ok(), server.status().ToString().c_str());
     server_ = *std::move(server);
     QVERIFY(server_->Start().ok());

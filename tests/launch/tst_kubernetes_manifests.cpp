@@ -378,6 +378,45 @@ class KubernetesManifestsTest : public QObject {
              broken.status().ToString().c_str());
   }
 
+  // Nesting beyond the limit is refused naming the file, the line and the depth, whether
+  // yaml-cpp's own guard (500 levels) or ClusterLab's limit stops it; at the limit it reads.
+  void deepNestingIsRefusedWithItsDepth_data() {
+    QTest::addColumn<QString>("form");
+    QTest::addColumn<int>("depth");
+    QTest::addColumn<QString>("expected");
+    const QString limit = QString::number(kMaxYamlNesting);
+    QTest::newRow("flow lists at the limit") << "flow" << kMaxYamlNesting << "";
+    QTest::newRow("flow lists one deeper")
+        << "flow" << kMaxYamlNesting + 1 << QString("deep.yaml: line 1: nested %1 levels deep").arg(limit.toInt() + 1);
+    QTest::newRow("block maps one deeper")
+        << "block" << kMaxYamlNesting + 1
+        << QString("deep.yaml: line %1: nested %2 levels deep").arg(kMaxYamlNesting + 1).arg(kMaxYamlNesting + 1);
+    QTest::newRow("flow lists 100,000 deep")
+        << "flow" << 100000 << "deep.yaml: line 1: nested more than 500 levels deep";
+    QTest::newRow("block maps 3,000 deep") << "block" << 3000 << "nested more than 500 levels deep";
+  }
+  void deepNestingIsRefusedWithItsDepth() {
+    QFETCH(QString, form);
+    QFETCH(int, depth);
+    QFETCH(QString, expected);
+    std::string text;
+    if (form == "flow") {
+      text = std::string(static_cast<size_t>(depth), '[') + std::string(static_cast<size_t>(depth), ']');
+    } else {
+      for (int i = 0; i < depth; ++i) text += std::string(static_cast<size_t>(i), ' ') + "a:\n";
+    }
+    const auto read = ReadYamlDocuments(text, "deep.yaml");
+    if (expected.isEmpty()) {
+      QVERIFY2(read.ok(), read.status().ToString().c_str());
+      return;
+    }
+    QVERIFY(!read.ok());
+    QCOMPARE(read.status().code(), absl::StatusCode::kInvalidArgument);
+    const QString message = QString::fromStdString(std::string(read.status().message()));
+    QVERIFY2(message.contains(expected), qPrintable(message));
+    QVERIFY2(message.contains(QString("may nest %1 levels at most").arg(kMaxYamlNesting)), qPrintable(message));
+  }
+
   // The command line does the same: export, change the project, import, and the cluster is back.
   void commandLineRoundTrip() {
     QTemporaryDir dir;

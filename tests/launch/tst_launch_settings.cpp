@@ -146,6 +146,13 @@ class LaunchSettingsTest : public QObject {
                           "ps=198.18.0.2:2223;worker=198.18.0.3:2222,198.18.0.2:2224", "--job_name", "worker",
                           "--task_index", "0", "--last_step", "500", "--wait_for_watcher_ms", "10000",
                           "--log_device_placement", "--checkpoint_dir", "/var/tmp/ckpt"}));
+    // The project's checkpoint interval goes to the chief with its directory.
+    ProjectFile every = *project;
+    every.run.save_checkpoint_steps = 50;
+    every.run.save_checkpoint_secs = 30;
+    QCOMPARE(Args(TaskArguments(every, chief)).mid(15),
+             QStringList({"--checkpoint_dir", "/var/tmp/ckpt", "--save_checkpoint_steps", "50",
+                          "--save_checkpoint_secs", "30"}));
     // Only the chief writes checkpoints.
     TaskCommandOptions other = chief;
     other.index = 1;

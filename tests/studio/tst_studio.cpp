@@ -25,9 +25,13 @@
 #include "window/MainWindow.h"
 #include "window/SecurityActions.h"
 
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QUndoStack>
@@ -196,6 +200,85 @@ class StudioTest : public QObject {
     window.undoStack()->undo();
     QCOMPARE(window.project().run.last_step, qint64(200));
     QCOMPARE(window.runSettings()->settings().last_step, qint64(200));
+  }
+
+  // The chief's checkpoint interval: edited in the run settings, one undoable step each,
+  // saved in the .clab, and given to the chief in the start commands.
+  void checkpointIntervalIsARunSetting() {
+    MainWindow window(ClabProcess::programPath("clab"));
+    Project project = Project::digitsMlp();
+    project.run.checkpoint_dir = "/tmp/digits-ckpt";
+    window.setProject(project);
+    RunSettingsView* view = window.runSettings();
+    auto type_into = [](QSpinBox* box, const char* text) {
+      box->selectAll();
+      QTest::keyClicks(box, text);
+      QTest::keyClick(box, Qt::Key_Enter);
+    };
+    type_into(view->saveCheckpointStepsBox(), "250");
+    QCOMPARE(window.project().run.save_checkpoint_steps, qint64(250));
+    type_into(view->saveCheckpointSecsBox(), "45");
+    QCOMPARE(window.project().run.save_checkpoint_secs, 45);
+    QCOMPARE(window.undoStack()->count(), 2);
+
+    // "Copy start commands": the chief gets its directory and interval, no other task does.
+    QAction* copy = nullptr;
+    for (QAction* action : window.findChildren<QAction*>())
+      if (action->text() == "&Copy start commands") copy = action;
+    QVERIFY(copy != nullptr);
+    copy->trigger();
+    const QStringList lines = QApplication::clipboard()->text().split('\n');
+    QCOMPARE(lines, window.startCommands());
+    QCOMPARE(lines.size(), 3);
+    const QString spec = window.project().clusterSpec();
+    QCOMPARE(lines[0],
+             QString("clab server --cluster '%1' --job_name ps --task_index 0 --until_workers_done").arg(spec));
+    QVERIFY2(lines[1].startsWith(QString("clab example train --model digits-mlp --cluster '%1' --job_name worker "
+                                         "--task_index 0 --last_step 6000")
+                                     .arg(spec)),
+             qPrintable(lines[1]));
+    QVERIFY2(
+        lines[1].endsWith("--checkpoint_dir /tmp/digits-ckpt --save_checkpoint_steps 250 --save_checkpoint_secs 45"),
+        qPrintable(lines[1]));
+    QVERIFY2(!lines[2].contains("checkpoint"), qPrintable(lines[2]));
+
+    // Saved and read back.
+    QTemporaryDir dir;
+    const QString path = dir.filePath("digits.clab");
+    QString error;
+    QVERIFY2(window.project().save(path, &error), qPrintable(error));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject run = QJsonDocument::fromJson(file.readAll()).object().value("run").toObject();
+    QCOMPARE(run.value("save_checkpoint_steps").toInteger(), qint64(250));
+    QCOMPARE(run.value("save_checkpoint_secs").toInt(), 45);
+    Project loaded;
+    QVERIFY2(Project::load(path, &loaded, &error), qPrintable(error));
+    QCOMPARE(loaded.run.save_checkpoint_steps, qint64(250));
+    QCOMPARE(loaded.run.save_checkpoint_secs, 45);
+    auto file_view = loaded.toProjectFile(path);
+    QVERIFY(file_view.ok());
+    QCOMPARE(file_view->run.save_checkpoint_steps, int64_t{250});
+
+    // Undone one edit at a time, the widgets following.
+    window.undoStack()->undo();
+    QCOMPARE(window.project().run.save_checkpoint_secs, 0);
+    QCOMPARE(view->saveCheckpointSecsBox()->value(), 0);
+    QCOMPARE(view->saveCheckpointStepsBox()->value(), 250);
+    window.undoStack()->undo();
+    QCOMPARE(window.project().run.save_checkpoint_steps, qint64(0));
+    QCOMPARE(view->saveCheckpointStepsBox()->value(), 0);
+    QVERIFY(!window.startCommands()[1].contains("save_checkpoint"));
+    window.undoStack()->redo();
+    QCOMPARE(window.project().run.save_checkpoint_steps, qint64(250));
+
+    // A negative interval in a file is named.
+    QJsonObject json = window.project().toJson();
+    QJsonObject bad_run = json.value("run").toObject();
+    bad_run.insert("save_checkpoint_secs", -5);
+    json.insert("run", bad_run);
+    QVERIFY(!Project::fromJson(json, &loaded, &error));
+    QVERIFY2(error.startsWith("run.save_checkpoint_secs: -5"), qPrintable(error));
   }
 
   void consoleHasATabPerTask() {

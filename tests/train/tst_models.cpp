@@ -20,6 +20,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 
 using namespace clab;
 using namespace clab::examples;
@@ -193,6 +194,9 @@ class ModelsTest : public QObject {
       server_options.job_name = job;
       server_options.task_index = index;
       server_options.log = [](const std::string&) {};
+      // The workers' dataset ops read the shipped data set.
+      if (!options.data_path.empty())
+        server_options.data_dirs = {std::filesystem::path(options.data_path).parent_path().string()};
       auto server = Server::Create(server_options);
       QVERIFY2(server.ok(), StatusText(server.status()));
       servers.push_back(*std::move(server));

@@ -168,6 +168,9 @@ QJsonObject Project::toJson() const {
                        {"sync", run.sync},
                        {"max_seconds", run.max_seconds},
                        {"checkpoint_dir", run.checkpoint_dir}};
+  // Written only when set, so that a project without an interval reads as before.
+  if (run.save_checkpoint_steps > 0) run_json.insert("save_checkpoint_steps", run.save_checkpoint_steps);
+  if (run.save_checkpoint_secs > 0) run_json.insert("save_checkpoint_secs", run.save_checkpoint_secs);
   QJsonObject json{{"format", "clusterlab-project"},
                    {"version", kFormatVersion},
                    {"name", name},
@@ -250,13 +253,24 @@ bool Project::fromJson(const QJsonObject& json, Project* project, QString* error
       wrong("faithful", run.value("faithful").isBool(), "true or false") ||
       wrong("sync", run.value("sync").isBool(), "true or false") ||
       wrong("max_seconds", run.value("max_seconds").isDouble(), "a number of seconds") ||
-      wrong("checkpoint_dir", run.value("checkpoint_dir").isString(), "a path"))
+      wrong("checkpoint_dir", run.value("checkpoint_dir").isString(), "a path") ||
+      wrong("save_checkpoint_steps", run.value("save_checkpoint_steps").isDouble(), "a whole number of steps") ||
+      wrong("save_checkpoint_secs", run.value("save_checkpoint_secs").isDouble(), "a whole number of seconds"))
     return false;
   loaded.run.last_step = run.value("last_step").toInteger(200);
   loaded.run.faithful = run.value("faithful").toBool(false);
   loaded.run.sync = run.value("sync").toBool(false);
   loaded.run.max_seconds = run.value("max_seconds").toInt(0);
   loaded.run.checkpoint_dir = run.value("checkpoint_dir").toString();
+  loaded.run.save_checkpoint_steps = run.value("save_checkpoint_steps").toInteger(0);
+  loaded.run.save_checkpoint_secs = run.value("save_checkpoint_secs").toInt(0);
+  if (loaded.run.save_checkpoint_steps < 0 || loaded.run.save_checkpoint_secs < 0) {
+    *error = QStringLiteral("run.save_checkpoint_%1: %2 is negative (0: not by %1)")
+                 .arg(loaded.run.save_checkpoint_steps < 0 ? "steps" : "secs")
+                 .arg(loaded.run.save_checkpoint_steps < 0 ? loaded.run.save_checkpoint_steps
+                                                           : loaded.run.save_checkpoint_secs);
+    return false;
+  }
   if (loaded.run.last_step < 1) {
     *error = QStringLiteral("run.last_step: %1 is not a step (>= 1)").arg(loaded.run.last_step);
     return false;

@@ -43,6 +43,9 @@ struct RunSettings {
   bool sync = false;  // training programs: synchronous replicas
   int max_seconds = 0;
   QString checkpoint_dir;
+  // The chief's checkpoint interval (0 and 0: every 600 s, TensorFlow's default).
+  qint64 save_checkpoint_steps = 0;
+  int save_checkpoint_secs = 0;
 };
 
 class Project {

@@ -29,12 +29,32 @@ RunSettingsView::RunSettingsView(QWidget* parent) : QWidget(parent) {
   checkpoint_dir_->setToolTip(
       "Where the chief writes model.ckpt-N files and event files; a restarted chief restores "
       "from here");
+  save_checkpoint_steps_ = new QSpinBox(this);
+  save_checkpoint_steps_->setObjectName("save_checkpoint_steps");
+  save_checkpoint_steps_->setRange(0, 1000000000);
+  save_checkpoint_steps_->setSpecialValueText("not by steps");
+  save_checkpoint_steps_->setPrefix("every ");
+  save_checkpoint_steps_->setSuffix(" steps");
+  save_checkpoint_steps_->setToolTip(
+      "--save_checkpoint_steps: the chief checkpoints every N global steps (when set, it wins over seconds)");
+  save_checkpoint_secs_ = new QSpinBox(this);
+  save_checkpoint_secs_->setObjectName("save_checkpoint_secs");
+  save_checkpoint_secs_->setRange(0, 7 * 86400);
+  save_checkpoint_secs_->setSpecialValueText("every 600 s (default)");
+  save_checkpoint_secs_->setPrefix("every ");
+  save_checkpoint_secs_->setSuffix(" s");
+  save_checkpoint_secs_->setToolTip(
+      "--save_checkpoint_secs: the chief checkpoints every S seconds (0: TensorFlow's default of 600 s)");
   auto* form = new QFormLayout(this);
   form->addRow("Last step", last_step_);
   form->addRow("Faithful", faithful_);
   form->addRow("Updates", sync_);
   form->addRow("Time limit", max_seconds_);
   form->addRow("Checkpoints", checkpoint_dir_);
+  form->addRow("Checkpoint steps", save_checkpoint_steps_);
+  form->addRow("Checkpoint time", save_checkpoint_secs_);
+  connect(save_checkpoint_steps_, &QSpinBox::editingFinished, this, &RunSettingsView::emitEdit);
+  connect(save_checkpoint_secs_, &QSpinBox::editingFinished, this, &RunSettingsView::emitEdit);
   connect(last_step_, &QSpinBox::editingFinished, this, &RunSettingsView::emitEdit);
   connect(max_seconds_, &QSpinBox::editingFinished, this, &RunSettingsView::emitEdit);
   connect(checkpoint_dir_, &QLineEdit::editingFinished, this, &RunSettingsView::emitEdit);
@@ -49,6 +69,9 @@ void RunSettingsView::showSettings(const RunSettings& settings) {
   sync_->setChecked(settings.sync);
   max_seconds_->setValue(settings.max_seconds);
   checkpoint_dir_->setText(settings.checkpoint_dir);
+  save_checkpoint_steps_->setValue(
+      static_cast<int>(std::min<qint64>(settings.save_checkpoint_steps, save_checkpoint_steps_->maximum())));
+  save_checkpoint_secs_->setValue(std::min(settings.save_checkpoint_secs, save_checkpoint_secs_->maximum()));
   filling_ = false;
 }
 
@@ -59,6 +82,8 @@ RunSettings RunSettingsView::settings() const {
   settings.sync = sync_->isChecked();
   settings.max_seconds = max_seconds_->value();
   settings.checkpoint_dir = checkpoint_dir_->text().trimmed();
+  settings.save_checkpoint_steps = save_checkpoint_steps_->value();
+  settings.save_checkpoint_secs = save_checkpoint_secs_->value();
   return settings;
 }
 

@@ -1,6 +1,7 @@
 // The run settings of the project: StopAtStepHook's last step, the faithful mode (the
 // tutorial's graph exactly, with no global step increment), synchronous replicas for the
-// training programs, a time limit and the chief's checkpoint directory. Each finished edit is reported once, for one
+// training programs, a time limit, the chief's checkpoint directory and how often it
+// checkpoints (every N steps, every S seconds). Each finished edit is reported once, for one
 // undoable step.
 #pragma once
 
@@ -22,6 +23,8 @@ class RunSettingsView : public QWidget {
 
   void showSettings(const RunSettings& settings);
   RunSettings settings() const;
+  QSpinBox* saveCheckpointStepsBox() const { return save_checkpoint_steps_; }
+  QSpinBox* saveCheckpointSecsBox() const { return save_checkpoint_secs_; }
 
  signals:
   void settingsEdited(const clab::ui::RunSettings& settings);
@@ -34,6 +37,8 @@ class RunSettingsView : public QWidget {
   QCheckBox* sync_ = nullptr;
   QSpinBox* max_seconds_ = nullptr;
   QLineEdit* checkpoint_dir_ = nullptr;
+  QSpinBox* save_checkpoint_steps_ = nullptr;
+  QSpinBox* save_checkpoint_secs_ = nullptr;
   bool filling_ = false;
 };
 

@@ -23,6 +23,9 @@
 #include "window/RecentProjects.h"
 #include "window/SecurityActions.h"
 
+#include "launch/ssh/ShellQuote.h"
+#include "launch/task/TaskCommand.h"
+
 #include <google/protobuf/stubs/common.h>
 #include <grpcpp/grpcpp.h>
 #include <QAction>
@@ -41,6 +44,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -550,18 +554,33 @@ void MainWindow::saveAs() {
   save();
 }
 
-void MainWindow::copyStartCommands() {
+QStringList MainWindow::startCommands() const {
+  // The arguments the studio's own launch gives each task (program, run settings, the
+  // chief's checkpoint directory and interval), on the project's addresses.
+  auto file = project_.toProjectFile(path_);
+  if (!file.ok()) return {QStringLiteral("# %1").arg(QString::fromStdString(std::string(file.status().message())))};
   QStringList lines;
   for (const ProjectTask& task : project_.tasks) {
-    const QString spec = project_.clusterSpec();
-    lines << (task.job == "worker"
-                  ? QStringLiteral("clab example seed --cluster '%1' --job_name worker --task_index %2")
-                        .arg(spec)
-                        .arg(task.index)
-                  : QStringLiteral("clab server --cluster '%1' --job_name %2 --task_index %3")
-                        .arg(spec, task.job)
-                        .arg(task.index));
+    launch::TaskCommandOptions command;
+    command.cluster = project_.clusterSpec().toStdString();
+    command.job = task.job.toStdString();
+    command.index = task.index;
+    command.graph_path = project_.graph.isEmpty() ? std::string() : std::string("graph.pbtxt");
+    command.checkpoint_dir = project_.run.checkpoint_dir.toStdString();
+    QStringList words{"clab"};
+    for (const std::string& arg : launch::TaskArguments(*file, command)) {
+      // Quoted only where a shell would read the word otherwise ("ps=...;worker=...").
+      static const QRegularExpression plain("^[A-Za-z0-9_./:=,@+-]+$");
+      const QString word = QString::fromStdString(arg);
+      words << (plain.match(word).hasMatch() ? word : QString::fromStdString(launch::ShellQuote(arg)));
+    }
+    lines << words.join(' ');
   }
+  return lines;
+}
+
+void MainWindow::copyStartCommands() {
+  const QStringList lines = startCommands();
   QApplication::clipboard()->setText(lines.join('\n'));
   statusBar()->showMessage(QStringLiteral("Copied %1 start commands").arg(lines.size()), 3000);
 }

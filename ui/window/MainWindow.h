@@ -93,6 +93,8 @@ class MainWindow : public QMainWindow {
   QUndoStack* undoStack() const { return undo_; }
   TaskPropertiesView* properties() const { return properties_; }
   RunSettingsView* runSettings() const { return run_settings_; }
+  // The command line of each task, as "Copy start commands" puts them on the clipboard.
+  QStringList startCommands() const;
   GraphEditor* graphEditor() const { return graph_editor_; }
   LessonPanel* lessons() const { return lessons_; }
   HostRunController* hostRun() const { return host_run_; }

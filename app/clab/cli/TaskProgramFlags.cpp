@@ -12,6 +12,10 @@ void TaskProgramFlags::Declare(FlagParser& flags, const char* max_seconds_help) 
   flags.AddInt("last_step", "N", "StopAtStepHook's last_step", &last_step_, 0);
   flags.AddInt("max_seconds", "S", max_seconds_help, &max_seconds_, 0);
   flags.AddString("checkpoint_dir", "DIR", "where the chief writes checkpoints and event files", &checkpoint_dir_);
+  flags.AddStringList("data_dir", "DIR",
+                      "a directory graphs on this task may read files in (repeatable; default: the working "
+                      "directory); the checkpoint directory is allowed too",
+                      &data_dirs_);
   flags.AddInt("save_checkpoint_steps", "N", "checkpoint every N steps (default: every 600 s)", &save_checkpoint_steps_,
                0);
   flags.AddInt("save_checkpoint_secs", "S", "checkpoint every S seconds (with --save_checkpoint_steps: steps win)",
@@ -35,6 +39,7 @@ StatusOr<examples::TaskProgramOptions> TaskProgramFlags::Resolve(const std::stri
   options.last_step = last_step_;
   options.max_seconds = static_cast<double>(max_seconds_);
   options.checkpoint_dir = checkpoint_dir_;
+  options.data_dirs = data_dirs_;
   options.save_checkpoint_steps = save_checkpoint_steps_;
   options.save_checkpoint_secs = static_cast<double>(save_checkpoint_secs_);
   if (on_damaged_checkpoint_ != "previous" && on_damaged_checkpoint_ != "fail")

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace clab::cli {
 
@@ -27,6 +28,7 @@ class TaskProgramFlags {
   int64_t last_step_;
   int64_t max_seconds_ = 0;
   std::string checkpoint_dir_;
+  std::vector<std::string> data_dirs_;
   int64_t save_checkpoint_steps_ = 0;
   int64_t save_checkpoint_secs_ = 0;
   std::string on_damaged_checkpoint_ = "previous";

@@ -5,6 +5,7 @@
 #include "cli/FlagParser.h"
 #include "launch/task/WorkerWatch.h"
 
+#include <absl/strings/str_join.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -25,6 +26,9 @@ std::string ServerCommand::description() const {
          "also stops, the same way, once every worker of the cluster has been seen and has\n"
          "finished (its monitored session closed or its process ended): a ps in a batch job or\n"
          "a pod then ends when training does.\n\n"
+         "The graphs the task runs read and write files (datasets, checkpoints) only inside its\n"
+         "--data_dir directories (default: the working directory) and its --checkpoint_dir; any\n"
+         "other path, also one reached through '..' or a symbolic link, is PERMISSION_DENIED.\n\n"
          "Examples:\n"
          "  clab server --cluster 'ps=127.0.0.1:2223;worker=127.0.0.1:2222' --job_name ps\n"
          "  clab server --cluster cluster.json --job_name worker --task_index 1\n"
@@ -34,6 +38,12 @@ std::string ServerCommand::description() const {
 void ServerCommand::DeclareFlags(FlagParser& flags) {
   cluster_flags_.Declare(flags);
   flags.AddString("protocol", "NAME", "the transport; only grpc is implemented", &protocol_);
+  flags.AddStringList("data_dir", "DIR",
+                      "a directory the graphs this task runs may read files in (repeatable; default: the working "
+                      "directory)",
+                      &data_dirs_);
+  flags.AddString("checkpoint_dir", "DIR", "a directory the graphs this task runs may write checkpoints in",
+                  &checkpoint_dir_);
   flags.AddBool("until_workers_done", "stop once every worker of the cluster has finished", &until_workers_done_);
 }
 
@@ -44,6 +54,8 @@ Status ServerCommand::Run(std::ostream& out) {
   options.job_name = task.job_name;
   options.task_index = task.task_index;
   options.protocol = protocol_;
+  options.data_dirs = data_dirs_;
+  options.checkpoint_dir = checkpoint_dir_;
   auto server_or = Server::Create(options);
   if (!server_or.ok()) return server_or.status();
   Server& server = **server_or;
@@ -64,6 +76,8 @@ Status ServerCommand::Run(std::ostream& out) {
       [&] {
         out << "Serving " << server.task_name() << " at " << server.target() << "; Ctrl-C or SIGTERM stops it"
             << (watching ? ", and so does the end of training." : ".") << std::endl;
+        out << "Graphs on this task may use files in " << absl::StrJoin(server.file_dirs(), ", ") << " only."
+            << std::endl;
         if (!watching) return;
         watcher = std::thread([&] {
           if (!watch.WaitUntilDone()) return;

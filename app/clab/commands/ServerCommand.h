@@ -7,6 +7,9 @@
 #include "cli/ClusterFlags.h"
 #include "cli/Command.h"
 
+#include <string>
+#include <vector>
+
 namespace clab::cli {
 
 class ServerCommand : public Command {
@@ -21,6 +24,8 @@ class ServerCommand : public Command {
   ClusterFlags cluster_flags_;
   std::string protocol_ = "grpc";
   bool until_workers_done_ = false;
+  std::vector<std::string> data_dirs_;
+  std::string checkpoint_dir_;
 };
 
 }  // namespace clab::cli

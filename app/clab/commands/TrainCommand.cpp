@@ -24,6 +24,8 @@ struct ProjectRun {
   int workers = 0;
   int64_t last_step = 0;
   std::string checkpoint_dir;
+  int64_t save_checkpoint_steps = 0;
+  int64_t save_checkpoint_secs = 0;
   bool sync = false;
 };
 
@@ -71,6 +73,15 @@ StatusOr<ProjectRun> ReadProject(const std::string& path) {
     CLAB_ASSIGN_OR_RETURN(const nlohmann::json* dir,
                           field(*settings, "checkpoint_dir", &nlohmann::json::is_string, "a string"));
     if (dir != nullptr) run.checkpoint_dir = dir->get<std::string>();
+    for (auto [name, target] : {std::pair{"save_checkpoint_steps", &run.save_checkpoint_steps},
+                                std::pair{"save_checkpoint_secs", &run.save_checkpoint_secs}}) {
+      CLAB_ASSIGN_OR_RETURN(const nlohmann::json* every,
+                            field(*settings, name, &nlohmann::json::is_number_integer, "a whole number"));
+      if (every == nullptr) continue;
+      if (every->is_number_unsigned() ? every->get<uint64_t>() > uint64_t{1} << 62 : every->get<int64_t>() < 0)
+        return errors::InvalidArgument(path, ": run.", name, ": ", every->dump(), " is out of range (0 to 2^62)");
+      *target = every->get<int64_t>();
+    }
     CLAB_ASSIGN_OR_RETURN(const nlohmann::json* sync,
                           field(*settings, "sync", &nlohmann::json::is_boolean, "true or false"));
     if (sync != nullptr) run.sync = sync->get<bool>();
@@ -86,9 +97,10 @@ std::string TrainCommand::description() const {
          "iris-softmax, linear-regression), starts its ps and worker tasks as processes on free\n"
          "127.0.0.1 ports ('clab example train'), prints every task's output with its label, and\n"
          "ends with what each worker learnt (held-out accuracy, or the fitted line). --workers and\n"
-         "--ps change the cluster's size; the run settings (last step, checkpoint directory, sync)\n"
-         "come from the project unless given. The chief checkpoints every 10 s unless\n"
-         "--save_checkpoint_steps or --save_checkpoint_secs says otherwise.\n\n"
+         "--ps change the cluster's size; the run settings (last step, checkpoint directory and\n"
+         "interval, sync) come from the project unless given. The chief checkpoints every 10 s\n"
+         "unless --save_checkpoint_steps or --save_checkpoint_secs (or the project's run.\n"
+         "save_checkpoint_steps or run.save_checkpoint_secs) says otherwise.\n\n"
          "Example:  clab train examples/projects/digits-mlp.clab --workers 2";
 }
 
@@ -116,6 +128,11 @@ Status TrainCommand::Run(std::ostream& out) {
   if (ps_ > 0) run.ps = static_cast<int>(ps_);
   if (last_step_ > 0) run.last_step = last_step_;
   if (!checkpoint_dir_.empty()) run.checkpoint_dir = checkpoint_dir_;
+  // The interval on the command line replaces the project's as a whole.
+  if (save_checkpoint_steps_ > 0 || save_checkpoint_secs_ > 0) {
+    run.save_checkpoint_steps = save_checkpoint_steps_;
+    run.save_checkpoint_secs = save_checkpoint_secs_;
+  }
   if (sync_) run.sync = true;
   if (run.ps < 1 || run.workers < 1)
     return errors::InvalidArgument(project_, ": the cluster needs at least one ps and one worker");
@@ -145,11 +162,11 @@ Status TrainCommand::Run(std::ostream& out) {
       // TensorFlow's default of one checkpoint per 600 s would leave a short run nothing to
       // restore after a ps failure: unless told otherwise, every 10 s.
       args.insert(args.end(), {"--checkpoint_dir", run.checkpoint_dir});
-      if (save_checkpoint_steps_ > 0)
-        args.insert(args.end(), {"--save_checkpoint_steps", std::to_string(save_checkpoint_steps_)});
+      if (run.save_checkpoint_steps > 0)
+        args.insert(args.end(), {"--save_checkpoint_steps", std::to_string(run.save_checkpoint_steps)});
       else
-        args.insert(args.end(),
-                    {"--save_checkpoint_secs", std::to_string(save_checkpoint_secs_ > 0 ? save_checkpoint_secs_ : 10)});
+        args.insert(args.end(), {"--save_checkpoint_secs",
+                                 std::to_string(run.save_checkpoint_secs > 0 ? run.save_checkpoint_secs : 10)});
     }
     if (run.sync) args.push_back("--sync");
     tasks.push_back({absl::StrCat("worker/", i), args, true});

@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace clab {
 
@@ -29,6 +30,11 @@ struct ServerOptions {
   // TLS, token, listening and message limit of the server and of the channels it opens to
   // the other tasks; unset: the process's default (DefaultClusterAccess()).
   std::shared_ptr<const ClusterAccess> access;
+  // The directories the graphs this task runs may read and write files in (datasets,
+  // checkpoints; see clab/runtime/FileAccess.h): a path elsewhere is PERMISSION_DENIED.
+  // No data directory: the working directory the server is created in.
+  std::vector<std::string> data_dirs;
+  std::string checkpoint_dir;  // "" : none
   // Receives the server's and its master's log lines (start-up, placement, waiting for
   // tasks); unset, they go to stdout.
   std::function<void(const std::string&)> log;
@@ -51,6 +57,8 @@ class Server {
   virtual std::string target() const = 0;
   virtual int bound_port() const = 0;
   virtual std::string task_name() const = 0;  // "/job:ps/replica:0/task:0"
+  // The directories its graphs may use files in (canonical; ServerOptions::file_dirs).
+  virtual std::vector<std::string> file_dirs() const = 0;
   // Adds an event to the task's stream (clab.MonitorService.Watch): how a monitored session
   // in this process reports its hooks, steps and checkpoints to whoever watches the task.
   virtual void Publish(const TaskEvent& event) = 0;

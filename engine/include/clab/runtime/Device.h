@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace Eigen {
@@ -22,6 +23,7 @@ struct ThreadPoolDevice;
 
 namespace clab {
 
+class FileAccess;
 class ThreadPool;
 
 class Device {
@@ -49,6 +51,13 @@ class Device {
   // Waits until work queued on the device is done (GPU streams); no-op on the CPU.
   virtual Status Sync() { return OkStatus(); }
 
+  // The files kernels on this device may touch (a server's devices run its clients' graphs);
+  // unset, any file (a program's own session).
+  void set_file_access(std::shared_ptr<const FileAccess> access) { file_access_ = std::move(access); }
+  // The path a kernel should open for `path`: as given without a FileAccess, else its
+  // canonical form when allowed; PERMISSION_DENIED naming `what` and the path otherwise.
+  StatusOr<std::string> ConfinedPath(const std::string& path, std::string_view what) const;
+
  private:
   std::string name_;
   DeviceName parsed_;
@@ -56,6 +65,7 @@ class Device {
   std::string description_;
   uint64_t incarnation_;
   ResourceMgr resources_;
+  std::shared_ptr<const FileAccess> file_access_;
 };
 
 // The devices of one task (one process, or one server in a process).
@@ -85,10 +95,11 @@ using DeviceFactoryFn = std::function<StatusOr<std::vector<std::unique_ptr<Devic
 void RegisterDeviceFactory(const std::string& device_type, DeviceFactoryFn factory);
 
 // Loads the device plugins (libclab_cuda.so) once per process from $CLAB_PLUGIN_PATH, the
-// build tree and the install directory. Each plugin exports `extern "C" void
-// clab_register_plugin()`, which registers its device factory and kernels. Returns one line
-// per plugin saying what was loaded, or why not ("libcuda.so.1: cannot open ..."): a missing
-// plugin or GPU is normal, never an error.
+// build tree and the install directory, only where a GPU may be used (the NVIDIA device
+// files exist and the driver finds a device; CLAB_LOAD_PLUGINS_WITHOUT_GPU=1 skips that check). Each plugin exports
+// `extern "C" void clab_register_plugin()`, which registers its device factory and kernels. Returns one line per plugin
+// saying what was loaded, or why not ("libcuda.so.1: cannot open ..."): a missing plugin or GPU is normal, never an
+// error.
 const std::vector<std::string>& LoadDevicePlugins();
 
 }  // namespace clab
