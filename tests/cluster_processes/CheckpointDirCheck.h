@@ -55,8 +55,8 @@ inline StatusOr<std::vector<std::string>> ReadBackListedCheckpoints(const std::s
   return read;
 }
 
-// Files in `dir` that belong to nothing the state file names: temporary files, the data or
-// index of an unnamed checkpoint of `basename`, anything unknown. The state file, event
+// Files in `dir` that belong to nothing the state file names: temporary files, the data,
+// index or meta graph of an unnamed checkpoint of `basename`, anything unknown. The state file, event
 // files and graph.pbtxt belong. A save in progress has such files for a moment; a caller
 // compares two lists taken with saves in between to find files that stay.
 inline QSet<QString> UnclaimedCheckpointFiles(const std::string& dir, const QString& basename = "model.ckpt") {
@@ -64,7 +64,7 @@ inline QSet<QString> UnclaimedCheckpointFiles(const std::string& dir, const QStr
   if (auto prefixes = CheckpointsNewestFirst(dir); prefixes.ok())
     for (const std::string& prefix : *prefixes) listed.insert(QFileInfo(QString::fromStdString(prefix)).fileName());
   const QRegularExpression part("^(" + QRegularExpression::escape(basename) +
-                                "-\\d+)(\\.index|\\.data-\\d{5}-of-\\d{5})$");
+                                "-\\d+)(\\.index|\\.data-\\d{5}-of-\\d{5}|\\.meta)$");
   QSet<QString> unclaimed;
   for (const QString& name : QDir(QString::fromStdString(dir)).entryList(QDir::Files | QDir::Hidden)) {
     if (name == "checkpoint" || name == "graph.pbtxt" || name.startsWith("events.out.tfevents.")) continue;
