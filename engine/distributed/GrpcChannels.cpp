@@ -1,6 +1,7 @@
 #include "distributed/GrpcChannels.h"
 
 #include "clab/distributed/ClusterAccess.h"
+#include "distributed/GrpcCallbackQueue.h"
 
 #include <grpcpp/create_channel.h>
 #include <grpcpp/security/credentials.h>
@@ -54,6 +55,7 @@ grpc::ChannelArguments ClientChannelArguments(const ChannelSettings& settings) {
 }
 
 std::shared_ptr<grpc::Channel> CreateChannel(const std::string& address, const ChannelSettings& settings) {
+  HoldGrpcCallbackQueue();
   return grpc::CreateCustomChannel(WithoutScheme(address), ClusterChannelCredentials(*EffectiveAccess(settings)),
                                    ClientChannelArguments(settings));
 }

@@ -3,6 +3,7 @@
 #include "clab/core/DeviceName.h"
 #include "core/LogLine.h"
 #include "distributed/EventHub.h"
+#include "distributed/GrpcCallbackQueue.h"
 #include "distributed/GrpcChannels.h"
 #include "distributed/GrpcMasterService.h"
 #include "distributed/GrpcMonitorService.h"
@@ -94,6 +95,7 @@ StatusOr<std::unique_ptr<Server>> Server::Create(const ServerOptions& options) {
 StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Create(const ServerOptions& options,
                                                          std::function<void(const std::string&)> log) {
   CLAB_RETURN_IF_ERROR(CheckProtocol(options.protocol));
+  HoldGrpcCallbackQueue();
   const ClusterSpec& cluster = options.cluster;
   const std::string jobs = absl::StrJoin(cluster.jobs(), ", ");
   if (cluster.empty())
