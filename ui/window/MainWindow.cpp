@@ -8,6 +8,7 @@
 #include "project/ProjectEditCommand.h"
 #include "run/LocalCluster.h"
 #include "run/RunController.h"
+#include "run/StartCommands.h"
 #include "sim/SimulatePanel.h"
 #include "teach/LessonPanel.h"
 #include "views/CheckpointsView.h"
@@ -22,9 +23,6 @@
 #include "window/LessonActions.h"
 #include "window/RecentProjects.h"
 #include "window/SecurityActions.h"
-
-#include "launch/ssh/ShellQuote.h"
-#include "launch/task/TaskCommand.h"
 
 #include <google/protobuf/stubs/common.h>
 #include <grpcpp/grpcpp.h>
@@ -44,7 +42,6 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QRegularExpression>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -554,30 +551,7 @@ void MainWindow::saveAs() {
   save();
 }
 
-QStringList MainWindow::startCommands() const {
-  // The arguments the studio's own launch gives each task (program, run settings, the
-  // chief's checkpoint directory and interval), on the project's addresses.
-  auto file = project_.toProjectFile(path_);
-  if (!file.ok()) return {QStringLiteral("# %1").arg(QString::fromStdString(std::string(file.status().message())))};
-  QStringList lines;
-  for (const ProjectTask& task : project_.tasks) {
-    launch::TaskCommandOptions command;
-    command.cluster = project_.clusterSpec().toStdString();
-    command.job = task.job.toStdString();
-    command.index = task.index;
-    command.graph_path = project_.graph.isEmpty() ? std::string() : std::string("graph.pbtxt");
-    command.checkpoint_dir = project_.run.checkpoint_dir.toStdString();
-    QStringList words{"clab"};
-    for (const std::string& arg : launch::TaskArguments(*file, command)) {
-      // Quoted only where a shell would read the word otherwise ("ps=...;worker=...").
-      static const QRegularExpression plain("^[A-Za-z0-9_./:=,@+-]+$");
-      const QString word = QString::fromStdString(arg);
-      words << (plain.match(word).hasMatch() ? word : QString::fromStdString(launch::ShellQuote(arg)));
-    }
-    lines << words.join(' ');
-  }
-  return lines;
-}
+QStringList MainWindow::startCommands() const { return StartCommands(project_, path_); }
 
 void MainWindow::copyStartCommands() {
   const QStringList lines = startCommands();
