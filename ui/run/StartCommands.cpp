@@ -32,5 +32,4 @@ QStringList StartCommands(const Project& project, const QString& path) {
   return lines;
 }
 
-
 }  // namespace clab::ui
