@@ -2,8 +2,8 @@
 // errors that name the field, validation), a local run of the seed program on a ps and two
 // workers watched live until the global step passes 50 (placement table, task states), a
 // run that finishes on its own, a ps killed mid-run shown as crashed, and Stop leaving no
-// process behind; the console's tab per task, the devices of attached tasks, and a run that
-// restores from the checkpoint chosen in the browser.
+// process behind; the console's tab per task and the devices of attached tasks. The
+// checkpoint browser has its own suite, tst_studio_checkpoints.
 #include "ClabProcess.h"
 
 #include "clab/io/TensorBundle.h"
@@ -481,135 +481,6 @@ class StudioTest : public QObject {
     QVERIFY2(window.dashboard()->lossPoints() >= 4, qPrintable(QString::number(window.dashboard()->lossPoints())));
     QVERIFY(window.monitor()->globalStep() >= 1199);
     QVERIFY(window.console()->text().contains("loss = "));
-  }
-
-  void aDamagedCheckpointIsMarkedAndSkipped() {
-    // Three checkpoints, the newest one's data cut short: the browser marks it, and says the
-    // next run restores the one before it (as the chief does with --on_damaged_checkpoint=previous).
-    QTemporaryDir dir;
-    tensorflow::CheckpointState state;
-    for (int step : {100, 200, 300}) {
-      const std::string prefix = QDir(dir.path()).filePath(QStringLiteral("model.ckpt-%1").arg(step)).toStdString();
-      std::map<std::string, clab::Tensor> tensors;
-      tensors.emplace("w", clab::Tensor::Vector<float>({1, 2, 3, 4}));
-      tensors.emplace("global_step", clab::Tensor::Scalar<int64_t>(step));
-      QVERIFY(clab::WriteTensorBundle(prefix, tensors).ok());
-      state.add_all_model_checkpoint_paths(prefix);
-      state.set_model_checkpoint_path(prefix);
-    }
-    QVERIFY(clab::WriteCheckpointState(dir.path().toStdString(), state).ok());
-    const QString newest = QDir(dir.path()).filePath("model.ckpt-300");
-    QFile data(QString::fromStdString(clab::BundleDataFile(newest.toStdString())));
-    QVERIFY(data.resize(data.size() - 4));
-
-    CheckpointsView view;
-    view.setDirectory(dir.path());
-    QCOMPARE(view.checkpointCount(), 3);
-    QCOMPARE(view.checkpointText(0, 0), QString("300"));
-    QVERIFY2(!view.checkpointText(0, 3).startsWith("ok"), qPrintable(view.checkpointText(0, 3)));
-    QCOMPARE(view.checkpointText(1, 3), QString("ok, 2 tensors"));
-    QVERIFY2(view.nextRestoreText().startsWith("model.ckpt-300 is DAMAGED"), qPrintable(view.nextRestoreText()));
-    QVERIFY2(view.nextRestoreText().endsWith("the next run restores model.ckpt-200 (step 200) instead"),
-             qPrintable(view.nextRestoreText()));
-  }
-
-  void checkpointsOfARunAreListed() {
-    QTemporaryDir dir;
-    MainWindow window(ClabProcess::programPath("clab"));
-    Project project = Project::seed();
-    project.run.checkpoint_dir = dir.path();
-    window.setProject(project);
-    QCOMPARE(window.checkpoints()->checkpointCount(), 0);
-    QSignalSpy finished(window.cluster(), &LocalCluster::runFinished);
-    QVERIFY(window.runProject());
-    QVERIFY(finished.wait(30000));
-    // The chief saved at the start (step 0) and at the end (step 200).
-    QTRY_VERIFY_WITH_TIMEOUT(window.checkpoints()->checkpointCount() >= 2, 5000);
-    window.checkpoints()->select(0);
-    QCOMPARE(window.checkpoints()->tensorCount(), 3);
-    QCOMPARE(window.checkpoints()->tensorText(0, 0), QString("global_step"));
-    QCOMPARE(window.checkpoints()->tensorText(0, 3), QString("200"));
-    QCOMPARE(window.checkpoints()->tensorText(2, 0), QString("x"));
-    QCOMPARE(window.checkpoints()->tensorText(2, 3), QString("[[1 2 3 4]]"));
-  }
-
-  void restoreOnNextStartResumesFromTheChosenCheckpoint() {
-    QTemporaryDir dir;
-    MainWindow window(ClabProcess::programPath("clab"));
-    Project project = Project::seed();
-    project.run.checkpoint_dir = dir.path();
-    project.run.last_step = 100;
-    window.setProject(project);
-    auto run_to = [&](qint64 last_step) {
-      RunSettings settings = window.project().run;
-      settings.last_step = last_step;
-      window.editRunSettings(settings);
-      QSignalSpy finished(window.cluster(), &LocalCluster::runFinished);
-      QString error;
-      if (!window.runProject(&error)) {
-        qWarning("the run did not start: %s", qPrintable(error));
-        return false;
-      }
-      if (!finished.wait(60000) || !finished.first().first().toBool()) {
-        qWarning("the run to step %lld failed:\n%s", static_cast<long long>(last_step),
-                 qPrintable(window.console()->text()));
-        return false;
-      }
-      return true;
-    };
-    // Checkpoints at 0 and 100; then, restored from 100, at 100 again and 200.
-    QVERIFY(run_to(100));
-    QVERIFY(run_to(200));
-    QTRY_COMPARE_WITH_TIMEOUT(window.checkpoints()->checkpointCount(), 3, 5000);
-    QCOMPARE(window.checkpoints()->nextRestoreText(), QString("Next run restores from model.ckpt-200 (step 200)"));
-    QCOMPARE(window.checkpoints()->checkpointText(1, 0), QString("100"));
-
-    // The older one, chosen: the state file names it, last in the list, nothing dropped.
-    const QString chosen = QDir(dir.path()).filePath("model.ckpt-100");
-    QString error;
-    QVERIFY2(window.checkpoints()->restoreOnNextStart(1, &error), qPrintable(error));
-    QCOMPARE(window.checkpoints()->nextRestoreText(), QString("Next run restores from model.ckpt-100 (step 100)"));
-    auto state = clab::ReadCheckpointState(dir.path().toStdString());
-    QVERIFY(state.ok());
-    QCOMPARE(QString::fromStdString(state->model_checkpoint_path()), chosen);
-    QCOMPARE(state->all_model_checkpoint_paths_size(), 3);
-    QCOMPARE(QString::fromStdString(state->all_model_checkpoint_paths(2)), chosen);
-
-    // The next run's chief restores exactly that one, and training goes on from step 100:
-    // its restore event names the file and the step read from it, its session's first run
-    // read step 100, and it saved model.ckpt-100 again when its session started.
-    QVERIFY2(run_to(300), qPrintable(window.console()->text().right(4000)));
-    QVERIFY2(window.console()->text().contains("Restoring parameters from " + chosen),
-             qPrintable(window.console()->text()));
-    const TaskStatus chief = window.monitor()->statuses().value("/job:worker/replica:0/task:0");
-    QCOMPARE(chief.restored_from, chosen);
-    QCOMPARE(chief.restored_step, qint64{100});
-    // (The first run's read of the step and its increment are not ordered: 100 or 101.)
-    QVERIFY2(chief.first_step == 100 || chief.first_step == 101, qPrintable(QString::number(chief.first_step)));
-    QVERIFY(window.monitor()->globalStep() >= 299);
-    state = clab::ReadCheckpointState(dir.path().toStdString());
-    QVERIFY(state.ok());
-    QCOMPARE(QString::fromStdString(state->model_checkpoint_path()), QDir(dir.path()).filePath("model.ckpt-300"));
-
-    // A damaged checkpoint is refused, naming the file, and the state file stays as it is.
-    QTRY_VERIFY_WITH_TIMEOUT(window.checkpoints()->checkpointText(0, 0) == "300", 5000);
-    const int oldest = window.checkpoints()->checkpointCount() - 1;
-    QCOMPARE(window.checkpoints()->checkpointText(oldest, 0), QString("0"));
-    const QString data =
-        QString::fromStdString(clab::BundleDataFile(QDir(dir.path()).filePath("model.ckpt-0").toStdString()));
-    QFile file(data);
-    QVERIFY(file.open(QIODevice::ReadWrite));
-    QByteArray bytes = file.readAll();
-    for (char& byte : bytes) byte = static_cast<char>(byte ^ 0x5a);
-    file.seek(0);
-    file.write(bytes);
-    file.close();
-    window.checkpoints()->refresh();
-    QVERIFY(window.checkpoints()->checkpointText(oldest, 3).contains(data));
-    const QString before = window.checkpoints()->nextRestoreText();
-    QVERIFY(!window.checkpoints()->restoreOnNextStart(oldest, &error));
-    QVERIFY2(error.contains(data), qPrintable(error));
-    QCOMPARE(window.checkpoints()->nextRestoreText(), before);
   }
 
   void shortRunFinishesOnItsOwnWithEveryEvent() {
