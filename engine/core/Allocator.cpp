@@ -1,5 +1,7 @@
 #include "clab/core/Allocator.h"
 
+#include "clab/core/MemoryBudget.h"
+
 #include <cstdlib>
 #include <new>
 
@@ -12,10 +14,18 @@ class HostAllocator final : public Allocator {
   void* Allocate(size_t bytes) override {
     // aligned_alloc wants a multiple of the alignment; zero-size tensors still get a
     // distinct pointer so that buffers can be told apart.
+    // The budget counts what was asked for, so that Deallocate (given the same size)
+    // returns exactly that.
+    if (!MemoryBudget::Reserve(bytes)) return nullptr;
     const size_t rounded = ((bytes == 0 ? 1 : bytes) + kAlignment - 1) / kAlignment * kAlignment;
-    return std::aligned_alloc(kAlignment, rounded);
+    void* memory = rounded < bytes ? nullptr : std::aligned_alloc(kAlignment, rounded);
+    if (memory == nullptr) MemoryBudget::Release(bytes);
+    return memory;
   }
-  void Deallocate(void* ptr, size_t) override { std::free(ptr); }
+  void Deallocate(void* ptr, size_t bytes) override {
+    std::free(ptr);
+    MemoryBudget::Release(bytes);
+  }
   bool OnHost() const override { return true; }
 };
 

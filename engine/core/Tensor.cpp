@@ -1,6 +1,7 @@
 #include "clab/core/Tensor.h"
 #include "core/BoolBytes.h"
 
+#include "clab/core/MemoryBudget.h"
 #include "clab/core/TensorAllocation.h"
 #include "clab/core/TensorSize.h"
 
@@ -39,6 +40,14 @@ Tensor::Tensor(DataType dtype, const TensorShape& shape, Allocator* allocator)
   try {
     buffer_ = std::make_shared<TensorBuffer>(allocator, dtype_, size->elements, static_cast<size_t>(size->bytes));
   } catch (const std::bad_alloc&) {
+    const uint64_t limit = MemoryBudget::Limit();
+    const uint64_t in_use = MemoryBudget::InUse();
+    const bool over_budget = allocator->OnHost() && (size->bytes > limit || in_use > limit - size->bytes);
+    if (over_budget)
+      throw TensorAllocationError(
+          errors::ResourceExhausted("Cannot allocate ", size->bytes, " bytes for a ", DataTypeName(dtype_),
+                                    " tensor of shape ", shape.DebugString(), ": this task's tensors hold ", in_use,
+                                    " bytes of its limit of ", limit, " bytes (--max_memory_bytes)"));
     throw TensorAllocationError(errors::ResourceExhausted("Cannot allocate ", size->bytes, " bytes for a ",
                                                           DataTypeName(dtype_), " tensor of shape ",
                                                           shape.DebugString(), " on ", allocator->Name()));

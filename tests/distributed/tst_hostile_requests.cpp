@@ -4,6 +4,7 @@
 // CreateSession whose client gives up. Each fails its one call with a status that names
 // what is wrong; the task keeps serving the next request.
 #include "ServerFixture.h"
+#include "clab/core/MemoryBudget.h"
 #include "clab/core/TensorSize.h"
 #include "tensorflow/master.grpc.pb.h"
 
@@ -103,6 +104,23 @@ class HostileRequestsTest : public QObject {
     const grpc::Status status = RunStep("dims", dims, "fill:0");
     QCOMPARE(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
     QVERIFY2(status.error_message().find("fill") != std::string::npos, Message(status).c_str());
+    StillServes();
+  }
+
+  // Each tensor is under the per-tensor limit, but the task's memory limit is lower: the
+  // step fails with RESOURCE_EXHAUSTED naming the op and the flag, and a step that fits runs.
+  void stepOverTheTaskMemoryLimit() {
+    MemoryBudget::SetLimit(uint64_t{64} << 20);
+    tensorflow::TensorProto dims;
+    Tensor::Vector<int64_t>({20000000}).AsProto(&dims);  // 80 MB of floats
+    const grpc::Status status = RunStep("dims", dims, "fill:0");
+    QCOMPARE(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+    QVERIFY2(status.error_message().find("fill") != std::string::npos, Message(status).c_str());
+    QVERIFY2(status.error_message().find("--max_memory_bytes") != std::string::npos, Message(status).c_str());
+    Tensor::Vector<int64_t>({1000000}).AsProto(&dims);  // 4 MB fits
+    const grpc::Status fits = RunStep("dims", dims, "fill:0");
+    MemoryBudget::SetLimit(0);
+    QVERIFY2(fits.ok(), Message(fits).c_str());
     StillServes();
   }
 

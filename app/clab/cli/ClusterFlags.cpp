@@ -1,5 +1,6 @@
 #include "cli/ClusterFlags.h"
 
+#include "clab/core/MemoryBudget.h"
 #include "clab/core/TensorSize.h"
 #include "clab/distributed/ClusterAccess.h"
 #include "cli/CliStatus.h"
@@ -25,6 +26,12 @@ void ClusterFlags::Declare(FlagParser& flags) {
                             "its step with RESOURCE_EXHAUSTED (default: half the physical memory, ",
                             TensorSize::DefaultMaxTensorBytes(), ")"),
                &max_tensor_bytes_, 1);
+  flags.AddInt("max_memory_bytes", "BYTES",
+               absl::StrCat("the most memory this task's tensors hold at once; a step that would need more fails "
+                            "with RESOURCE_EXHAUSTED and the task goes on serving (default: three quarters of the "
+                            "physical memory or of the cgroup's limit, ",
+                            MemoryBudget::DefaultLimit(), ")"),
+               &max_memory_bytes_, 1);
   access_.Declare(flags, /*task=*/true);
 }
 
@@ -41,6 +48,7 @@ StatusOr<ClusterFlags::Task> ClusterFlags::Resolve(const std::string& default_cl
 StatusOr<ClusterFlags::Task> ClusterFlags::ResolveTask(const std::string& default_cluster) const {
   // The limit holds for the whole process, which runs this one task.
   if (max_tensor_bytes_ > 0) TensorSize::SetMaxTensorBytes(static_cast<uint64_t>(max_tensor_bytes_));
+  if (max_memory_bytes_ > 0) MemoryBudget::SetLimit(static_cast<uint64_t>(max_memory_bytes_));
   Task task;
   const char* tf_config = std::getenv("TF_CONFIG");
   const bool have_tf_config = tf_config != nullptr && *tf_config != '\0';

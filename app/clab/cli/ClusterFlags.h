@@ -36,6 +36,7 @@ class ClusterFlags {
   std::string job_name_;
   int64_t task_index_ = -1;        // -1: not given
   int64_t max_tensor_bytes_ = -1;  // -1: not given (TensorSize's default)
+  int64_t max_memory_bytes_ = -1;  // -1: not given (MemoryBudget's default)
   AccessFlags access_;
 };
 
