@@ -70,10 +70,10 @@ void PadCompute(OpKernelContext* ctx) {
   if (out == nullptr) return;
   Tensor zero(in.dtype(), TensorShape{});  // zero-filled
   if (ctx->num_inputs() > 2) zero = ctx->input(2);
-  for (int64_t k = 0; k < out->NumElements(); ++k) CopyElements(zero, 0, out, k, 1);
+  for (int64_t k = 0, k_end = out->NumElements(); k < k_end; ++k) CopyElements(zero, 0, out, k, 1);
   // Copy each input element to its padded position.
   std::vector<int64_t> index(static_cast<size_t>(rank), 0);
-  for (int64_t k = 0; k < in.NumElements(); ++k) {
+  for (int64_t k = 0, k_end = in.NumElements(); k < k_end; ++k) {
     int64_t target = 0;
     for (int d = 0; d < rank; ++d)
       target = target * dims[static_cast<size_t>(d)] + index[static_cast<size_t>(d)] + pads[2 * d];
@@ -155,7 +155,7 @@ void ReverseV2Compute(OpKernelContext* ctx) {
   Tensor* out = ctx->allocate_output(0, in.dtype(), in.shape());
   if (out == nullptr) return;
   std::vector<int64_t> index(static_cast<size_t>(rank), 0);
-  for (int64_t k = 0; k < in.NumElements(); ++k) {
+  for (int64_t k = 0, k_end = in.NumElements(); k < k_end; ++k) {
     int64_t target = 0;
     for (int d = 0; d < rank; ++d) {
       const int64_t i = index[static_cast<size_t>(d)];

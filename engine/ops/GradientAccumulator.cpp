@@ -9,7 +9,7 @@ template <typename T>
 void AddInto(Tensor* sum, const Tensor& value) {
   T* out = sum->data<T>();
   const T* in = value.data<T>();
-  for (int64_t i = 0; i < value.NumElements(); ++i) out[i] += in[i];
+  for (int64_t i = 0, i_end = value.NumElements(); i < i_end; ++i) out[i] += in[i];
 }
 
 template <typename T>
@@ -17,7 +17,7 @@ Tensor Scaled(const Tensor& sum, double factor) {
   Tensor result(sum.dtype(), sum.shape());
   const T* in = sum.data<T>();
   T* out = result.data<T>();
-  for (int64_t i = 0; i < sum.NumElements(); ++i) out[i] = static_cast<T>(in[i] * factor);
+  for (int64_t i = 0, i_end = sum.NumElements(); i < i_end; ++i) out[i] = static_cast<T>(in[i] * factor);
   return result;
 }
 

@@ -21,14 +21,14 @@ void LogicalNotCompute(OpKernelContext* ctx) {
   const Tensor& x = ctx->input(0);
   Tensor* out = ctx->allocate_output(0, DT_BOOL, x.shape());
   if (out == nullptr) return;
-  for (int64_t i = 0; i < x.NumElements(); ++i) out->data<bool>()[i] = !x.data<bool>()[i];
+  for (int64_t i = 0, i_end = x.NumElements(); i < i_end; ++i) out->data<bool>()[i] = !x.data<bool>()[i];
 }
 
 void IsFiniteCompute(OpKernelContext* ctx) {
   const Tensor& x = ctx->input(0);
   Tensor* out = ctx->allocate_output(0, DT_BOOL, x.shape());
   if (out == nullptr) return;
-  for (int64_t i = 0; i < x.NumElements(); ++i)
+  for (int64_t i = 0, i_end = x.NumElements(); i < i_end; ++i)
     out->data<bool>()[i] =
         x.dtype() == DT_FLOAT ? std::isfinite(x.data<float>()[i]) : std::isfinite(x.data<double>()[i]);
 }
@@ -64,7 +64,7 @@ void WhereCompute(OpKernelContext* ctx) {
   std::vector<int64_t> coords;
   int64_t count = 0;
   std::vector<int64_t> index(dims.size(), 0);
-  for (int64_t k = 0; k < x.NumElements(); ++k) {
+  for (int64_t k = 0, k_end = x.NumElements(); k < k_end; ++k) {
     bool truth = false;
     if (x.dtype() == DT_BOOL) {
       truth = x.data<bool>()[k];

@@ -322,7 +322,7 @@ class BinaryKernel : public OpKernel {
     const T* yd = y.data<T>();
     const Op op;
     if constexpr (ChecksZeroDivisor<Op>::value && std::is_integral_v<T>) {
-      for (int64_t i = 0; i < y.NumElements(); ++i)
+      for (int64_t i = 0, i_end = y.NumElements(); i < i_end; ++i)
         if (yd[i] == 0) return ctx->SetStatus(KernelInvalidArgument(ctx, "Integer division by zero"));
     }
 

@@ -42,7 +42,7 @@ void GradCompute(OpKernelContext* ctx, GradFn<T> fn) {
                                                 " and ", dy.shape().DebugString()));
   Tensor* out = ctx->allocate_output(0, y.dtype(), y.shape());
   if (out == nullptr) return;
-  for (int64_t i = 0; i < y.NumElements(); ++i) out->data<T>()[i] = fn(y.data<T>()[i], dy.data<T>()[i]);
+  for (int64_t i = 0, i_end = y.NumElements(); i < i_end; ++i) out->data<T>()[i] = fn(y.data<T>()[i], dy.data<T>()[i]);
 }
 
 void RegisterGrad(OpRegistry& registry, const char* name, GradFn<float> f, GradFn<double> d, const char* summary) {
@@ -73,7 +73,7 @@ void AddNOf(OpKernelContext* ctx) {
       return ctx->SetStatus(KernelInvalidArgument(ctx, "Inputs to operation AddN must have the same size and shape. ",
                                                   "Input 0: ", first.shape().DebugString(), " != input ", i, ": ",
                                                   in.shape().DebugString()));
-    for (int64_t k = 0; k < in.NumElements(); ++k) o[k] = WrappingAdd(o[k], in.data<T>()[k]);
+    for (int64_t k = 0, k_end = in.NumElements(); k < k_end; ++k) o[k] = WrappingAdd(o[k], in.data<T>()[k]);
   }
 }
 
@@ -92,7 +92,7 @@ void BiasAddGradOf(OpKernelContext* ctx) {
   Tensor* out = ctx->allocate_output(0, dy.dtype(), TensorShape({channels}));
   if (out == nullptr) return;
   std::vector<double> sums(static_cast<size_t>(channels), 0.0);
-  for (int64_t k = 0; k < dy.NumElements(); ++k)
+  for (int64_t k = 0, k_end = dy.NumElements(); k < k_end; ++k)
     sums[static_cast<size_t>((k / inner) % channels)] += static_cast<double>(dy.data<T>()[k]);
   for (int64_t c = 0; c < channels; ++c) out->data<T>()[c] = static_cast<T>(sums[static_cast<size_t>(c)]);
 }

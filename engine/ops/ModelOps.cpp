@@ -11,7 +11,8 @@ void L2LossCompute(OpKernelContext* ctx) {
   Tensor* out = ctx->allocate_output(0, t.dtype(), TensorShape({}));
   if (out == nullptr) return;
   double sum = 0;
-  for (int64_t i = 0; i < t.NumElements(); ++i) sum += static_cast<double>(t.data<T>()[i]) * t.data<T>()[i];
+  for (int64_t i = 0, i_end = t.NumElements(); i < i_end; ++i)
+    sum += static_cast<double>(t.data<T>()[i]) * t.data<T>()[i];
   *out->data<T>() = static_cast<T>(sum / 2);
 }
 
@@ -89,7 +90,8 @@ void EqualCompute(OpKernelContext* ctx) {
   }
   Tensor* out = ctx->allocate_output(0, DT_BOOL, x.shape());
   if (out == nullptr) return;
-  for (int64_t i = 0; i < x.NumElements(); ++i) out->data<bool>()[i] = x.data<T>()[i] == y.data<T>()[scalar_y ? 0 : i];
+  for (int64_t i = 0, i_end = x.NumElements(); i < i_end; ++i)
+    out->data<bool>()[i] = x.data<T>()[i] == y.data<T>()[scalar_y ? 0 : i];
 }
 
 void EqualKernel(OpKernelContext* ctx) {

@@ -22,7 +22,8 @@ void ReluGradCompute(OpKernelContext* ctx) {
   const T* g = gradients.data<T>();
   const T* x = features.data<T>();
   T* out = output->data<T>();
-  for (int64_t i = 0; i < gradients.NumElements(); ++i) out[i] = x[i] > T(0) ? g[i] : T(0);
+  const int64_t n = gradients.NumElements();
+  for (int64_t i = 0; i < n; ++i) out[i] = x[i] > T(0) ? g[i] : T(0);
 }
 
 void ReluGradKernel(OpKernelContext* ctx) {
@@ -42,7 +43,7 @@ void ReductionGradCompute(OpKernelContext* ctx, bool mean) {
   const Tensor& axes = ctx->input(2);
   const int rank = input.shape().rank();
   std::vector<bool> reduced(static_cast<size_t>(rank), false);
-  for (int64_t i = 0; i < axes.NumElements(); ++i) {
+  for (int64_t i = 0, i_end = axes.NumElements(); i < i_end; ++i) {
     int64_t axis = axes.dtype() == DT_INT64 ? axes.data<int64_t>()[i] : axes.data<int32_t>()[i];
     if (axis < 0) axis += rank;
     if (axis < 0 || axis >= rank) {
@@ -65,7 +66,7 @@ void ReductionGradCompute(OpKernelContext* ctx, bool mean) {
   T* out = output->data<T>();
   const T scale = mean && count > 0 ? T(1) / static_cast<T>(count) : T(1);
   std::vector<int64_t> coordinate(static_cast<size_t>(rank), 0);
-  for (int64_t i = 0; i < input.NumElements(); ++i) {
+  for (int64_t i = 0, i_end = input.NumElements(); i < i_end; ++i) {
     // The index into the gradient: the coordinate with the reduced axes left out.
     int64_t source = 0;
     for (int d = 0; d < rank; ++d)

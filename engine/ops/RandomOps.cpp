@@ -160,7 +160,7 @@ Status RandomShape(ShapeContext& ctx) {
     return ctx.MakeError(absl::StrCat("Shape must be rank 1 but is rank ", shape_of_shape.rank()));
   if (const Tensor* value = ctx.input_constant(0); value != nullptr) {
     std::vector<int64_t> dims;
-    for (int64_t i = 0; i < value->NumElements(); ++i) {
+    for (int64_t i = 0, i_end = value->NumElements(); i < i_end; ++i) {
       const int64_t dim = value->dtype() == DT_INT64 ? value->data<int64_t>()[i] : value->data<int32_t>()[i];
       if (dim < 0) return ctx.MakeError(absl::StrCat("Dimension ", i, " of the shape is negative: ", dim));
       dims.push_back(dim);

@@ -45,7 +45,7 @@ Status NormalizeAxes(const Tensor& axes, int rank, std::vector<bool>* reduced) {
     return errors::InvalidArgument("reduction_indices must be a scalar or vector, got shape ",
                                    axes.shape().DebugString());
   }
-  for (int64_t i = 0; i < axes.NumElements(); ++i) {
+  for (int64_t i = 0, i_end = axes.NumElements(); i < i_end; ++i) {
     const int64_t axis = axes.dtype() == DT_INT64 ? axes.data<int64_t>()[i] : axes.data<int32_t>()[i];
     if (axis < -rank || axis >= rank) {
       return errors::InvalidArgument("Invalid reduction dimension ", axis, " for input with ", rank, " dimension(s)");

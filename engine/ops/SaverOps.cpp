@@ -124,7 +124,7 @@ void MergeV2CheckpointsCompute(OpKernelContext* ctx) {
   if (!ReadScalarString(ctx, 1, "destination_prefix", &destination)) return;
   if (!ConfineBundle(ctx, "the merged checkpoint", &destination)) return;
   std::vector<std::string> source_prefixes;
-  for (int64_t k = 0; k < sources.NumElements(); ++k) {
+  for (int64_t k = 0, k_end = sources.NumElements(); k < k_end; ++k) {
     std::string source = sources.data<std::string>()[k];
     if (!ConfineBundle(ctx, "the checkpoint shard", &source)) return;
     source_prefixes.push_back(std::move(source));
@@ -192,7 +192,7 @@ void StringJoinCompute(OpKernelContext* ctx) {
     shape = s;
   }
   Tensor out(DT_STRING, shape);
-  for (int64_t k = 0; k < out.NumElements(); ++k) {
+  for (int64_t k = 0, k_end = out.NumElements(); k < k_end; ++k) {
     std::string joined;
     for (int i = 0; i < ctx->num_inputs(); ++i) {
       const Tensor& in = ctx->input(i);

@@ -23,7 +23,7 @@ void CopyBox(const Tensor& in, const std::vector<int64_t>& begin, const std::vec
   std::vector<int64_t> in_strides(rank, 1);
   for (size_t d = rank - 1; d-- > 0;) in_strides[d] = in_strides[d + 1] * dims[d + 1];
   std::vector<int64_t> index(rank, 0);
-  for (int64_t at = 0; at < out->NumElements(); ++at) {
+  for (int64_t at = 0, at_end = out->NumElements(); at < at_end; ++at) {
     int64_t src = 0;
     for (size_t d = 0; d < rank; ++d) src += (begin[d] + index[d] * stride[d]) * in_strides[d];
     CopyElements(in, src, out, at, 1);

@@ -24,7 +24,7 @@ void ScalarSummaryCompute(OpKernelContext* ctx) {
                                " != ", values.shape().DebugString());
   if (!values.OnHost()) return FailInvalidArgument(ctx, "values must be in host memory");
   tensorflow::Summary summary;
-  for (int64_t k = 0; k < tags.NumElements(); ++k) {
+  for (int64_t k = 0, k_end = tags.NumElements(); k < k_end; ++k) {
     auto* value = summary.add_value();
     value->set_tag(tags.data<std::string>()[k]);
     bool numeric = true;
@@ -42,7 +42,7 @@ void MergeSummaryCompute(OpKernelContext* ctx) {
   std::set<std::string> tags;
   for (int i = 0; i < ctx->num_inputs(); ++i) {
     const Tensor& in = ctx->input(i);
-    for (int64_t k = 0; k < in.NumElements(); ++k) {
+    for (int64_t k = 0, k_end = in.NumElements(); k < k_end; ++k) {
       tensorflow::Summary part;
       if (!part.ParseFromString(in.data<std::string>()[k]))
         return FailInvalidArgument(ctx, "input ", i, " element ", k, " is not a serialised Summary");

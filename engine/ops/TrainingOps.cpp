@@ -88,7 +88,8 @@ void RunUpdate(OpKernelContext* ctx, const ApplySpec& spec, UpdateFn<T> update,
   bool nesterov = false;
   GetNodeAttr(ctx->node(), "use_nesterov", &nesterov).IgnoreError();
   const T* g = grad.data<T>();
-  for (int64_t i = 0; i < grad.NumElements(); ++i) update(slots.data(), scalars.data(), g[i], i, nesterov);
+  for (int64_t i = 0, i_end = grad.NumElements(); i < i_end; ++i)
+    update(slots.data(), scalars.data(), g[i], i, nesterov);
 }
 
 void ApplyCompute(OpKernelContext* ctx, const ApplySpec& spec) {

@@ -35,7 +35,7 @@ void CopyHostBytes(const Tensor& from, Tensor* to) {
   if (from.dtype() == DT_STRING) {
     const std::string* src = from.data<std::string>();
     std::string* dst = to->data<std::string>();
-    for (int64_t i = 0; i < from.NumElements(); ++i) dst[i] = src[i];
+    for (int64_t i = 0, i_end = from.NumElements(); i < i_end; ++i) dst[i] = src[i];
     return;
   }
   if (from.TotalBytes() > 0) std::memcpy(to->raw_data(), from.raw_data(), from.TotalBytes());

@@ -1,7 +1,10 @@
 // Each step counts down, per node, the inputs still missing; a node whose count reaches
 // zero is ready. Cheap ready nodes run at once on the thread that readied them; expensive
 // ones go to the pool, except one that a pool thread keeps for itself when it has nothing
-// else to do, which saves a hand-off per step on chains of expensive ops.
+// else to do, which saves a hand-off per step on chains of expensive ops. A kernel is
+// expensive when it says so and has not measured cheap on the steps before (the plan keeps
+// a running average of its time): small MatMuls, adds and activations of a training step
+// run inline instead of paying a thread hand-off each.
 #include "clab/runtime/Executor.h"
 
 #include "clab/core/ExceptionStatus.h"
@@ -82,7 +85,7 @@ class Step {
     outstanding_.store(static_cast<int>(plan.roots.size()));
     ReadyList ready;
     for (int root : plan.roots) {
-      if (plan.nodes[static_cast<size_t>(root)].is_expensive) {
+      if (plan.RunsOnPool(root)) {
         ScheduleOnPool(root);
       } else {
         ready.push_back(root);
@@ -153,7 +156,15 @@ class Step {
         // Inputs are released with the context, before the step can be seen to finish.
         OpKernelContext ctx(item.node->def(), plan_.device, info_, std::move(inputs), item.node->num_outputs());
         try {
-          item.kernel->Compute(&ctx);
+          if (item.is_expensive) {
+            const auto begin = std::chrono::steady_clock::now();
+            item.kernel->Compute(&ctx);
+            plan_.RecordNanos(
+                id,
+                std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - begin).count());
+          } else {
+            item.kernel->Compute(&ctx);
+          }
           status = ctx.status();
         } catch (...) {
           // A kernel that cannot have its memory (or fails in a library) fails this step
@@ -244,7 +255,7 @@ class Step {
     bool kept_expensive = false;
     auto wake = [&](int dst) {
       if (pending_[static_cast<size_t>(dst)].fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-      if (!plan_.nodes[static_cast<size_t>(dst)].is_expensive) {
+      if (!plan_.RunsOnPool(dst)) {
         ready.push_back(dst);
         ++readied_here;
       } else if (on_pool_thread && !kept_expensive && ready.empty()) {

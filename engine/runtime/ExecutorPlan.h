@@ -7,6 +7,9 @@
 #include "clab/runtime/Executor.h"
 #include "clab/runtime/OpKernel.h"
 
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -60,6 +63,24 @@ struct ExecutorPlan {
   std::vector<std::string> feed_names;
   std::vector<DataType> feed_types;
   size_t num_fetches = 0;
+
+  // What each node's kernel took on recent steps (nanoseconds, a running average; -1 until
+  // it has run). A kernel that calls itself expensive but measures cheap runs inline on
+  // the thread that readied it: handing it to the pool would cost more than running it.
+  std::unique_ptr<std::atomic<int32_t>[]> measured_nanos;
+  static constexpr int32_t kInlineBelowNanos = 10000;
+
+  bool RunsOnPool(int id) const {
+    if (!nodes[static_cast<size_t>(id)].is_expensive) return false;
+    const int32_t measured = measured_nanos[static_cast<size_t>(id)].load(std::memory_order_relaxed);
+    return measured < 0 || measured >= kInlineBelowNanos;
+  }
+  void RecordNanos(int id, int64_t nanos) const {
+    std::atomic<int32_t>& slot = measured_nanos[static_cast<size_t>(id)];
+    const int32_t sample = static_cast<int32_t>(std::min<int64_t>(nanos, INT32_MAX / 2));
+    const int32_t old = slot.load(std::memory_order_relaxed);
+    slot.store(old < 0 ? sample : static_cast<int32_t>((int64_t{old} * 3 + sample) / 4), std::memory_order_relaxed);
+  }
 };
 
 }  // namespace clab

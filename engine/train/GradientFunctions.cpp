@@ -129,7 +129,7 @@ StatusOr<std::vector<Output>> ReductionGrad(const GradContext& c, bool mean) {
   const int rank = x_shape.rank();
   std::vector<int64_t> kept = x_shape.dims();
   int64_t reduced_count = 1;
-  for (int64_t i = 0; i < axes_value->NumElements(); ++i) {
+  for (int64_t i = 0, i_end = axes_value->NumElements(); i < i_end; ++i) {
     int64_t axis = axes_value->dtype() == DT_INT64 ? axes_value->data<int64_t>()[i] : axes_value->data<int32_t>()[i];
     if (axis < 0) axis += rank;
     reduced_count *= kept[static_cast<size_t>(axis)];

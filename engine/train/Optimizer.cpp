@@ -24,7 +24,7 @@ StatusOr<Output> Optimizer::Slot(GraphBuilder& g, const Output& var, const std::
   if (!shape.IsFullyDefined())
     return errors::FailedPrecondition("the slot '", slot, "' of '", var.node(), "' needs the variable's full shape");
   Tensor value(dtype, shape.AsTensorShape());
-  for (int64_t i = 0; i < value.NumElements(); ++i) {
+  for (int64_t i = 0, i_end = value.NumElements(); i < i_end; ++i) {
     if (dtype == DT_DOUBLE) value.data<double>()[i] = initial;
     else value.data<float>()[i] = static_cast<float>(initial);
   }

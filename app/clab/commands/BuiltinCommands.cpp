@@ -1,6 +1,7 @@
 #include "commands/BuiltinCommands.h"
 
 #include "cli/CommandRegistry.h"
+#include "commands/BenchComputeCommand.h"
 #include "commands/BenchSimulateCommand.h"
 #include "commands/BenchStepCommand.h"
 #include "commands/BenchTrainCommand.h"
@@ -32,6 +33,7 @@ namespace clab::cli {
 
 void RegisterBuiltinCommands(CommandRegistry& registry) {
   registry.Add(std::make_unique<DemoCommand>());
+  registry.Add(std::make_unique<BenchComputeCommand>());
   registry.Add(std::make_unique<BenchStepCommand>());
   registry.Add(std::make_unique<BenchTrainCommand>());
   registry.Add(std::make_unique<BenchSimulateCommand>());
