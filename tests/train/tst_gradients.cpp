@@ -163,6 +163,9 @@ class GradientsTest : public QObject {
                        {{"strides", AttrOf(std::vector<int64_t>{1, 1, 2, 1})}, {"padding", AttrOf("EXPLICIT")},
                         {"explicit_paddings", AttrOf(std::vector<int64_t>{0, 0, 2, 0, 1, 1, 0, 0})}});
     }};
+    QTest::newRow("LeakyRelu alpha 0.3") << GradCase{{{3, 4}}, [](GraphBuilder& g, const auto& in) {
+      return g.AddNode("LeakyRelu", {in[0]}, {{"T", AttrOf(DT_DOUBLE)}, {"alpha", AttrOf(0.3f)}});
+    }};
     QTest::newRow("MaxPool VALID 2x2") << GradCase{{{2, 4, 4, 3}}, [](GraphBuilder& g, const auto& in) {
       return ops::MaxPool(g, in[0], {1, 2, 2, 1}, {1, 2, 2, 1}, "VALID");
     }};
