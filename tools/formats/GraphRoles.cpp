@@ -87,11 +87,18 @@ StatusOr<std::vector<std::string>> GraphRoles::InitOps(std::string* found_by) co
   };
 
   std::vector<std::string> ops;
-  for (const char* key : {"init_op", "local_init_op", "table_initializer"})
+  // A SavedModel's loader runs its main op ("saved_model_main_op", or "legacy_init_op" from
+  // TF before 1.6) after restoring the variables; here their initializers stand in for the
+  // restore.
+  std::vector<std::string> keys;
+  for (const char* key : {"init_op", "local_init_op", "table_initializer", "saved_model_main_op", "legacy_init_op"})
     for (const std::string& name : CollectionNodes(meta_, key))
-      if (present.count(name)) ops.push_back(name);
+      if (present.count(name)) {
+        ops.push_back(name);
+        if (keys.empty() || keys.back() != key) keys.push_back(key);
+      }
   if (!ops.empty()) {
-    *found_by = "the init_op, local_init_op and table_initializer collections";
+    *found_by = "the " + absl::StrJoin(keys, ", ") + (keys.size() > 1 ? " collections" : " collection");
     return with_variables(ops);
   }
   for (const auto& node : graph.node())
