@@ -274,6 +274,38 @@ for nchw in (False, True):
          [numeric_grad(infer_fn, [bx, bs, bo], k, bdy).astype(f32) for k in range(3)] + [empty, empty],
          attrs + " is_training=b:0")
 
+# ---- Unique, ReverseSequence ------------------------------------------------------------
+uq = np.array([4, -1, 4, 7, -1, 0, 7, 4], np.int64)
+_, first, inverse = np.unique(uq, return_index=True, return_inverse=True)
+order = np.argsort(first)  # numpy sorts the values; TensorFlow keeps the order of appearance
+rank_of = np.empty_like(order)
+rank_of[order] = np.arange(order.size)
+case("unique_int64_order_of_appearance", "Unique", [uq], [uq[np.sort(first)], rank_of[inverse].astype(i32)])
+uf = np.array([2.5, -0.0, 2.5, 0.0, 1.0], f32)
+case("unique_float_zero_signs_out_idx64", "Unique", [uf], [np.array([2.5, -0.0, 1.0], f32),
+                                                           np.array([0, 1, 0, 1, 2], np.int64)], "out_idx=type:int64")
+
+
+def reverse_sequence(x, lengths, seq_dim, batch_dim):
+    out = x.copy()
+    for b, n in enumerate(lengths):
+        index = [slice(None)] * x.ndim
+        index[batch_dim] = b
+        index[seq_dim] = slice(0, n)
+        rev = [slice(None)] * x.ndim
+        rev[batch_dim] = b
+        rev[seq_dim] = slice(n - 1, None, -1) if n > 0 else slice(0, 0)
+        out[tuple(index)] = x[tuple(rev)]
+    return out
+
+
+rs = floats(3, 5, 2)
+case("reverse_sequence_batch0_seq1", "ReverseSequence", [rs, np.array([5, 0, 3], np.int64)],
+     [reverse_sequence(rs, [5, 0, 3], 1, 0)], "seq_dim=i:1")
+rs2 = floats(4, 2, 3)
+case("reverse_sequence_seq0_batch1_int32", "ReverseSequence", [rs2, np.array([2, 4], i32)],
+     [reverse_sequence(rs2, [2, 4], 0, 1)], "seq_dim=i:0 batch_dim=i:1")
+
 with open(os.path.join(OUT, "cases.tsv"), "w") as f:
     f.write("\n".join(rows) + "\n")
 print(f"numpy_cases: {len(rows)} cases written to {OUT}")

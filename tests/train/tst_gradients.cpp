@@ -166,6 +166,10 @@ class GradientsTest : public QObject {
     QTest::newRow("LeakyRelu alpha 0.3") << GradCase{{{3, 4}}, [](GraphBuilder& g, const auto& in) {
       return g.AddNode("LeakyRelu", {in[0]}, {{"T", AttrOf(DT_DOUBLE)}, {"alpha", AttrOf(0.3f)}});
     }};
+    QTest::newRow("ReverseSequence batch 1, seq 0") << GradCase{{{4, 3, 2}}, [](GraphBuilder& g, const auto& in) {
+      return g.AddNode("ReverseSequence", {in[0], ops::Const(g, Tensor::Vector<int64_t>({4, 0, 2}))},
+                       {{"T", AttrOf(DT_DOUBLE)}, {"seq_dim", AttrOf(int64_t{0})}, {"batch_dim", AttrOf(int64_t{1})}});
+    }};
     QTest::newRow("MaxPool VALID 2x2") << GradCase{{{2, 4, 4, 3}}, [](GraphBuilder& g, const auto& in) {
       return ops::MaxPool(g, in[0], {1, 2, 2, 1}, {1, 2, 2, 1}, "VALID");
     }};
