@@ -255,6 +255,11 @@ std::vector<GraphRoles::FeedPoint> GraphRoles::FeedPointsFor(const std::vector<s
       FeedPoint point{name, 0, DT_FLOAT, PartialShape::Unknown(), true};
       GetNodeAttr(node, "dtype", &point.dtype).IgnoreError();
       if (node.attr().count("shape")) GetNodeAttr(node, "shape", &point.shape).IgnoreError();
+      // Graphs of producer version 21 and before (TensorFlow up to 1.1) wrote an unknown
+      // placeholder shape as the empty shape: there a scalar shape means unknown, as
+      // TensorFlow's own Placeholder shape function reads it.
+      if (graph.versions().producer() <= 21 && point.shape.known_rank() && point.shape.rank() == 0)
+        point.shape = PartialShape::Unknown();
       if (!point.shape.known_rank()) point.shape = ShapeFromConsumers(meta_, name);
       points.push_back(point);
       continue;
