@@ -1,7 +1,8 @@
 // Resource variables in a session: VarHandleOp's handle, AssignVariableOp,
 // AssignAddVariableOp, AssignSubVariableOp, ReadVariableOp, VarIsInitializedOp and
 // ResourceGather, a handle passed through Identity (as tf.cond passes one through Switch),
-// two handles of one shared_name naming one variable, and the errors: reading before any
+// two handles of one shared_name naming one variable, the ResourceApply* optimizer updates
+// (against their formulas worked out by hand), and the errors: reading before any
 // assignment, a dtype other than the variable's, a shape other than the declared one, a
 // gather index out of range.
 #include "StatusText.h"
@@ -90,6 +91,50 @@ class ResourceVariablesTest : public QObject {
     QVERIFY((*session)->Run({}, {}, {"bump"}, &out).ok());
     QVERIFY((*session)->Run({}, {read.name()}, {}, &out).ok());
     QCOMPARE(out[0].scalar<int32_t>(), 42);
+  }
+
+  // var -= 0.5 * [2, 4]; Momentum: accum = 0.5 * 0.9 + 2 = 2.45, var = 1 - 0.1 * 2.45;
+  // Adagrad: accum = 1 + 1, var = 1 - 0.1 * 1 / sqrt(2). A value read before keeps its value.
+  void resourceApplyUpdates() {
+    GraphBuilder g;
+    auto scalar = [&](float v) { return ops::Const(g, Tensor::Scalar<float>(v)); };
+    auto vector = [&](std::vector<float> v) { return ops::Const(g, Tensor::Vector<float>(v)); };
+    const Output w = Handle(g, "w", DT_FLOAT, PartialShape({2}));
+    const Output m = Handle(g, "m", DT_FLOAT, PartialShape({1}));
+    const Output m_accum = Handle(g, "m_accum", DT_FLOAT, PartialShape({1}));
+    const Output a = Handle(g, "a", DT_FLOAT, PartialShape({1}));
+    const Output a_accum = Handle(g, "a_accum", DT_FLOAT, PartialShape({1}));
+    const Output init[] = {Write(g, "AssignVariableOp", w, vector({1, 2}), DT_FLOAT, "init_w"),
+                           Write(g, "AssignVariableOp", m, vector({1}), DT_FLOAT, "init_m"),
+                           Write(g, "AssignVariableOp", m_accum, vector({0.5f}), DT_FLOAT, "init_m_accum"),
+                           Write(g, "AssignVariableOp", a, vector({1}), DT_FLOAT, "init_a"),
+                           Write(g, "AssignVariableOp", a_accum, vector({1}), DT_FLOAT, "init_a_accum")};
+    const std::map<std::string, tensorflow::AttrValue> t = {{"T", AttrOf(DT_FLOAT)}};
+    g.AddNode("ResourceApplyGradientDescent", {w, scalar(0.5f), vector({2, 4})}, t, "sgd");
+    g.AddNode("ResourceApplyMomentum", {m, m_accum, scalar(0.1f), vector({2}), scalar(0.9f)}, t, "momentum");
+    g.AddNode("ResourceApplyAdagrad", {a, a_accum, scalar(0.1f), vector({1})}, t, "adagrad");
+    const Output read_w = Read(g, w, DT_FLOAT, "read_w");
+    Read(g, m, DT_FLOAT, "read_m");
+    Read(g, m_accum, DT_FLOAT, "read_m_accum");
+    Read(g, a, DT_FLOAT, "read_a");
+    Read(g, a_accum, DT_FLOAT, "read_a_accum");
+    QVERIFY2(g.status().ok(), StatusText(g.status()));
+    auto session = NewSession(SessionOptions());
+    QVERIFY((*session)->Create(g.graph_def()).ok());
+    std::vector<Tensor> out;
+    for (const Output& op : init) QVERIFY((*session)->Run({}, {}, {op.node()}, &out).ok());
+    QVERIFY((*session)->Run({}, {read_w.name()}, {}, &out).ok());
+    const Tensor before = out[0];
+    const Status run = (*session)->Run({}, {}, {"sgd", "momentum", "adagrad"}, &out);
+    QVERIFY2(run.ok(), StatusText(run));
+    QVERIFY(
+        (*session)->Run({}, {"read_w:0", "read_m:0", "read_m_accum:0", "read_a:0", "read_a_accum:0"}, {}, &out).ok());
+    QVERIFY(before.Equals(Tensor::Vector<float>({1, 2})));
+    QVERIFY2(out[0].Equals(Tensor::Vector<float>({0, 0})), out[0].DebugString().c_str());
+    QVERIFY(std::abs(out[1].data<float>()[0] - 0.755f) < 1e-6f);
+    QVERIFY(std::abs(out[2].data<float>()[0] - 2.45f) < 1e-6f);
+    QVERIFY(std::abs(out[3].data<float>()[0] - (1.0f - 0.1f / std::sqrt(2.0f))) < 1e-6f);
+    QCOMPARE(out[4].data<float>()[0], 2.0f);
   }
 
   void errorsNameTheVariable() {
