@@ -48,7 +48,7 @@ StatusOr<std::unique_ptr<Graph>> PackCrossTaskTransfers(
       const std::string& to = node->assigned_device();
       if (!crosses(edge) || !receiving.count(task_of(from))) continue;
       const DataType type = src->output_types()[static_cast<size_t>(edge->src_output)];
-      if (IsRefType(type) || type == DT_STRING) continue;
+      if (IsRefType(type) || type == DT_STRING || type == tensorflow::DT_RESOURCE) continue;
       Group& group = groups[{from, to}];
       const std::pair<std::string, int> tensor{src->name(), edge->src_output};
       size_t k = 0;

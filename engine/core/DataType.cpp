@@ -74,7 +74,8 @@ bool IsSupportedDataType(DataType dtype) {
     case tensorflow::DT_INT64:
     case tensorflow::DT_BOOL:
     case tensorflow::DT_UINT8:
-    case tensorflow::DT_STRING: return true;
+    case tensorflow::DT_STRING:
+    case tensorflow::DT_RESOURCE: return true;
     default: return false;
   }
 }

@@ -12,12 +12,19 @@
 #include <new>
 
 namespace clab {
+namespace {
+
+// Elements that are std::string objects: strings, and resource handles (a variable's or a
+// queue's [container, name]).
+bool HoldsStrings(DataType dtype) { return dtype == DT_STRING || dtype == tensorflow::DT_RESOURCE; }
+
+}  // namespace
 
 TensorBuffer::TensorBuffer(Allocator* allocator, DataType dtype, int64_t num_elements, size_t bytes)
     : allocator_(allocator), dtype_(dtype), num_elements_(num_elements), bytes_(bytes) {
   data_ = allocator_->Allocate(bytes_);
   if (data_ == nullptr) throw std::bad_alloc();
-  if (dtype_ == DT_STRING) {
+  if (HoldsStrings(dtype_)) {
     auto* strings = static_cast<std::string*>(data_);
     for (int64_t i = 0; i < num_elements_; ++i) new (strings + i) std::string();
   } else if (allocator_->OnHost()) {
@@ -26,7 +33,7 @@ TensorBuffer::TensorBuffer(Allocator* allocator, DataType dtype, int64_t num_ele
 }
 
 TensorBuffer::~TensorBuffer() {
-  if (dtype_ == DT_STRING) {
+  if (HoldsStrings(dtype_)) {
     auto* strings = static_cast<std::string*>(data_);
     for (int64_t i = 0; i < num_elements_; ++i) strings[i].~basic_string();
   }
@@ -89,7 +96,8 @@ int64_t TypedValueCount(const tensorflow::TensorProto& proto) {
     case tensorflow::DT_UINT8: return proto.int_val_size();
     case tensorflow::DT_INT64: return proto.int64_val_size();
     case tensorflow::DT_BOOL: return proto.bool_val_size();
-    case tensorflow::DT_STRING: return proto.string_val_size();
+    case tensorflow::DT_STRING:
+    case tensorflow::DT_RESOURCE: return proto.string_val_size();
     default: return 0;
   }
 }
@@ -104,7 +112,7 @@ StatusOr<Tensor> Tensor::FromProto(const tensorflow::TensorProto& proto) {
   // The size is checked against the content before any memory is reserved for it.
   CLAB_ASSIGN_OR_RETURN(TensorSize size, TensorSize::Of(dtype, shape.dims()));
   if (!proto.tensor_content().empty()) {
-    if (dtype == DT_STRING) return errors::InvalidArgument("A string TensorProto cannot use tensor_content");
+    if (HoldsStrings(dtype)) return errors::InvalidArgument("A string TensorProto cannot use tensor_content");
     if (proto.tensor_content().size() != size.bytes)
       return errors::InvalidArgument("TensorProto of dtype ", DataTypeName(dtype), " and shape ", shape.DebugString(),
                                      " needs ", size.bytes, " bytes of tensor_content, got ",
@@ -128,7 +136,8 @@ StatusOr<Tensor> Tensor::FromProto(const tensorflow::TensorProto& proto) {
     case tensorflow::DT_UINT8: status = FillFromRepeated<uint8_t>(proto.int_val(), proto, &t); break;
     case tensorflow::DT_INT64: status = FillFromRepeated<int64_t>(proto.int64_val(), proto, &t); break;
     case tensorflow::DT_BOOL: status = FillFromRepeated<bool>(proto.bool_val(), proto, &t); break;
-    case tensorflow::DT_STRING: {
+    case tensorflow::DT_STRING:
+    case tensorflow::DT_RESOURCE: {
       auto* out = t.data<std::string>();
       for (int64_t i = 0; i < n && given > 0; ++i) out[i] = proto.string_val(static_cast<int>(std::min(i, given - 1)));
       break;
@@ -145,7 +154,7 @@ void Tensor::AsProto(tensorflow::TensorProto* proto, bool use_typed_fields) cons
   shape_.AsProto(proto->mutable_tensor_shape());
   if (!IsInitialized()) return;
   const int64_t n = NumElements();
-  if (dtype_ == DT_STRING) {
+  if (HoldsStrings(dtype_)) {
     for (int64_t i = 0; i < n; ++i) proto->add_string_val(data<std::string>()[i]);
     return;
   }
@@ -178,7 +187,7 @@ StatusOr<Tensor> Tensor::Reshaped(const TensorShape& shape) const {
 Tensor Tensor::DeepCopy() const {
   if (!IsInitialized()) return Tensor();
   Tensor t(dtype_, shape_, buffer_->allocator());
-  if (dtype_ == DT_STRING) {
+  if (HoldsStrings(dtype_)) {
     for (int64_t i = 0; i < NumElements(); ++i) t.data<std::string>()[i] = data<std::string>()[i];
   } else if (OnHost()) {
     std::memcpy(t.raw_data(), raw_data(), TotalBytes());
@@ -263,7 +272,7 @@ std::string Tensor::DebugString(int max_entries) const {
   if (!OnHost()) return StrCat("<", DataTypeName(dtype_), " ", shape_.DebugString(), " on device>");
   std::string out;
   int64_t offset = 0, printed = 0;
-  if (dtype_ == DT_STRING) {
+  if (HoldsStrings(dtype_)) {
     FormatLevel(data<std::string>(), shape_.dims(), 0, &offset, &printed, max_entries, &out);
     return out;
   }
@@ -280,7 +289,7 @@ std::string Tensor::SummarizeValue(int max_entries) const {
 bool Tensor::Equals(const Tensor& other) const {
   if (dtype_ != other.dtype_ || shape_ != other.shape_) return false;
   if (!IsInitialized()) return true;
-  if (dtype_ == DT_STRING) {
+  if (HoldsStrings(dtype_)) {
     for (int64_t i = 0; i < NumElements(); ++i)
       if (data<std::string>()[i] != other.data<std::string>()[i]) return false;
     return true;

@@ -16,7 +16,8 @@ std::atomic<uint64_t> max_tensor_bytes{0};  // 0: the default
 std::string ShapeText(const std::vector<int64_t>& dims) { return StrCat("[", absl::StrJoin(dims, ","), "]"); }
 
 size_t ElementBytes(DataType dtype) {
-  return BaseType(dtype) == DT_STRING ? sizeof(std::string) : DataTypeSize(BaseType(dtype));
+  const DataType base = BaseType(dtype);
+  return base == DT_STRING || base == tensorflow::DT_RESOURCE ? sizeof(std::string) : DataTypeSize(base);
 }
 
 }  // namespace

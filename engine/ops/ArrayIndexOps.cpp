@@ -103,8 +103,12 @@ Status PadShape(ShapeContext& c) {
 void DynamicStitchCompute(OpKernelContext* ctx) {
   const int n = ctx->num_inputs() / 2;
   int64_t max_index = -1;
-  for (int i = 0; i < n; ++i)
-    for (int64_t v : ReadIndexVector(ctx->input(i)).value()) max_index = std::max(max_index, v);
+  for (int i = 0; i < n; ++i) {
+    // Held in a named vector: a range-for over ReadIndexVector(...).value() would iterate a
+    // vector destroyed with its temporary StatusOr.
+    const std::vector<int64_t> index = ReadIndexVector(ctx->input(i)).value();
+    for (int64_t v : index) max_index = std::max(max_index, v);
+  }
   const Tensor& first_data = ctx->input(n);
   const int index_rank = ctx->input(0).shape().rank();
   // data[i] must have indices[i]'s shape followed by one slice shape shared by all.
@@ -148,7 +152,8 @@ void ReverseV2Compute(OpKernelContext* ctx) {
   if (!ReadInput(ctx, 0, &in)) return;
   const int rank = in.shape().rank();
   std::vector<bool> flip(static_cast<size_t>(rank), false);
-  for (int64_t axis : ReadIndexVector(ctx->input(1)).value()) {
+  const std::vector<int64_t> axes = ReadIndexVector(ctx->input(1)).value();
+  for (int64_t axis : axes) {
     if (axis < -rank || axis >= rank) return FailInvalidArgument(ctx, "axis ", axis, " is out of range");
     flip[static_cast<size_t>(axis < 0 ? axis + rank : axis)] = true;
   }

@@ -15,7 +15,7 @@ namespace clab::array_internal {
 // Copies n elements of any dtype (strings by value) from src at src_at to dst at dst_at.
 inline void CopyElements(const Tensor& src, int64_t src_at, Tensor* dst, int64_t dst_at, int64_t n) {
   if (n <= 0) return;
-  if (src.dtype() == DT_STRING) {
+  if (src.dtype() == DT_STRING || src.dtype() == tensorflow::DT_RESOURCE) {
     std::copy(src.data<std::string>() + src_at, src.data<std::string>() + src_at + n,
               dst->data<std::string>() + dst_at);
     return;

@@ -1,5 +1,6 @@
 // Gradient kernels. ReluGrad(gradients, features) passes the gradient where the forward input
-// was positive, as TensorFlow's op of the same name. _ReductionGrad(grad, input,
+// was positive, as TensorFlow's op of the same name; LeakyReluGrad passes it there and
+// scales it by alpha elsewhere. _ReductionGrad(grad, input,
 // reduction_indices) spreads the gradient of Sum (or, with mean, Mean) back over the reduced
 // axes, with the shapes of this run: batch sizes need not be known when the graph is built.
 #include "ops/MathOpsInternal.h"
@@ -34,6 +35,40 @@ void ReluGradKernel(OpKernelContext* ctx) {
       ctx->SetStatus(math_internal::KernelInvalidArgument(ctx, "ReluGrad has no kernel for ",
                                                           DataTypeName(ctx->input(0).dtype())));
   }
+}
+
+template <typename T>
+void LeakyReluGradCompute(OpKernelContext* ctx, float alpha_attr) {
+  const Tensor& gradients = ctx->input(0);
+  const Tensor& features = ctx->input(1);
+  if (!(gradients.shape() == features.shape())) {
+    ctx->SetStatus(math_internal::KernelInvalidArgument(ctx, "LeakyReluGrad: gradients ",
+                                                        gradients.shape().DebugString(), " and features ",
+                                                        features.shape().DebugString(), " must have the same shape"));
+    return;
+  }
+  Tensor* output = ctx->allocate_output(0, gradients.dtype(), gradients.shape());
+  if (output == nullptr) return;
+  const T alpha = static_cast<T>(alpha_attr);
+  const T* g = gradients.data<T>();
+  const T* x = features.data<T>();
+  T* out = output->data<T>();
+  for (int64_t i = 0; i < gradients.NumElements(); ++i) out[i] = x[i] > T(0) ? g[i] : g[i] * alpha;
+}
+
+StatusOr<std::unique_ptr<OpKernel>> MakeLeakyReluGradKernel(OpKernelConstruction& construction) {
+  float alpha = 0.2f;
+  CLAB_RETURN_IF_ERROR(construction.GetAttr("alpha", &alpha));
+  const DataType dtype = construction.input_type(0);
+  if (dtype != DT_FLOAT && dtype != DT_DOUBLE)
+    return errors::InvalidArgument("Node '", construction.name(), "' (op LeakyReluGrad) has no CPU kernel for type ",
+                                   DataTypeName(dtype));
+  return LambdaKernel(
+      [alpha, dtype](OpKernelContext* ctx) {
+        if (dtype == DT_FLOAT) LeakyReluGradCompute<float>(ctx, alpha);
+        else LeakyReluGradCompute<double>(ctx, alpha);
+      },
+      /*expensive=*/false)(construction);
 }
 
 template <typename T>
@@ -130,6 +165,16 @@ void RegisterNnGradOps(OpRegistry& registry) {
       .SetShapeFn(math_internal::UnchangedShape)
       .Kernel("CPU", LambdaKernel(ReluGradKernel, /*expensive=*/false))
       .Summary("The gradient of Relu: gradients where features > 0, else 0.")
+      .Group("nn");
+  registry.Register("LeakyReluGrad")
+      .Input("gradients: T")
+      .Input("features: T")
+      .Output("backprops: T")
+      .Attr("alpha: float = 0.2")
+      .Attr("T: {half, bfloat16, float, double} = DT_FLOAT")
+      .SetShapeFn(math_internal::UnchangedShape)
+      .Kernel("CPU", MakeLeakyReluGradKernel)
+      .Summary("The gradient of LeakyRelu: gradients where features > 0, else alpha * gradients.")
       .Group("nn");
 }
 

@@ -1,5 +1,5 @@
-// Neural-network activations: Relu, Sigmoid, Tanh, and Softmax and LogSoftmax over the last
-// axis.
+// Neural-network activations: Relu, LeakyRelu, Sigmoid, Tanh, and Softmax and LogSoftmax over
+// the last axis.
 #include "ops/MathOpsInternal.h"
 
 #include <cmath>
@@ -88,6 +88,40 @@ StatusOr<std::unique_ptr<OpKernel>> MakeSoftmaxKernel(OpKernelConstruction& cons
   }
 }
 
+// LeakyRelu: x where x > 0, else alpha * x (TensorFlow's kernel: the comparison is strict, so
+// x = 0 gives alpha * 0).
+template <typename T>
+class LeakyReluKernel : public OpKernel {
+ public:
+  explicit LeakyReluKernel(float alpha) : alpha_(static_cast<T>(alpha)) {}
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& x = ctx->input(0);
+    Tensor* y = ctx->allocate_output(0, x.dtype(), x.shape());
+    if (y == nullptr) return;
+    const T* in = x.data<T>();
+    T* out = y->data<T>();
+    const T alpha = alpha_;
+    ParallelForRange(ctx, x.NumElements(), 2, [=](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) out[i] = in[i] > T(0) ? in[i] : alpha * in[i];
+    });
+  }
+
+ private:
+  const T alpha_;
+};
+
+StatusOr<std::unique_ptr<OpKernel>> MakeLeakyReluKernel(OpKernelConstruction& construction) {
+  float alpha = 0.2f;
+  CLAB_RETURN_IF_ERROR(construction.GetAttr("alpha", &alpha));
+  switch (construction.input_type(0)) {
+    case DT_FLOAT: return std::unique_ptr<OpKernel>(new LeakyReluKernel<float>(alpha));
+    case DT_DOUBLE: return std::unique_ptr<OpKernel>(new LeakyReluKernel<double>(alpha));
+    default:
+      return errors::InvalidArgument("Node '", construction.name(), "' (op ", construction.op().name,
+                                     ") has no CPU kernel for type ", DataTypeName(construction.input_type(0)));
+  }
+}
+
 Status SoftmaxShape(ShapeContext& ctx) {
   const PartialShape& logits = ctx.input_shape(0);
   if (logits.known_rank() && logits.rank() < 1)
@@ -109,6 +143,15 @@ void RegisterNnOps(OpRegistry& registry) {
       .SetShapeFn(UnchangedShape)
       .Kernel("CPU", UnaryKernelFactory<ReluFunctor>())
       .Summary("max(x, 0), element-wise.")
+      .Group("nn");
+  registry.Register("LeakyRelu")
+      .Input("features: T")
+      .Output("activations: T")
+      .Attr("alpha: float = 0.2")
+      .Attr("T: {half, bfloat16, float, double} = DT_FLOAT")
+      .SetShapeFn(UnchangedShape)
+      .Kernel("CPU", MakeLeakyReluKernel)
+      .Summary("features where features > 0, else alpha * features, element-wise.")
       .Group("nn");
   registry.Register("Sigmoid")
       .Input("x: T")

@@ -16,11 +16,20 @@ inline Tensor MakeHandle(const std::string& container, const std::string& name) 
   return Tensor::Vector<std::string>({container, name});
 }
 
+// The same two strings in a tensor of TensorFlow's resource dtype, for the ops TensorFlow
+// declares with resource inputs and outputs (VarHandleOp and the ops reading its handle).
+inline Tensor MakeResourceHandle(const std::string& container, const std::string& name) {
+  Tensor handle(tensorflow::DT_RESOURCE, TensorShape({2}));
+  handle.data<std::string>()[0] = container;
+  handle.data<std::string>()[1] = name;
+  return handle;
+}
+
 // The resource named by handle input `i`, or nullptr with the context's status set.
 template <typename T>
 std::shared_ptr<T> Lookup(OpKernelContext* ctx, int i, std::string_view kind) {
   const Tensor& handle = ctx->input(i);
-  if (handle.dtype() != DT_STRING || handle.NumElements() != 2) {
+  if ((handle.dtype() != DT_STRING && handle.dtype() != tensorflow::DT_RESOURCE) || handle.NumElements() != 2) {
     array_internal::FailInvalidArgument(ctx, "input ", i, " must be a ", kind,
                                         " handle (a string vector of 2: ", "container and name), got ",
                                         DataTypeName(handle.dtype()), " ", handle.shape().DebugString());

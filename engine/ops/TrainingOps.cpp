@@ -2,12 +2,14 @@
 // Momentum-, Adam-, Adagrad- and RMSPropOptimizer): each updates a variable and its slot
 // variables in place from a gradient and scalar hyper-parameters, with TensorFlow's
 // formulas. The variables are locked together (in a fixed order, so concurrent updates
-// cannot deadlock) and copied first when another tensor still shares their buffer.
+// cannot deadlock) and copied first when another tensor still shares their buffer. The
+// Resource* forms (ResourceApplyAdam...) update resource variables named by handles.
 #include "clab/graph/OpRegistry.h"
 #include "clab/graph/ShapeContext.h"
 #include "clab/runtime/OpKernel.h"
 #include "clab/runtime/ResourceMgr.h"
 #include "ops/ArrayOpsInternal.h"
+#include "ops/ResourceHandles.h"
 
 #include <algorithm>
 #include <cmath>
@@ -92,9 +94,14 @@ void RunUpdate(OpKernelContext* ctx, const ApplySpec& spec, UpdateFn<T> update,
     update(slots.data(), scalars.data(), g[i], i, nesterov);
 }
 
-void ApplyCompute(OpKernelContext* ctx, const ApplySpec& spec) {
+void ApplyCompute(OpKernelContext* ctx, const ApplySpec& spec, bool resource) {
   std::vector<std::shared_ptr<Variable>> vars;
   for (int k = 0; k < spec.num_slots; ++k) {
+    if (resource) {
+      vars.push_back(resource_handles::Lookup<Variable>(ctx, k, "resource variable"));
+      if (!vars.back()) return;
+      continue;
+    }
     vars.push_back(ctx->input_ref(k));
     if (!vars.back())
       return FailInvalidArgument(ctx, ctx->node().op(), " needs a variable reference as input ", k, ", but '",
@@ -130,7 +137,7 @@ void ApplyCompute(OpKernelContext* ctx, const ApplySpec& spec) {
   } else {
     return FailInvalidArgument(ctx, ctx->node().op(), " has no kernel for ", DataTypeName(grad.dtype()));
   }
-  ctx->set_output_ref(0, vars[0]);
+  if (!resource) ctx->set_output_ref(0, vars[0]);
 }
 
 Status VariableShapeOut(ShapeContext& c) {
@@ -138,16 +145,26 @@ Status VariableShapeOut(ShapeContext& c) {
   return OkStatus();
 }
 
+// Registers the op and its Resource* form, whose variable inputs are resource handles and
+// which has no output.
 void RegisterApply(OpRegistry& registry, const char* name, std::vector<const char*> inputs, const ApplySpec& spec,
                    bool nesterov, const char* summary) {
-  OpDefBuilder op = registry.Register(name);
-  for (const char* input : inputs) op.Input(input);
-  op.Output("out: Ref(T)").Attr("T: {float, double}").Attr("use_locking: bool = false");
-  if (nesterov) op.Attr("use_nesterov: bool = false");
-  op.SetShapeFn(VariableShapeOut)
-      .Kernel("CPU", LambdaKernel([spec](OpKernelContext* ctx) { ApplyCompute(ctx, spec); }))
-      .Summary(summary)
-      .Group("training");
+  for (const bool resource : {false, true}) {
+    OpDefBuilder op = registry.Register(resource ? std::string("Resource") + name : std::string(name));
+    for (int k = 0; k < static_cast<int>(inputs.size()); ++k) {
+      std::string input = inputs[static_cast<size_t>(k)];
+      if (resource && k < spec.num_slots) input = input.substr(0, input.find(':')) + ": resource";
+      op.Input(input);
+    }
+    if (!resource) op.Output("out: Ref(T)");
+    op.Attr("T: {float, double}").Attr("use_locking: bool = false");
+    if (nesterov) op.Attr("use_nesterov: bool = false");
+    if (resource) op.Stateful();
+    op.SetShapeFn(resource ? [](ShapeContext&) { return OkStatus(); } : ShapeFn(VariableShapeOut))
+        .Kernel("CPU", LambdaKernel([spec, resource](OpKernelContext* ctx) { ApplyCompute(ctx, spec, resource); }))
+        .Summary(summary)
+        .Group("training");
+  }
 }
 
 void RegisterTrainingOps(OpRegistry& registry) {

@@ -32,7 +32,7 @@ Status CheckSameLayout(const Tensor& from, const Tensor& to) {
 
 // Host-to-host copy; strings are objects, not bytes.
 void CopyHostBytes(const Tensor& from, Tensor* to) {
-  if (from.dtype() == DT_STRING) {
+  if (from.dtype() == DT_STRING || from.dtype() == tensorflow::DT_RESOURCE) {
     const std::string* src = from.data<std::string>();
     std::string* dst = to->data<std::string>();
     for (int64_t i = 0, i_end = from.NumElements(); i < i_end; ++i) dst[i] = src[i];

@@ -2,7 +2,8 @@
 // use, as TensorFlow's math_grad.py and array_grad.py define them: Maximum and Minimum send
 // the gradient to the side that won (x on ties), Abs multiplies by the sign, Reciprocal,
 // Sqrt and Rsqrt use their *Grad ops, Log1p divides by 1 + x, SquaredDifference gives
-// 2 (x - y) with opposite signs; ExpandDims and Squeeze reshape back; Pack unstacks.
+// 2 (x - y) with opposite signs; ExpandDims and Squeeze reshape back; Pack unstacks;
+// ReverseSequence reverses the gradient the same way.
 #include "train/GradientFunctions.h"
 
 #include "clab/graph/AttrValues.h"
@@ -78,6 +79,12 @@ StatusOr<std::vector<Output>> PackGrad(const GradContext& c) {
   return g.Outputs(unpacked.node());
 }
 
+StatusOr<std::vector<Output>> ReverseSequenceGrad(const GradContext& c) {
+  std::map<std::string, tensorflow::AttrValue> attrs;
+  for (const auto& [name, value] : c.node->attr()) attrs[name] = value;
+  return std::vector<Output>{c.graph->AddNode("ReverseSequence", {c.grad, c.inputs[1]}, attrs), Output()};
+}
+
 }  // namespace
 
 void AddMathGradFns(std::map<std::string, GradFn>& registry) {
@@ -92,6 +99,7 @@ void AddMathGradFns(std::map<std::string, GradFn>& registry) {
   registry["ExpandDims"] = ReshapeBackGrad;
   registry["Squeeze"] = ReshapeBackGrad;
   registry["Pack"] = PackGrad;
+  registry["ReverseSequence"] = ReverseSequenceGrad;
 }
 
 }  // namespace clab::gradients_internal

@@ -1,6 +1,6 @@
 // Gradient functions of the neural-network ops whose gradients are ops of their own or
-// several ops: Softmax, LogSoftmax, SoftmaxCrossEntropyWithLogits, Conv2D and MaxPool, as
-// TensorFlow's nn_grad.py builds them.
+// several ops: Softmax, LogSoftmax, SoftmaxCrossEntropyWithLogits, Conv2D, MaxPool,
+// LeakyRelu, LRN and FusedBatchNorm, as TensorFlow's nn_grad.py builds them.
 #include "train/GradientFunctions.h"
 
 #include "clab/graph/AttrValues.h"
@@ -71,6 +71,29 @@ StatusOr<std::vector<Output>> MaxPoolGrad(const GradContext& c) {
   return std::vector<Output>{c.graph->AddNode("MaxPoolGrad", {c.inputs[0], c.output, c.grad}, AttrsOf(*c.node))};
 }
 
+StatusOr<std::vector<Output>> LeakyReluGrad(const GradContext& c) {
+  AttrMap attrs = AttrsOf(*c.node);
+  return std::vector<Output>{c.graph->AddNode("LeakyReluGrad", {c.grad, c.inputs[0]}, attrs)};
+}
+
+StatusOr<std::vector<Output>> LrnGrad(const GradContext& c) {
+  return std::vector<Output>{c.graph->AddNode("LRNGrad", {c.grad, c.inputs[0], c.output}, AttrsOf(*c.node))};
+}
+
+// FusedBatchNormGrad with the batch's mean and variance (outputs 3 and 4) when training, the
+// given population mean and variance (inputs 3 and 4) otherwise; mean and variance get no
+// gradient.
+StatusOr<std::vector<Output>> FusedBatchNormGrad(const GradContext& c) {
+  GraphBuilder& g = *c.graph;
+  bool is_training = true;
+  GetNodeAttr(*c.node, "is_training", &is_training).IgnoreError();
+  const Output mean = is_training ? Output(c.node->name(), 3) : c.inputs[3];
+  const Output variance = is_training ? Output(c.node->name(), 4) : c.inputs[4];
+  const Output dx =
+      g.AddNode("FusedBatchNormGrad", {c.grad, c.inputs[0], c.inputs[1], mean, variance}, AttrsOf(*c.node));
+  return std::vector<Output>{dx, Output(dx.node(), 1), Output(dx.node(), 2), Output(), Output()};
+}
+
 }  // namespace
 
 void AddNnGradFns(std::map<std::string, GradFn>& registry) {
@@ -79,6 +102,9 @@ void AddNnGradFns(std::map<std::string, GradFn>& registry) {
   registry.emplace("SoftmaxCrossEntropyWithLogits", SoftmaxXentGrad);
   registry.emplace("Conv2D", Conv2DGrad);
   registry.emplace("MaxPool", MaxPoolGrad);
+  registry.emplace("LeakyRelu", LeakyReluGrad);
+  registry.emplace("LRN", LrnGrad);
+  registry.emplace("FusedBatchNorm", FusedBatchNormGrad);
 }
 
 }  // namespace clab::gradients_internal

@@ -184,6 +184,128 @@ acc3 = acc + grad * grad
 case("apply_adagrad", "ApplyAdagrad", [var, acc, lr, grad], [var - lr * grad / np.sqrt(acc3)] * 2 + [acc3],
      refs=(0, 1))
 
+# ---- normalisation and activations of CNNs, GANs and VAEs -------------------------------
+# Gradient kernels are checked against central finite differences of the forward function,
+# computed here in float64.
+
+
+def numeric_grad(f, args, k, dy, eps=1e-6):
+    """d sum(dy * f(*args)) / d args[k], element by element."""
+    args = [np.array(a, dtype=np.float64) for a in args]
+    out = np.zeros_like(args[k])
+    flat = out.reshape(-1)
+    target = args[k].reshape(-1)
+    for i in range(target.size):
+        keep = target[i]
+        target[i] = keep + eps
+        plus = np.sum(dy * f(*args))
+        target[i] = keep - eps
+        minus = np.sum(dy * f(*args))
+        target[i] = keep
+        flat[i] = (plus - minus) / (2 * eps)
+    return out
+
+
+lx = floats(2, 3, 4)
+lx[0, 0, :2] = 0
+case("leaky_relu_alpha", "LeakyRelu", [lx], [np.where(lx > 0, lx, f32(0.1) * lx)], "alpha=f:0.1")
+lxd = lx.astype(np.float64)
+case("leaky_relu_default_double", "LeakyRelu", [lxd], [np.where(lxd > 0, lxd, np.float64(f32(0.2)) * lxd)])
+ldy = floats(2, 3, 4)
+# At the kink x = 0 (where the difference quotient straddles both slopes) TensorFlow's strict
+# x > 0 gives alpha: the quotient is taken away from 0 and the slope alpha put there.
+away = np.where(lx == 0, f32(-1), lx)
+d_leaky = numeric_grad(lambda x: np.where(x > 0, x, np.float64(f32(0.3)) * x), [away], 0, ldy).astype(f32)
+case("leaky_relu_grad", "LeakyReluGrad", [ldy, lx], [d_leaky], "alpha=f:0.3")
+
+
+def lrn(x, radius, bias, alpha, beta):
+    depth = x.shape[-1]
+    sq = np.zeros_like(x)
+    for d in range(depth):
+        sq[..., d] = np.sum(x[..., max(0, d - radius):d + radius + 1] ** 2, axis=-1)
+    return x / (bias + alpha * sq) ** beta
+
+
+lrn_attrs = "depth_radius=i:2 bias=f:1.5 alpha=f:0.25 beta=f:0.75"
+lrn_params = (2, np.float64(f32(1.5)), np.float64(f32(0.25)), np.float64(f32(0.75)))
+li = floats(2, 3, 2, 7)
+lo = lrn(li.astype(np.float64), *lrn_params).astype(f32)
+case("lrn", "LRN", [li], [lo], lrn_attrs)
+case("lrn_default_attrs", "LRN", [li], [lrn(li.astype(np.float64), 5, 1.0, 1.0, 0.5).astype(f32)])
+lg = floats(2, 3, 2, 7)
+case("lrn_grad", "LRNGrad", [lg, li, lo],
+     [numeric_grad(lambda x: lrn(x, *lrn_params), [li], 0, lg).astype(f32)], lrn_attrs)
+
+
+def batch_norm(x, scale, offset, eps, nchw, mean=None, var=None):
+    axes = (0, 2, 3) if nchw else (0, 1, 2)
+    shape = (1, -1, 1, 1) if nchw else (1, 1, 1, -1)
+    if mean is None:
+        mean, var = x.mean(axis=axes), x.var(axis=axes)
+    return scale.reshape(shape) * (x - mean.reshape(shape)) / np.sqrt(var.reshape(shape) + eps) + offset.reshape(shape)
+
+
+eps32 = np.float64(f32(0.001))
+empty = np.zeros((0,), f32)
+for nchw in (False, True):
+    fmt = "NCHW" if nchw else "NHWC"
+    bx = floats(3, 4, 2, 5) + f32(1)
+    channels = bx.shape[1] if nchw else bx.shape[3]
+    axes = (0, 2, 3) if nchw else (0, 1, 2)
+    bs, bo = floats(channels), floats(channels)
+    x64 = bx.astype(np.float64)
+    mean, var = x64.mean(axis=axes), x64.var(axis=axes)
+    n = x64.size / channels
+    attrs = f"epsilon=f:0.001 data_format=s:{fmt}"
+    case(f"fused_batch_norm_training_{fmt}", "FusedBatchNorm", [bx, bs, bo, empty, empty],
+         [batch_norm(x64, bs, bo, eps32, nchw).astype(f32), mean.astype(f32), (var * n / (n - 1)).astype(f32),
+          mean.astype(f32), var.astype(f32)], attrs)
+    pm, pv = floats(channels), np.abs(floats(channels)) + f32(0.5)
+    case(f"fused_batch_norm_inference_{fmt}", "FusedBatchNorm", [bx, bs, bo, pm, pv],
+         [batch_norm(x64, bs, bo, eps32, nchw, pm, pv).astype(f32), pm, pv, pm, pv], attrs + " is_training=b:0")
+    bdy = floats(*bx.shape)
+    train_fn = lambda x, s, o: batch_norm(x, s, o, eps32, nchw)
+    case(f"fused_batch_norm_grad_training_{fmt}", "FusedBatchNormGrad",
+         [bdy, bx, bs, mean.astype(f32), var.astype(f32)],
+         [numeric_grad(train_fn, [bx, bs, bo], k, bdy).astype(f32) for k in range(3)] + [empty, empty], attrs)
+    infer_fn = lambda x, s, o: batch_norm(x, s, o, eps32, nchw, pm.astype(np.float64), pv.astype(np.float64))
+    case(f"fused_batch_norm_grad_inference_{fmt}", "FusedBatchNormGrad", [bdy, bx, bs, pm, pv],
+         [numeric_grad(infer_fn, [bx, bs, bo], k, bdy).astype(f32) for k in range(3)] + [empty, empty],
+         attrs + " is_training=b:0")
+
+# ---- Unique, ReverseSequence ------------------------------------------------------------
+uq = np.array([4, -1, 4, 7, -1, 0, 7, 4], np.int64)
+_, first, inverse = np.unique(uq, return_index=True, return_inverse=True)
+order = np.argsort(first)  # numpy sorts the values; TensorFlow keeps the order of appearance
+rank_of = np.empty_like(order)
+rank_of[order] = np.arange(order.size)
+case("unique_int64_order_of_appearance", "Unique", [uq], [uq[np.sort(first)], rank_of[inverse].astype(i32)])
+uf = np.array([2.5, -0.0, 2.5, 0.0, 1.0], f32)
+case("unique_float_zero_signs_out_idx64", "Unique", [uf], [np.array([2.5, -0.0, 1.0], f32),
+                                                           np.array([0, 1, 0, 1, 2], np.int64)], "out_idx=type:int64")
+
+
+def reverse_sequence(x, lengths, seq_dim, batch_dim):
+    out = x.copy()
+    for b, n in enumerate(lengths):
+        index = [slice(None)] * x.ndim
+        index[batch_dim] = b
+        index[seq_dim] = slice(0, n)
+        rev = [slice(None)] * x.ndim
+        rev[batch_dim] = b
+        rev[seq_dim] = slice(n - 1, None, -1) if n > 0 else slice(0, 0)
+        out[tuple(index)] = x[tuple(rev)]
+    return out
+
+
+rs = floats(3, 5, 2)
+case("reverse_sequence_batch0_seq1", "ReverseSequence", [rs, np.array([5, 0, 3], np.int64)],
+     [reverse_sequence(rs, [5, 0, 3], 1, 0)], "seq_dim=i:1")
+rs2 = floats(4, 2, 3)
+case("reverse_sequence_seq0_batch1_int32", "ReverseSequence", [rs2, np.array([2, 4], i32)],
+     [reverse_sequence(rs2, [2, 4], 0, 1)], "seq_dim=i:0 batch_dim=i:1")
+
 with open(os.path.join(OUT, "cases.tsv"), "w") as f:
     f.write("\n".join(rows) + "\n")
 print(f"numpy_cases: {len(rows)} cases written to {OUT}")

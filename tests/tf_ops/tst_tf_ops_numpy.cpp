@@ -40,7 +40,7 @@ std::vector<Case> ReadCases() {
   return cases;
 }
 
-// "keep_dims=b:1 squeeze_dims=li:2 data_format=s:NCHW Tidx=type:float"
+// "keep_dims=b:1 squeeze_dims=li:2 data_format=s:NCHW Tidx=type:float alpha=f:0.1"
 Status AddAttrs(const std::string& spec, tensorflow::NodeDef* node) {
   if (spec == "-") return OkStatus();
   for (absl::string_view item : absl::StrSplit(spec, ' ', absl::SkipEmpty())) {
@@ -51,6 +51,7 @@ Status AddAttrs(const std::string& spec, tensorflow::NodeDef* node) {
     auto& attr = (*node->mutable_attr())[key];
     if (kind == "i") attr = AttrOf(static_cast<int64_t>(std::stoll(value)));
     else if (kind == "b") attr = AttrOf(value == "1");
+    else if (kind == "f") attr = AttrOf(std::stof(value));
     else if (kind == "s") attr = AttrOf(value);
     else if (kind == "type") attr = AttrOf(value == "float" ? DT_FLOAT : value == "int64" ? DT_INT64 : DT_INT32);
     else if (kind == "li") {

@@ -1,8 +1,8 @@
 // Gradients and optimizers. Every gradient function is checked against central finite
-// differences in float64 (a data-driven table); every optimizer against its update rule
-// written out in the test; linear regression on synthetic data learns its two parameters;
-// with a ps and a worker, the gradients are computed on the worker and the updates (and the
-// optimizer's slot variables) live on the ps.
+// differences in float64 (a data-driven table; ops defined for float alone in float32);
+// every optimizer against its update rule written out in the test; linear regression on synthetic data learns its two
+// parameters; with a ps and a worker, the gradients are computed on the worker and the updates (and the optimizer's
+// slot variables) live on the ps.
 #include "StatusText.h"
 
 #include "clab/distributed/ReplicaDeviceSetter.h"
@@ -163,6 +163,13 @@ class GradientsTest : public QObject {
                        {{"strides", AttrOf(std::vector<int64_t>{1, 1, 2, 1})}, {"padding", AttrOf("EXPLICIT")},
                         {"explicit_paddings", AttrOf(std::vector<int64_t>{0, 0, 2, 0, 1, 1, 0, 0})}});
     }};
+    QTest::newRow("LeakyRelu alpha 0.3") << GradCase{{{3, 4}}, [](GraphBuilder& g, const auto& in) {
+      return g.AddNode("LeakyRelu", {in[0]}, {{"T", AttrOf(DT_DOUBLE)}, {"alpha", AttrOf(0.3f)}});
+    }};
+    QTest::newRow("ReverseSequence batch 1, seq 0") << GradCase{{{4, 3, 2}}, [](GraphBuilder& g, const auto& in) {
+      return g.AddNode("ReverseSequence", {in[0], ops::Const(g, Tensor::Vector<int64_t>({4, 0, 2}))},
+                       {{"T", AttrOf(DT_DOUBLE)}, {"seq_dim", AttrOf(int64_t{0})}, {"batch_dim", AttrOf(int64_t{1})}});
+    }};
     QTest::newRow("MaxPool VALID 2x2") << GradCase{{{2, 4, 4, 3}}, [](GraphBuilder& g, const auto& in) {
       return ops::MaxPool(g, in[0], {1, 2, 2, 1}, {1, 2, 2, 1}, "VALID");
     }};
@@ -237,6 +244,81 @@ class GradientsTest : public QObject {
             qPrintable(QString("input %1 element %2: analytic %3, numeric %4").arg(i).arg(k).arg(exact).arg(numeric)));
       }
     }
+  }
+
+  // Ops TensorFlow defines for float alone (LRN, FusedBatchNorm): their gradient functions
+  // against central differences in float, with a step and a tolerance float allows.
+  void floatOnlyOpsMatchFiniteDifferences_data() {
+    QTest::addColumn<GradCase>("c");
+    QTest::newRow("LRN") << GradCase{{{2, 2, 3, 6}}, [](GraphBuilder& g, const auto& in) {
+                                       return g.AddNode("LRN", {in[0]},
+                                                        {{"T", AttrOf(DT_FLOAT)},
+                                                         {"depth_radius", AttrOf(int64_t{2})},
+                                                         {"bias", AttrOf(1.5f)},
+                                                         {"alpha", AttrOf(0.3f)},
+                                                         {"beta", AttrOf(0.75f)}});
+                                     }};
+    for (const bool training : {true, false})
+      QTest::newRow(training ? "FusedBatchNorm training" : "FusedBatchNorm inference") << GradCase{
+          {{3, 2, 2, 3}, {3}, {3}}, [training](GraphBuilder& g, const auto& in) {
+            const Output mean = ops::Const(g, training ? Tensor(DT_FLOAT, TensorShape({0}))
+                                                       : Tensor::Vector<float>({0.1f, -0.2f, 0.3f}));
+            const Output variance = ops::Const(g, training ? Tensor(DT_FLOAT, TensorShape({0}))
+                                                           : Tensor::Vector<float>({1.5f, 0.7f, 2.0f}));
+            return g.AddNode("FusedBatchNorm", {in[0], in[1], in[2], mean, variance},
+                             {{"T", AttrOf(DT_FLOAT)}, {"epsilon", AttrOf(0.001f)}, {"is_training", AttrOf(training)}});
+          }};
+  }
+  void floatOnlyOpsMatchFiniteDifferences() {
+    QFETCH(GradCase, c);
+    std::mt19937 rng(11);
+    GraphBuilder g;
+    std::vector<Output> inputs;
+    std::vector<Tensor> values;
+    for (size_t i = 0; i < c.shapes.size(); ++i) {
+      inputs.push_back(ops::Placeholder(g, DT_FLOAT, PartialShape(c.shapes[i]), "x" + std::to_string(i)));
+      const Tensor d = RandomTensor(c.shapes[i], rng, false);
+      Tensor f(DT_FLOAT, d.shape());
+      for (int64_t k = 0; k < d.NumElements(); ++k) f.data<float>()[k] = static_cast<float>(d.data<double>()[k]);
+      values.push_back(f);
+    }
+    const Output y = c.build(g, inputs);
+    Tensor w(DT_FLOAT, TensorShape(g.ShapeOf(y).dims()));
+    const Tensor wd = RandomTensor(g.ShapeOf(y).dims(), rng, false);
+    for (int64_t k = 0; k < w.NumElements(); ++k) w.data<float>()[k] = static_cast<float>(wd.data<double>()[k]);
+    const Output loss = SumAll(g, ops::Mul(g, y, ops::Const(g, w)));
+    auto grads = Gradients(g, loss, inputs);
+    QVERIFY2(grads.ok(), StatusText(grads.status()));
+    auto session = NewSession(SessionOptions());
+    QVERIFY((*session)->Create(g.graph_def()).ok());
+    auto feeds_of = [&](const std::vector<Tensor>& v) {
+      FeedList feeds;
+      for (size_t i = 0; i < inputs.size(); ++i) feeds.emplace_back(inputs[i].name(), v[i]);
+      return feeds;
+    };
+    auto loss_at = [&](const std::vector<Tensor>& v) {
+      std::vector<Tensor> out;
+      return (*session)->Run(feeds_of(v), {loss.name()}, {}, &out).ok() ? double(out[0].scalar<float>()) : NAN;
+    };
+    std::vector<std::string> names;
+    for (const Output& grad : *grads) names.push_back(grad.name());
+    std::vector<Tensor> analytic;
+    const Status run = (*session)->Run(feeds_of(values), names, {}, &analytic);
+    QVERIFY2(run.ok(), StatusText(run));
+    constexpr float kEps = 1e-2f;
+    for (size_t i = 0; i < inputs.size(); ++i)
+      for (int64_t k = 0; k < values[i].NumElements(); ++k) {
+        std::vector<Tensor> plus = values, minus = values;
+        plus[i] = values[i].DeepCopy();
+        minus[i] = values[i].DeepCopy();
+        plus[i].data<float>()[k] += kEps;
+        minus[i].data<float>()[k] -= kEps;
+        const double numeric = (loss_at(plus) - loss_at(minus)) / (2 * kEps);
+        const double exact = analytic[i].data<float>()[k];
+        QVERIFY2(
+            std::abs(numeric - exact) <= 2e-2 * std::max(1.0, std::abs(numeric)),
+            qPrintable(QString("input %1 element %2: analytic %3, numeric %4").arg(i).arg(k).arg(exact).arg(numeric)));
+      }
   }
 
   void accuracyInTheGraph() {

@@ -87,11 +87,18 @@ StatusOr<std::vector<std::string>> GraphRoles::InitOps(std::string* found_by) co
   };
 
   std::vector<std::string> ops;
-  for (const char* key : {"init_op", "local_init_op", "table_initializer"})
+  // A SavedModel's loader runs its main op ("saved_model_main_op", or "legacy_init_op" from
+  // TF before 1.6) after restoring the variables; here their initializers stand in for the
+  // restore.
+  std::vector<std::string> keys;
+  for (const char* key : {"init_op", "local_init_op", "table_initializer", "saved_model_main_op", "legacy_init_op"})
     for (const std::string& name : CollectionNodes(meta_, key))
-      if (present.count(name)) ops.push_back(name);
+      if (present.count(name)) {
+        ops.push_back(name);
+        if (keys.empty() || keys.back() != key) keys.push_back(key);
+      }
   if (!ops.empty()) {
-    *found_by = "the init_op, local_init_op and table_initializer collections";
+    *found_by = "the " + absl::StrJoin(keys, ", ") + (keys.size() > 1 ? " collections" : " collection");
     return with_variables(ops);
   }
   for (const auto& node : graph.node())
@@ -248,6 +255,11 @@ std::vector<GraphRoles::FeedPoint> GraphRoles::FeedPointsFor(const std::vector<s
       FeedPoint point{name, 0, DT_FLOAT, PartialShape::Unknown(), true};
       GetNodeAttr(node, "dtype", &point.dtype).IgnoreError();
       if (node.attr().count("shape")) GetNodeAttr(node, "shape", &point.shape).IgnoreError();
+      // Graphs of producer version 21 and before (TensorFlow up to 1.1) wrote an unknown
+      // placeholder shape as the empty shape: there a scalar shape means unknown, as
+      // TensorFlow's own Placeholder shape function reads it.
+      if (graph.versions().producer() <= 21 && point.shape.known_rank() && point.shape.rank() == 0)
+        point.shape = PartialShape::Unknown();
       if (!point.shape.known_rank()) point.shape = ShapeFromConsumers(meta_, name);
       points.push_back(point);
       continue;

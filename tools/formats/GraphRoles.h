@@ -17,7 +17,8 @@ class GraphRoles {
   explicit GraphRoles(const tensorflow::MetaGraphDef& meta) : meta_(meta) {}
 
   // The nodes that initialise the graph's state, with where they were found: the
-  // "init_op", "local_init_op" and "table_initializer" collections; else the nodes TF's
+  // "init_op", "local_init_op", "table_initializer" collections and a SavedModel's
+  // "saved_model_main_op" or "legacy_init_op" (with the variables' initializers); else the nodes TF's
   // initialisers are named ("init", "init_all_tables", "init_1"...); else every initializer
   // the "variables" collection names; else every Assign writing a VariableV2 that is named
   // "<variable>/Assign". NOT_FOUND when the graph has no state to initialise.

@@ -4,6 +4,7 @@
 #include "clab/graph/Prune.h"
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
+#include "formats/ExampleFeed.h"
 #include "formats/GraphFileReader.h"
 #include "formats/GraphRoles.h"
 #include "formats/JsonTensorParser.h"
@@ -44,7 +45,8 @@ std::string RunCommand::description() const {
          "(init_op collection, a node named init, the variables' initializers); --target auto runs\n"
          "its training op (train_op collection, else the node reaching the most optimizer\n"
          "updates; a graph without one runs its outputs); --feed_random feeds every placeholder\n"
-         "the run needs with generated values of its dtype and shape (unknown sizes: --feed_batch).\n\n"
+         "the run needs with generated values of its dtype and shape (unknown sizes: --feed_batch);\n"
+         "a string placeholder that ParseExample reads gets serialized tf.Examples of its features.\n\n"
          "Examples:  clab run --graph examples/graphs/seed.pbtxt --init init --fetch MatMul\n"
          "           clab run --graph model.ckpt.meta --init auto --target auto --feed_random";
 }
@@ -165,6 +167,18 @@ Status RunCommand::AddRandomFeeds(FeedList* feeds, tensorflow::GraphDef* graph) 
   tools::GraphRoles::CutPipelines(&points, graph);
   uint32_t seed = 1;
   for (const auto& point : points) {
+    // A string input that a ParseExample reads gets serialized tf.Examples with its features.
+    if (point.dtype == DT_STRING) {
+      const int64_t batch = point.shape.known_rank() && point.shape.rank() == 1 && point.shape.dim(0) >= 0
+                                ? point.shape.dim(0)
+                                : feed_batch_;
+      CLAB_ASSIGN_OR_RETURN(std::optional<Tensor> examples, tools::ExampleFeed::For(*graph, point.node, batch, seed));
+      if (examples) {
+        ++seed;
+        feeds->emplace_back(point.node, std::move(*examples));
+        continue;
+      }
+    }
     CLAB_ASSIGN_OR_RETURN(Tensor value, tools::GraphRoles::RandomFeed(point, feed_batch_, seed++));
     feeds->emplace_back(point.node, std::move(value));
   }
