@@ -7,14 +7,22 @@
 #include <QPainterPathStroker>
 #include <QStyleOptionGraphicsItem>
 
+#include <cmath>
+
 namespace clab::ui {
 namespace {
 
-QFont LabelFont() {
-  QFont font;
-  font.setPointSizeF(8);
+const QFont& LabelFont() {
+  static const QFont font = [] {
+    QFont f;
+    f.setPointSizeF(8);
+    return f;
+  }();
   return font;
 }
+
+// As NodeItem: below this scale labels cannot be read and curves need no antialiasing.
+constexpr double kTextDetail = 0.4;
 
 }  // namespace
 
@@ -35,11 +43,47 @@ QPainterPath EdgeItem::curve(const QPointF& from, const QPointF& to) {
   return path;
 }
 
+QPainterPath EdgeItem::detour(const QPointF& from, const QPointF& to, const QRectF& source, const QRectF& target) {
+  // Out of the output to the right, along a lane between the nodes (where one is above the
+  // other) or else above or below both (the side nearer the ports), and into the input from
+  // the left; corners rounded.
+  constexpr double kClear = 16, kRadius = 10;
+  double lane = 0, out = 0, in = 0;
+  if (source.bottom() + 2 * kClear <= target.top() || target.bottom() + 2 * kClear <= source.top()) {
+    lane =
+        source.bottom() <= target.top() ? (source.bottom() + target.top()) / 2 : (target.bottom() + source.top()) / 2;
+    out = std::max(from.x(), source.right()) + kClear;
+    in = std::min(to.x(), target.left()) - kClear;
+  } else {
+    const double below = std::max(source.bottom(), target.bottom()) + kClear;
+    const double above = std::min(source.top(), target.top()) - kClear;
+    const double middle = (from.y() + to.y()) / 2;
+    lane = below - middle <= middle - above ? below : above;
+    out = std::max({from.x(), source.right(), target.right()}) + kClear;
+    in = std::min({to.x(), source.left(), target.left()}) - kClear;
+  }
+  const QPointF points[] = {from, {out, from.y()}, {out, lane}, {in, lane}, {in, to.y()}, to};
+  QPainterPath path(from);
+  for (int i = 1; i + 1 < 6; ++i) {
+    const QPointF before = points[i] - points[i - 1], after = points[i + 1] - points[i];
+    const double a = std::hypot(before.x(), before.y()), b = std::hypot(after.x(), after.y());
+    if (a < 1e-6 || b < 1e-6) continue;
+    const double r = std::min({kRadius, a / 2, b / 2});
+    path.lineTo(points[i] - before / a * r);
+    path.quadTo(points[i], points[i] + after / b * r);
+  }
+  path.lineTo(to);
+  return path;
+}
+
 void EdgeItem::updatePath() {
   prepareGeometryChange();
   const QPointF from = src_->outputPos(isControl() ? 0 : output_);
   const QPointF to = isControl() ? dst_->controlPos() : dst_->inputPos(input_);
-  setPath(curve(from, to));
+  // A curve between facing ports; an input left of (or too close to) its output would make
+  // the curve cross both nodes, so that edge goes round them.
+  if (to.x() - from.x() >= 30) setPath(curve(from, to));
+  else setPath(detour(from, to, src_->sceneBoundingRect(), dst_->sceneBoundingRect()));
 }
 
 QRectF EdgeItem::labelRect() const {
@@ -65,8 +109,10 @@ QPainterPath EdgeItem::shape() const {
 
 void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
   const bool selected = option->state & QStyle::State_Selected;
-  painter->setRenderHint(QPainter::Antialiasing);
+  const bool detailed = option->levelOfDetailFromTransform(painter->worldTransform()) >= kTextDetail;
+  painter->setRenderHint(QPainter::Antialiasing, detailed);
   QPen pen(selected ? QColor(20, 90, 200) : QColor(90, 90, 90), selected ? 2.6 : 1.5);
+  if (!detailed) pen.setWidthF(0);  // one pixel whatever the zoom
   if (isControl()) {
     pen.setStyle(Qt::DashLine);
     pen.setColor(selected ? QColor(20, 90, 200) : QColor(150, 150, 150));
@@ -74,7 +120,7 @@ void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
   painter->setPen(pen);
   painter->setBrush(Qt::NoBrush);
   painter->drawPath(path());
-  if (label_.isEmpty()) return;
+  if (label_.isEmpty() || !detailed) return;
   const QRectF box = labelRect();
   painter->setPen(QPen(QColor(190, 190, 190), 0.8));
   painter->setBrush(QColor(255, 255, 255, 235));
