@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QGraphicsPathItem>
+#include <QPolygonF>
 
 namespace clab::ui {
 
@@ -41,6 +42,7 @@ class EdgeItem : public QGraphicsPathItem {
   NodeItem* dst_;
   int input_;
   QString label_;
+  QPolygonF flat_;  // the path as line segments
 };
 
 }  // namespace clab::ui
