@@ -60,6 +60,17 @@ tensorflow::GraphDef LayeredGraph(int n) {
 
 QRectF Box(const NodeItem* item) { return QRectF(item->pos(), NodeItem::sizeFor(item->look())); }
 
+// The node the minimap lies over, or "".
+QString NodeUnderMinimap(GraphView* view) {
+  GraphMinimap* minimap = view->minimap();
+  if (!minimap->isVisible()) return {};
+  const QRectF under = view->mapToScene(minimap->geometry()).boundingRect();
+  for (QGraphicsItem* item : view->scene()->items())
+    if (item->type() == NodeItem::Type && under.intersects(item->sceneBoundingRect()))
+      return static_cast<NodeItem*>(item)->name();
+  return {};
+}
+
 // The minimap, where shown, lies over no node (its box and ports, a few pixels around).
 void VerifyMinimapCoversNoNode(GraphView* view, const char* where) {
   GraphMinimap* minimap = view->minimap();
@@ -233,6 +244,13 @@ class GraphCanvasTest : public QObject {
     QApplication::processEvents();
     QVERIFY2(view->minimap()->isVisible(), "a graph larger than the canvas has its minimap");
     VerifyMinimapCoversNoNode(view, "top left");
+    // A node moved under it: the minimap makes way.
+    NodeItem* moved = editor.scene()->item(names.first());
+    const QPointF home = moved->pos();
+    moved->setPos(view->mapToScene(view->minimap()->geometry().center()));
+    QTRY_COMPARE(NodeUnderMinimap(view), QString());
+    moved->setPos(home);
+    QApplication::processEvents();
     for (int i = 0; i < names.size(); i += 37) {
       QVERIFY(view->showNode(names[i]));
       QApplication::processEvents();

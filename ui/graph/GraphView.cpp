@@ -29,6 +29,11 @@ GraphView::GraphView(GraphScene* scene, QWidget* parent) : QGraphicsView(scene, 
   minimap_ = new GraphMinimap(this, this);
   connect(scene_, &GraphScene::rebuilt, minimap_, &GraphMinimap::refit);
   connect(scene_, &GraphScene::rebuilt, this, &GraphView::placeMinimap);
+  // A node dragged under the minimap: it moves out of the way once the drag rests.
+  replace_minimap_.setSingleShot(true);
+  replace_minimap_.setInterval(150);
+  connect(&replace_minimap_, &QTimer::timeout, this, &GraphView::placeMinimap);
+  connect(scene_, &QGraphicsScene::changed, &replace_minimap_, qOverload<>(&QTimer::start));
   placeMinimap();
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QGraphicsView>
+#include <QTimer>
 
 namespace clab::ui {
 
@@ -52,6 +53,7 @@ class GraphView : public QGraphicsView {
   bool panning_ = false;
   bool space_held_ = false;
   QPoint pan_from_;
+  QTimer replace_minimap_;
 };
 
 }  // namespace clab::ui
