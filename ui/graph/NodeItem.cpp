@@ -18,6 +18,8 @@ constexpr double kMinWidth = 150;
 
 // Below this scale text cannot be read: a node is drawn as a plain box in its colour.
 constexpr double kTextDetail = 0.4;
+// Down to this scale such a box still shows its op.
+constexpr double kLabelDetail = 0.2;
 
 const QFont& TitleFont() {
   static const QFont font = [] {
@@ -116,6 +118,18 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     // selection or of a fault (a border would be thinner than a pixel).
     painter->setRenderHint(QPainter::Antialiasing, false);
     painter->fillRect(box, selected ? QColor(20, 90, 200) : hasError() ? QColor(210, 30, 30) : look_.fill.darker(115));
+    const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
+    if (lod >= kLabelDetail) {
+      // A graph of tens of nodes fitted: the op, in a size that reads on screen.
+      QFont font = TitleFont();
+      font.setPointSizeF(TitleFont().pointSizeF() * 0.85 / lod);
+      painter->setFont(font);
+      painter->setPen(selected || hasError() ? Qt::white : Qt::black);
+      const QRectF inside = box.adjusted(4 / lod, 0, -4 / lod, 0);
+      painter->drawText(
+          inside, Qt::AlignCenter,
+          QFontMetricsF(font).elidedText(isGroup() ? look_.op + "/" : look_.op, Qt::ElideRight, inside.width()));
+    }
     return;
   }
   painter->setRenderHint(QPainter::Antialiasing);
