@@ -1,13 +1,14 @@
 // ClusterLab Studio. Opens the seed example (or the project given), ready to run.
 //
 //   clusterlab [PROJECT.clab] [--run | --run-on-hosts] [--teach STEPS] [--lesson ID] [--language zh_CN]
-//              [--screenshot FILE --after SECONDS [--tab NAME]]
+//              [--maximise-graph] [--screenshot FILE --after SECONDS [--tab NAME]]
 //
 // --run starts the cluster at once (--run-on-hosts: on its hosts, as the project's launch
 // settings say); --teach opens the Graph tab in teaching mode, walks
 // through one step of the project's graph and goes STEPS steps into it (for a class that
 // starts at a given phase); --lesson opens the Lessons panel at a lesson (seed, chief,
-// ps-failure, sync); --screenshot grabs the window after SECONDS and quits (how the
+// ps-failure, sync); --maximise-graph opens the Graph tab maximised (View > Maximise graph,
+// F11); --screenshot grabs the window after SECONDS and quits (how the
 // pictures in docs/ are made, under xvfb-run).
 #include "teach/LessonPanel.h"
 #include "teach/TeachingPanel.h"
@@ -16,6 +17,7 @@
 #include "window/HostRunController.h"
 #include "window/MainWindow.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -45,7 +47,8 @@ int main(int argc, char** argv) {
                            "STEPS");
   QCommandLineOption lesson("lesson", "open the Lessons panel at a lesson: seed, chief, ps-failure or sync", "ID");
   QCommandLineOption language("language", "the studio's language: en or zh_CN", "CODE", "en");
-  parser.addOptions({run, run_on_hosts, teach, lesson, language, screenshot, after, tab});
+  QCommandLineOption maximise_graph("maximise-graph", "open the Graph tab maximised (View > Maximise graph)");
+  parser.addOptions({run, run_on_hosts, teach, lesson, language, maximise_graph, screenshot, after, tab});
   parser.process(app);
   if (!clab::ui::StudioLanguage::set(parser.value(language))) {
     std::fprintf(stderr, "clusterlab: --language %s: want en or zh_CN\n", qPrintable(parser.value(language)));
@@ -103,9 +106,12 @@ int main(int argc, char** argv) {
                      [](const QString& message) { std::fprintf(stderr, "clusterlab: %s\n", qPrintable(message)); });
     QTimer::singleShot(0, panel, [panel] { panel->prepare(); });
   }
+  auto* maximise = window.findChild<QAction*>("maximise-graph");
+  const bool maximised = parser.isSet(maximise_graph) && maximise != nullptr;
+  if (maximised) QTimer::singleShot(0, maximise, [maximise] { maximise->setChecked(true); });
   if (parser.isSet(screenshot)) {
     const QString file = parser.value(screenshot);
-    const QString tab_name = parser.value(tab);
+    const QString tab_name = maximised ? QString("Graph") : parser.value(tab);
     QTimer::singleShot(static_cast<int>(parser.value(after).toDouble() * 1000), &window, [&window, file, tab_name] {
       for (int i = 0; i < window.tabs()->count(); ++i)
         if (window.tabs()->tabText(i).compare(tab_name, Qt::CaseInsensitive) == 0) window.tabs()->setCurrentIndex(i);

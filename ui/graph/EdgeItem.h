@@ -1,8 +1,10 @@
 // An edge on the graph canvas: a curve from an output port to an input port, labelled (next
 // to the output port) with the tensor's inferred shape; control dependencies are dashed and end at the node's title.
+// An edge whose input lies left of its output goes round both nodes, never through them.
 #pragma once
 
 #include <QGraphicsPathItem>
+#include <QPolygonF>
 
 namespace clab::ui {
 
@@ -29,6 +31,8 @@ class EdgeItem : public QGraphicsPathItem {
 
   // The curve between two points, as edges and the connection being dragged draw it.
   static QPainterPath curve(const QPointF& from, const QPointF& to);
+  // The way round two nodes (scene rects) when the input is not to the right of the output.
+  static QPainterPath detour(const QPointF& from, const QPointF& to, const QRectF& source, const QRectF& target);
 
  private:
   QRectF labelRect() const;
@@ -38,6 +42,7 @@ class EdgeItem : public QGraphicsPathItem {
   NodeItem* dst_;
   int input_;
   QString label_;
+  QPolygonF flat_;  // the path as line segments
 };
 
 }  // namespace clab::ui

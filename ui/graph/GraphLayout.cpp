@@ -1,6 +1,9 @@
 #include "graph/GraphLayout.h"
 
+#include <QLineF>
+
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <queue>
 
@@ -116,6 +119,38 @@ std::vector<QPointF> GraphLayout::layered(const std::vector<QSizeF>& sizes,
     x += width + options.layer_gap;
   }
   return positions;
+}
+
+QPointF GraphLayout::freeSpot(const std::vector<QRectF>& taken, QPointF wanted, QSizeF size, double gap) {
+  auto free = [&](QPointF at) {
+    const QRectF box = QRectF(at, size).adjusted(-gap, -gap, gap, gap);
+    for (const QRectF& other : taken)
+      if (box.intersects(other)) return false;
+    return true;
+  };
+  if (free(wanted)) return wanted;
+  // Rings of a grid a fraction of the node's size: the nearest free cell of the first ring
+  // that has one.
+  const double step_x = std::max(20.0, size.width() / 4), step_y = std::max(20.0, size.height() / 4);
+  for (int ring = 1; ring <= 200; ++ring) {
+    QPointF best;
+    double best_distance = -1;
+    for (int i = -ring; i <= ring; ++i)
+      for (int j = -ring; j <= ring; ++j) {
+        if (std::max(std::abs(i), std::abs(j)) != ring) continue;
+        const QPointF at = wanted + QPointF(i * step_x, j * step_y);
+        const double distance = QLineF(wanted, at).length();
+        if ((best_distance < 0 || distance < best_distance) && free(at)) {
+          best = at;
+          best_distance = distance;
+        }
+      }
+    if (best_distance >= 0) return best;
+  }
+  // Beyond everything, to the right.
+  double right = wanted.x();
+  for (const QRectF& other : taken) right = std::max(right, other.right() + gap);
+  return {right + gap, wanted.y()};
 }
 
 }  // namespace clab::ui

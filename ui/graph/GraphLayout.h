@@ -7,6 +7,7 @@
 #pragma once
 
 #include <QPointF>
+#include <QRectF>
 #include <QSizeF>
 
 #include <utility>
@@ -28,6 +29,10 @@ class GraphLayout {
   static std::vector<QPointF> layered(const std::vector<QSizeF>& sizes, const std::vector<std::pair<int, int>>& edges) {
     return layered(sizes, edges, Options());
   }
+
+  // The top-left corner nearest `wanted` where a node of `size` overlaps none of `taken`
+  // (keeping `gap` from each), searched outwards in rings.
+  static QPointF freeSpot(const std::vector<QRectF>& taken, QPointF wanted, QSizeF size, double gap = 24);
 };
 
 }  // namespace clab::ui

@@ -9,6 +9,7 @@
 #include <QGraphicsPathItem>
 #include <QGraphicsSceneContextMenuEvent>
 #include <QGraphicsSceneMouseEvent>
+#include <QGraphicsView>
 #include <QMenu>
 #include <QSet>
 #include <QUndoStack>
@@ -41,6 +42,9 @@ GraphScene::GraphScene(GraphDocument* document, QObject* parent) : QGraphicsScen
 GraphScene::~GraphScene() {
   // Items deleted by QGraphicsScene's destructor change the selection: nobody listens now.
   blockSignals(true);
+  // Views let go while this is still a GraphScene (letting go scrolls them, and a GraphView
+  // asks its scene where the nodes are when it scrolls).
+  for (QGraphicsView* view : views()) view->setScene(nullptr);
 }
 
 QStringList GraphScene::selectedNodes() const {
@@ -203,14 +207,21 @@ void GraphScene::rebuild() {
     const std::vector<QPointF> placed = GraphLayout::layered(sizes, edges);
     for (int i = 0; i < looks.size(); ++i) positions_.insert(looks[i].name, placed[static_cast<size_t>(i)]);
   } else if (missing > 0) {
+    // New nodes go to the right of the others, each in free space.
+    std::vector<QRectF> taken;
     QRectF known;
     for (const NodeLook& look : looks)
-      if (positions_.contains(look.name)) known = known.united(QRectF(positions_.value(look.name), QSizeF(1, 1)));
-    double y = known.isNull() ? 0 : known.top();
+      if (positions_.contains(look.name)) {
+        taken.emplace_back(positions_.value(look.name), NodeItem::sizeFor(look));
+        known = known.united(taken.back());
+      }
+    const QPointF start = known.isNull() ? QPointF(0, 0) : QPointF(known.right() + 60, known.top());
     for (const NodeLook& look : looks) {
       if (positions_.contains(look.name)) continue;
-      positions_.insert(look.name, QPointF(known.isNull() ? 0 : known.right() + 260, y));
-      y += NodeItem::sizeFor(look).height() + 30;
+      const QSizeF size = NodeItem::sizeFor(look);
+      const QPointF at = GraphLayout::freeSpot(taken, start, size);
+      positions_.insert(look.name, at);
+      taken.emplace_back(at, size);
     }
   }
 
@@ -337,7 +348,16 @@ void GraphScene::autoLayout() {
 QString GraphScene::addNodeAt(const QString& op, const QPointF& pos, QString* error) {
   positions_.insert(document_->uniqueName(op), pos);
   const QString name = document_->addNode(op, {}, error);
-  if (!name.isEmpty()) selectNode(name);
+  if (name.isEmpty()) return name;
+  // Where it was asked for, or the nearest place there where it covers no other node (its
+  // size is known once it is made).
+  if (NodeItem* item = items_.value(name)) {
+    std::vector<QRectF> taken;
+    for (NodeItem* other : std::as_const(items_))
+      if (other != item) taken.emplace_back(other->pos(), NodeItem::sizeFor(other->look()));
+    item->setPos(GraphLayout::freeSpot(taken, pos, NodeItem::sizeFor(item->look())));
+  }
+  selectNode(name);
   return name;
 }
 

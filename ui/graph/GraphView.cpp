@@ -16,7 +16,11 @@ GraphView::GraphView(GraphScene* scene, QWidget* parent) : QGraphicsView(scene, 
   setRenderHint(QPainter::TextAntialiasing);
   setDragMode(QGraphicsView::RubberBandDrag);
   setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+  // Items paint only inside their bounding rects (NodeItem and EdgeItem keep to them), so the
+  // view need not widen each exposed rect nor save the painter's state around each item.
   setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
+  setOptimizationFlags(QGraphicsView::DontAdjustForAntialiasing | QGraphicsView::DontSavePainterState);
+  setCacheMode(QGraphicsView::CacheBackground);
   setAcceptDrops(true);
   setFocusPolicy(Qt::StrongFocus);
   // Fixed scroll bars keep the viewport's size, so a fit stays centred.
@@ -24,15 +28,50 @@ GraphView::GraphView(GraphScene* scene, QWidget* parent) : QGraphicsView(scene, 
   setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
   minimap_ = new GraphMinimap(this, this);
   connect(scene_, &GraphScene::rebuilt, minimap_, &GraphMinimap::refit);
+  connect(scene_, &GraphScene::rebuilt, this, &GraphView::placeMinimap);
+  // A node dragged under the minimap: it moves out of the way once the drag rests.
+  replace_minimap_.setSingleShot(true);
+  replace_minimap_.setInterval(150);
+  connect(&replace_minimap_, &QTimer::timeout, this, &GraphView::placeMinimap);
+  connect(scene_, &QGraphicsScene::changed, &replace_minimap_, qOverload<>(&QTimer::start));
   placeMinimap();
 }
 
 void GraphView::placeMinimap() {
+  // The minimap is for finding one's way in a graph larger than the canvas; it sits in a
+  // corner of the canvas where it covers no node, and makes way when there is none.
+  if (scene() == nullptr) {
+    minimap_->hide();
+    return;
+  }
   const QSize area = viewport()->size();
   const QSize size(std::clamp(area.width() / 5, 120, 220), std::clamp(area.height() / 4, 80, 150));
-  minimap_->setGeometry(area.width() - size.width() - 8, area.height() - size.height() - 8, size.width(),
-                        size.height());
-  minimap_->setVisible(area.width() > 400 && area.height() > 250);
+  const QRectF nodes = scene_->nodesRect();
+  const QRectF shown = mapToScene(viewport()->rect()).boundingRect();
+  if (area.width() <= 400 || area.height() <= 250 || nodes.isEmpty() || shown.contains(nodes)) {
+    minimap_->hide();
+    return;
+  }
+  constexpr int kMargin = 8;
+  const int right = area.width() - size.width() - kMargin, bottom = area.height() - size.height() - kMargin;
+  for (const QPoint& corner :
+       {QPoint(right, bottom), QPoint(kMargin, bottom), QPoint(right, kMargin), QPoint(kMargin, kMargin)}) {
+    const QRect box(corner, size);
+    // A node's halo and ports count as the node: a few pixels around the box.
+    const QRectF under = mapToScene(box.adjusted(-4, -4, 4, 4)).boundingRect();
+    bool free = true;
+    for (QGraphicsItem* item : scene_->items(under, Qt::IntersectsItemBoundingRect))
+      if (item->type() == NodeItem::Type) {
+        free = false;
+        break;
+      }
+    if (free) {
+      minimap_->setGeometry(box);
+      minimap_->show();
+      return;
+    }
+  }
+  minimap_->hide();
 }
 
 void GraphView::resizeEvent(QResizeEvent* event) {
@@ -42,12 +81,14 @@ void GraphView::resizeEvent(QResizeEvent* event) {
 
 void GraphView::scrollContentsBy(int dx, int dy) {
   QGraphicsView::scrollContentsBy(dx, dy);
+  placeMinimap();
   minimap_->viewport()->update();
 }
 
 void GraphView::setZoom(double zoom) {
   const double clamped = std::clamp(zoom, 0.05, 4.0);
   setTransform(QTransform::fromScale(clamped, clamped));
+  placeMinimap();
   minimap_->viewport()->update();
 }
 
@@ -65,8 +106,13 @@ bool GraphView::showNode(const QString& node) {
   NodeItem* item = scene_->item(node);
   if (item == nullptr) return false;
   scene_->selectNode(node);
-  if (zoom() < 0.6) setZoom(0.8);
+  // Life size, or smaller where the node (with room around it) would not fit; never closer
+  // than the canvas already is.
+  const QRectF box = item->sceneBoundingRect().adjusted(-40, -40, 40, 40);
+  const double fit = std::min(viewport()->width() / box.width(), viewport()->height() / box.height());
+  setZoom(std::max(zoom(), std::min(1.0, fit)));
   centerOn(item);
+  placeMinimap();
   return true;
 }
 
@@ -88,6 +134,7 @@ void GraphView::wheelEvent(QWheelEvent* event) {
   const double factor = std::pow(1.15, steps);
   const double next = std::clamp(zoom() * factor, 0.05, 4.0);
   scale(next / zoom(), next / zoom());
+  placeMinimap();
   event->accept();
 }
 

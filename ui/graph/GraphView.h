@@ -1,10 +1,11 @@
 // The view of the graph canvas: the wheel zooms around the pointer, the middle button (or
 // the left button on empty space with Space held) pans, Delete removes the selection, ops
-// dragged from the palette drop where they are let go. A minimap in the bottom-right corner
-// shows the whole graph.
+// dragged from the palette drop where they are let go. While the graph is larger than the
+// canvas, a minimap shows the whole of it in a corner where it covers no node.
 #pragma once
 
 #include <QGraphicsView>
+#include <QTimer>
 
 namespace clab::ui {
 
@@ -24,7 +25,8 @@ class GraphView : public QGraphicsView {
   GraphMinimap* minimap() const { return minimap_; }
   // Shows every node, never larger than life.
   void fitAll();
-  // Selects `node` and centres it; false when there is no such node.
+  // Selects `node`, zooms to life size (or as close as it fits) and centres it; false when
+  // there is no such node.
   bool showNode(const QString& node);
   double zoom() const { return transform().m11(); }
   void setZoom(double zoom);
@@ -51,6 +53,7 @@ class GraphView : public QGraphicsView {
   bool panning_ = false;
   bool space_held_ = false;
   QPoint pan_from_;
+  QTimer replace_minimap_;
 };
 
 }  // namespace clab::ui

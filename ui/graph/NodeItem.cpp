@@ -16,16 +16,27 @@ constexpr double kPortRow = 18;
 constexpr double kPortRadius = 5;
 constexpr double kMinWidth = 150;
 
-QFont TitleFont() {
-  QFont font;
-  font.setPointSizeF(9.5);
-  font.setBold(true);
+// Below this scale text cannot be read: a node is drawn as a plain box in its colour.
+constexpr double kTextDetail = 0.4;
+// Down to this scale such a box still shows its op.
+constexpr double kLabelDetail = 0.2;
+
+const QFont& TitleFont() {
+  static const QFont font = [] {
+    QFont f;
+    f.setPointSizeF(9.5);
+    f.setBold(true);
+    return f;
+  }();
   return font;
 }
 
-QFont TextFont() {
-  QFont font;
-  font.setPointSizeF(8.5);
+const QFont& TextFont() {
+  static const QFont font = [] {
+    QFont f;
+    f.setPointSizeF(8.5);
+    return f;
+  }();
   return font;
 }
 
@@ -37,6 +48,13 @@ QString DTypeText(DataType dtype) {
 
 NodeItem::NodeItem(NodeLook look) : look_(std::move(look)), size_(sizeFor(look_)) {
   setFlags(ItemIsSelectable | ItemIsMovable | ItemSendsGeometryChanges);
+  // What paint() would otherwise work out each time.
+  QPainterPath rounded;
+  rounded.addRoundedRect(QRectF(QPointF(0, 0), size_), 6, 6);
+  QPainterPath band;
+  band.addRect(QRectF(0, 0, size_.width(), kTitleHeight));
+  title_band_ = rounded.intersected(band);
+  shown_name_ = QFontMetricsF(TextFont()).elidedText(look_.name, Qt::ElideMiddle, size_.width() - 20);
   setZValue(1);
   QString tip = look_.members > 0
                     ? QStringLiteral("<b>%1</b>: a name scope of %2 nodes, collapsed")
@@ -77,7 +95,12 @@ QSizeF NodeItem::sizeFor(const NodeLook& look) {
 }
 
 QRectF NodeItem::boundingRect() const {
-  return QRectF(-kPortRadius - 2, -8, size_.width() + 2 * kPortRadius + 4, size_.height() + 10);
+  // Everything paint() draws: the ports standing out of the sides, the selection halo (4 out,
+  // a 6-wide pen) and a collapsed scope's cards (6 down and right), with a pixel to spare for
+  // antialiasing. Drawing outside it would leave trails when the node moves.
+  constexpr double kOut = 4 + 3 + 1;
+  return QRectF(QPointF(0, 0), size_)
+      .adjusted(-std::max(kOut, kPortRadius + 2), -kOut, std::max(kOut, kPortRadius + 2), kOut);
 }
 
 QString NodeItem::portLabel(bool output, int slot) const {
@@ -90,6 +113,25 @@ QString NodeItem::portLabel(bool output, int slot) const {
 void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
   const QRectF box(QPointF(0, 0), size_);
   const bool selected = option->state & QStyle::State_Selected;
+  if (option->levelOfDetailFromTransform(painter->worldTransform()) < kTextDetail) {
+    // Zoomed far out (a large graph fitted): the box in its colour, or in the colour of
+    // selection or of a fault (a border would be thinner than a pixel).
+    painter->setRenderHint(QPainter::Antialiasing, false);
+    painter->fillRect(box, selected ? QColor(20, 90, 200) : hasError() ? QColor(210, 30, 30) : look_.fill.darker(115));
+    const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
+    if (lod >= kLabelDetail) {
+      // A graph of tens of nodes fitted: the op, in a size that reads on screen.
+      QFont font = TitleFont();
+      font.setPointSizeF(TitleFont().pointSizeF() * 0.85 / lod);
+      painter->setFont(font);
+      painter->setPen(selected || hasError() ? Qt::white : Qt::black);
+      const QRectF inside = box.adjusted(4 / lod, 0, -4 / lod, 0);
+      painter->drawText(
+          inside, Qt::AlignCenter,
+          QFontMetricsF(font).elidedText(isGroup() ? look_.op + "/" : look_.op, Qt::ElideRight, inside.width()));
+    }
+    return;
+  }
   painter->setRenderHint(QPainter::Antialiasing);
   QPen border(QColor(70, 70, 70), 1.2);
   if (hasError()) border = QPen(QColor(210, 30, 30), 3);
@@ -121,13 +163,9 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
   painter->setBrush(look_.fill.lighter(112));
   painter->drawRoundedRect(box, 6, 6);
   // Title band in the full device colour.
-  QPainterPath title;
-  title.addRoundedRect(box, 6, 6);
-  QPainterPath band;
-  band.addRect(QRectF(0, 0, size_.width(), kTitleHeight));
   painter->setPen(Qt::NoPen);
   painter->setBrush(look_.fill);
-  painter->drawPath(title.intersected(band));
+  painter->drawPath(title_band_);
   painter->setPen(border);
   painter->setBrush(Qt::NoBrush);
   painter->drawRoundedRect(box, 6, 6);
@@ -141,8 +179,7 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
   painter->drawText(QRectF(10, 3, size_.width() - 20, 20), Qt::AlignLeft | Qt::AlignVCenter, look_.op);
   painter->setFont(TextFont());
   painter->setPen(QColor(40, 40, 40));
-  painter->drawText(QRectF(10, 21, size_.width() - 20, 18), Qt::AlignLeft | Qt::AlignVCenter,
-                    QFontMetricsF(TextFont()).elidedText(look_.name, Qt::ElideMiddle, size_.width() - 20));
+  painter->drawText(QRectF(10, 21, size_.width() - 20, 18), Qt::AlignLeft | Qt::AlignVCenter, shown_name_);
   if (hasError()) {
     const QRectF badge(size_.width() - 22, 6, 16, 16);
     painter->setPen(Qt::NoPen);

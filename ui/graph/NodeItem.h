@@ -8,6 +8,7 @@
 #include <QColor>
 #include <QGraphicsItem>
 #include <QList>
+#include <QPainterPath>
 
 #include <functional>
 
@@ -67,6 +68,8 @@ class NodeItem : public QGraphicsItem {
 
   NodeLook look_;
   QSizeF size_;
+  QPainterPath title_band_;
+  QString shown_name_;  // elided to the box
   QList<EdgeItem*> edges_;
 };
 

@@ -36,6 +36,7 @@ NodePropertiesView::NodePropertiesView(GraphDocument* document, QWidget* parent)
   scroll_ = new QScrollArea(this);
   scroll_->setWidgetResizable(true);
   scroll_->setFrameShape(QFrame::NoFrame);
+  scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   problem_ = new QLabel(this);
   problem_->setWordWrap(true);
   problem_->setStyleSheet("color: #b00000;");
@@ -87,6 +88,8 @@ void NodePropertiesView::rebuild() {
   auto* page = new QWidget;
   auto* form = new QFormLayout(page);
   form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+  // A narrow panel puts a field under its label rather than running off the right.
+  form->setRowWrapPolicy(QFormLayout::WrapLongRows);
   if (QWidget* old = scroll_->takeWidget()) old->deleteLater();  // its editors may be mid-signal
   scroll_->setWidget(page);
   const tensorflow::NodeDef* def = document_->node(node_);
@@ -261,6 +264,13 @@ void NodePropertiesView::rebuild() {
     field->setObjectName("attr:" + attr);
     form->addRow(attr, field);
   }
+  // Fields are as narrow as the panel: a combo box as wide as its longest device name or a
+  // spin box as wide as its range would make the panel scroll sideways.
+  for (auto* combo : page->findChildren<QComboBox*>()) {
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(6);
+  }
+  for (auto* spin : page->findChildren<QSpinBox*>()) spin->setMinimumWidth(60);
 }
 
 }  // namespace clab::ui

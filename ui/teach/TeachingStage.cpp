@@ -1,6 +1,7 @@
 #include "teach/TeachingStage.h"
 
 #include "graph/EdgeItem.h"
+#include "graph/GraphLayout.h"
 #include "graph/GraphScene.h"
 #include "graph/NodeItem.h"
 
@@ -130,17 +131,36 @@ void TeachingStage::drawTransfers() {
       QFont font = label->font();
       font.setBold(true);
       label->setFont(font);
-      const QPointF mid = path->path().pointAtPercent(0.35);
       auto* backdrop = new QGraphicsRectItem(label->boundingRect().adjusted(-3, -1, 3, 1));
       backdrop->setBrush(QColor(255, 250, 240, 230));
       backdrop->setPen(QPen(kTransferColor, 1));
-      backdrop->setPos(mid - QPointF(label->boundingRect().width() / 2, 18));
+      backdrop->setPos(labelPlace(path->path(), backdrop->rect()));
       backdrop->setZValue(kOverlayZ + 1);
       label->setParentItem(backdrop);
       scene_->addItem(backdrop);
       overlays_ << backdrop;
     }
   }
+}
+
+QPointF TeachingStage::labelPlace(const QPainterPath& path, const QRectF& box) const {
+  // Along the pair's curve, above or below it, the first place that covers no node (and so
+  // none of its ports); else the free place nearest the curve's middle.
+  auto covers_node = [this](const QRectF& rect) {
+    for (QGraphicsItem* item : scene_->items(rect, Qt::IntersectsItemBoundingRect))
+      if (item->type() == NodeItem::Type) return true;
+    return false;
+  };
+  for (const double at : {0.5, 0.35, 0.65, 0.2, 0.8})
+    for (const double lift : {-box.height() - 4, 4.0}) {
+      const QPointF place = path.pointAtPercent(at) + QPointF(-box.width() / 2, lift) - box.topLeft();
+      if (!covers_node(box.translated(place))) return place;
+    }
+  std::vector<QRectF> nodes;
+  for (QGraphicsItem* item : scene_->items())
+    if (item->type() == NodeItem::Type) nodes.push_back(item->sceneBoundingRect());
+  const QPointF wanted = path.pointAtPercent(0.5) - QPointF(box.width() / 2, box.height() + 4);
+  return GraphLayout::freeSpot(nodes, wanted, box.size(), 2) - box.topLeft();
 }
 
 void TeachingStage::drawPartitions() {

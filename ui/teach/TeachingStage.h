@@ -10,6 +10,7 @@
 
 #include <QList>
 #include <QObject>
+#include <QPainterPath>
 #include <QPointer>
 
 class QGraphicsItem;
@@ -50,6 +51,8 @@ class TeachingStage : public QObject {
   void dropTokens();
   void dimPruned(bool dim);
   void drawTransfers();
+  // Where a transfer label on `path` covers no node: the backdrop rect `box` goes at the result.
+  QPointF labelPlace(const QPainterPath& path, const QRectF& box) const;
   void drawPartitions();
   void sendToken(const QPointF& from, const QPointF& to, const QColor& color, int ms);
 

@@ -102,6 +102,7 @@ GraphEditor::GraphEditor(QUndoStack* undo, QWidget* parent) : QWidget(parent) {
   right->setStretchFactor(0, 4);
   right->setStretchFactor(1, 2);
   right->setStretchFactor(2, 1);
+  right->setSizes({420, 130, 90});  // the node's fields get the height
 
   right_ = right;
   auto* splitter = new QSplitter(Qt::Horizontal, this);

@@ -19,6 +19,7 @@
 #include "views/TaskPropertiesView.h"
 #include "views/WelcomeView.h"
 #include "window/GraphEditor.h"
+#include "window/GraphMaximiser.h"
 #include "window/HostRunController.h"
 #include "window/LessonActions.h"
 #include "window/RecentProjects.h"
@@ -142,6 +143,7 @@ void MainWindow::buildLayout() {
   splitter->setStretchFactor(0, 2);
   splitter->setStretchFactor(1, 3);
   setCentralWidget(splitter);
+  graph_maximiser_ = new GraphMaximiser(this, splitter, view_, tabs_, graph_editor_);
   properties_ = new TaskPropertiesView(this);
   auto* dock = new QDockWidget("Task", this);
   dock->setObjectName("task-properties");
@@ -253,6 +255,7 @@ void MainWindow::buildActions() {
 
   QMenu* view_menu = menuBar()->addMenu("&View");
   view_menu->addAction("&Fit cluster", this, &MainWindow::fitCluster)->setShortcut(Qt::CTRL | Qt::Key_0);
+  view_menu->addAction(graph_maximiser_->action());
   QMenu* help = menuBar()->addMenu("&Help");
   QAction* lessons = lessons_dock_->toggleViewAction();
   lessons->setText("&Lessons");

@@ -23,6 +23,7 @@ class ClusterScene;
 class ConsoleView;
 class DashboardView;
 class GraphEditor;
+class GraphMaximiser;
 class HostRunController;
 class SecurityActions;
 class LessonPanel;
@@ -143,6 +144,7 @@ class MainWindow : public QMainWindow {
   TaskPropertiesView* properties_ = nullptr;
   RunSettingsView* run_settings_ = nullptr;
   GraphEditor* graph_editor_ = nullptr;
+  GraphMaximiser* graph_maximiser_ = nullptr;
   LessonPanel* lessons_ = nullptr;
   SimulatePanel* simulate_ = nullptr;
   QDockWidget* lessons_dock_ = nullptr;
