@@ -16,7 +16,7 @@ BuilderDialog::BuilderDialog(Kind kind, const QStringList& node_names, const QSt
   choice_ = new QComboBox(this);
   switch (kind) {
     case Kind::kDense:
-      setWindowTitle("Add a dense layer");
+      setWindowTitle(tr("Add a dense layer"));
       first_ = tensorField(node_names, selected);
       units_ = new QSpinBox(this);
       units_->setRange(1, 1 << 20);
@@ -24,31 +24,31 @@ BuilderDialog::BuilderDialog(Kind kind, const QStringList& node_names, const QSt
       choice_->addItems(GraphBuilders::activations());
       choice_->setCurrentText("relu");
       name_ = new QLineEdit("dense", this);
-      form->addRow("Input", first_);
-      form->addRow("Units", units_);
-      form->addRow("Activation", choice_);
-      form->addRow("Name scope", name_);
+      form->addRow(tr("Input"), first_);
+      form->addRow(tr("Units"), units_);
+      form->addRow(tr("Activation"), choice_);
+      form->addRow(tr("Name scope"), name_);
       break;
     case Kind::kLoss:
-      setWindowTitle("Add a loss");
+      setWindowTitle(tr("Add a loss"));
       choice_->addItems(GraphBuilders::losses());
       first_ = tensorField(node_names, selected);
       second_ = tensorField(node_names, node_names.contains("labels") ? "labels" : QString());
-      form->addRow("Loss", choice_);
-      form->addRow("Logits / predictions", first_);
-      form->addRow("Labels", second_);
+      form->addRow(tr("Loss"), choice_);
+      form->addRow(tr("Logits / predictions"), first_);
+      form->addRow(tr("Labels"), second_);
       break;
     case Kind::kOptimizer:
-      setWindowTitle("Add an optimizer");
+      setWindowTitle(tr("Add an optimizer"));
       choice_->addItems(GraphBuilders::optimizers());
       rate_ = new QDoubleSpinBox(this);
       rate_->setDecimals(6);
       rate_->setRange(0.000001, 100);
       rate_->setValue(0.1);
       first_ = tensorField(node_names, node_names.contains("loss") ? "loss" : selected);
-      form->addRow("Optimizer", choice_);
-      form->addRow("Learning rate", rate_);
-      form->addRow("Loss", first_);
+      form->addRow(tr("Optimizer"), choice_);
+      form->addRow(tr("Learning rate"), rate_);
+      form->addRow(tr("Loss"), first_);
       break;
   }
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);

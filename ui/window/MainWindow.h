@@ -111,6 +111,8 @@ class MainWindow : public QMainWindow {
   void fitCluster();
   void buildActions();
   void applyProject(const Project& project);  // what undo and redo call
+  // "Ready" or the project's problems, in the status bar.
+  void showProjectState();
   void edit(const QString& text, const Project& after);
   void showSelectedTask();
   void showDevices(const QString& task);
@@ -119,6 +121,7 @@ class MainWindow : public QMainWindow {
   void buildLayout();
   void onStatusChanged(const QString& task);
   void onProgress();
+  void showStepText();  // global step and rate in the status bar
   void onTaskEnded(const QString& task, const ProcessEnd& end, const QString& last_lines);
   void onRunFinished(bool ok);
   void updateActions();
