@@ -139,6 +139,9 @@ void MainWindow::buildLayout() {
     after.platform = platform;
     edit(SimulatePanel::tr("Edit the simulated platform"), after);
   });
+  // The pages by their English names, whatever the language (clusterlab --tab NAME).
+  const QStringList pages = {"Welcome", "Dashboard", "Console", "Placement", "Graph", "Checkpoints", "Simulate"};
+  for (int i = 0; i < pages.size() && i < tabs_->count(); ++i) tabs_->widget(i)->setProperty("page", pages[i]);
   auto* splitter = new QSplitter(Qt::Vertical, this);
   splitter->addWidget(view_);
   splitter->addWidget(tabs_);
