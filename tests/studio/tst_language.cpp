@@ -1,8 +1,11 @@
 // The studio in Chinese: the main window with the built-in example project switches to
 // zh_CN through View > Language, as a user does, and every text a user reads in it (labels,
 // buttons, menus and their actions, tabs, dock titles, table headers, placeholders,
-// tooltips, chart titles, list entries, the status bar) is then Chinese: the test lists each
-// text that still holds an English word. Back in English, no Chinese text is left.
+// tooltips, chart titles, list entries, the status bar, the cards on the cluster canvas) is
+// then Chinese: the test lists each text that still holds an English word. Back in English,
+// no Chinese text is left.
+#include "cluster/ClusterScene.h"
+#include "cluster/TaskItem.h"
 #include "translations/StudioLanguage.h"
 #include "window/MainWindow.h"
 
@@ -15,6 +18,7 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QGraphicsSimpleTextItem>
 #include <QGroupBox>
 #include <QHeaderView>
 #include <QLabel>
@@ -38,12 +42,16 @@ namespace {
 
 // Words that are names or data in any language: the product, libraries, protocols, the
 // project's jobs, units, signals, formats and program flags.
-const QSet<QString> kAllowed = {
-    "ClusterLab", "Studio", "TensorFlow", "gRPC", "Qt", "protobuf", "ps", "worker", "chief", "ms", "KiB", "MiB",
-    "GiB", "MB", "kB", "SIGKILL", "TLS", "CA", "JSON", "ClusterSpec", "TF_CONFIG", "Python", "dict", "SLURM",
-    "ssh", "kubectl", "Kubernetes", "GraphDef", "clab", "MLP", "Shift", "English", "CPU", "GPU", "Dtype",
-    "tf", "train", "job", "task", "cpu", "gpu", "pbtxt", "pb", "txt", "ckpt", "Send", "Recv", "Op", "TF",
-    "Placer", "Pod", "cert", "seed"};  // TensorFlow's Placer, Kubernetes' pods, `clab cert`, the example program
+const QSet<QString> kAllowed = {"ClusterLab", "Studio",  "TensorFlow", "gRPC",    "Qt",      "protobuf",    "ps",
+                                "worker",     "chief",   "ms",         "KiB",     "MiB",     "GiB",         "MB",
+                                "kB",         "SIGKILL", "TLS",        "CA",      "JSON",    "ClusterSpec", "TF_CONFIG",
+                                "Python",     "dict",    "SLURM",      "ssh",     "kubectl", "Kubernetes",  "GraphDef",
+                                "clab",       "MLP",     "Shift",      "English", "CPU",     "GPU",         "Dtype",
+                                "tf",         "train",   "job",        "task",    "cpu",     "gpu",         "pbtxt",
+                                "pb",         "txt",     "ckpt",       "Send",    "Recv",    "Op",          "TF",
+                                "Placer",     "Pod",     "cert",       "seed"};  // TensorFlow's Placer, Kubernetes'
+                                                                                 // pods, `clab cert`, the example
+                                                                                 // program
 
 // A text's words that read as English: runs of letters between spaces and punctuation,
 // leaving out quoted command lines and identifiers (with _ . / : digits or inner capitals, such as MatMul,
@@ -78,7 +86,7 @@ bool HasChinese(const QString& text) {
 }
 
 // Every text of `window` a user reads, each with where it is.
-QList<QPair<QString, QString>> Texts(QMainWindow& window) {
+QList<QPair<QString, QString>> Texts(MainWindow& window) {
   QList<QPair<QString, QString>> texts;
   auto add = [&texts](const QString& where, const QString& text) {
     if (!text.trimmed().isEmpty()) texts.append({where, text});
@@ -133,10 +141,16 @@ QList<QPair<QString, QString>> Texts(QMainWindow& window) {
     }
   }
   add("status bar", window.statusBar()->currentMessage());
+  // The cluster canvas: each task's card (state and tooltip) and the labels on the links.
+  for (QGraphicsItem* item : window.scene()->items()) {
+    add("canvas tooltip", item->toolTip());
+    if (auto* card = dynamic_cast<TaskItem*>(item)) add("canvas card " + card->task(), card->statusText());
+    if (auto* label = dynamic_cast<QGraphicsSimpleTextItem*>(item)) add("canvas label", label->text());
+  }
   return texts;
 }
 
-void SwitchTo(QMainWindow& window, const QString& code) {
+void SwitchTo(MainWindow& window, const QString& code) {
   auto* menu = window.findChild<QMenu*>("language-menu");
   QVERIFY(menu);
   QAction* choice = nullptr;

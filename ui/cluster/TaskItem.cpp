@@ -7,7 +7,7 @@ namespace clab::ui {
 
 TaskItem::TaskItem(QString task, QString job, int index, QString address, QGraphicsItem* parent)
     : QGraphicsObject(parent), task_(std::move(task)), job_(std::move(job)), index_(index),
-      address_(std::move(address)) {
+      address_(std::move(address)), status_(tr("not running")) {
   setFlags(ItemIsSelectable | ItemIsMovable);
   setToolTip(task_);
 }

@@ -1474,7 +1474,7 @@
     </message>
     <message>
         <source>%1  (this run)</source>
-        <translation>%1  （本次运行）</translation>
+        <translation>%1 (本次运行)</translation>
     </message>
     <message>
         <source>Running %1 tasks on 127.0.0.1</source>
@@ -2063,6 +2063,10 @@ unchecked, every worker updates the ps on its own (asynchronously). Training pro
     <message>
         <source>%1 / task %2</source>
         <translation>%1 / 任务 %2</translation>
+    </message>
+    <message>
+        <source>not running</source>
+        <translation>未运行</translation>
     </message>
 </context>
 <context>
