@@ -3,9 +3,13 @@
 // buttons, menus and their actions, tabs, dock titles, table headers, placeholders,
 // tooltips, chart titles, list entries, the status bar, the cards on the cluster canvas) is
 // then Chinese: the test lists each text that still holds an English word. Back in English,
-// no Chinese text is left.
+// no Chinese text is left. The dialogs opened from the menus and the Graph tab, made in
+// Chinese, hold no English word either.
 #include "cluster/ClusterScene.h"
 #include "cluster/TaskItem.h"
+#include "graph/BuilderDialog.h"
+#include "graph/DeviceFunctionDialog.h"
+#include "launch/LaunchSettingsDialog.h"
 #include "translations/StudioLanguage.h"
 #include "window/MainWindow.h"
 
@@ -17,6 +21,8 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QDialog>
+#include <QDir>
 #include <QDockWidget>
 #include <QGraphicsSimpleTextItem>
 #include <QGroupBox>
@@ -41,21 +47,20 @@ using namespace clab::ui;
 namespace {
 
 // Words that are names or data in any language: the product, libraries, protocols, the
-// project's jobs, units, signals, formats and program flags.
-const QSet<QString> kAllowed = {"ClusterLab", "Studio",  "TensorFlow", "gRPC",    "Qt",      "protobuf",    "ps",
-                                "worker",     "chief",   "ms",         "KiB",     "MiB",     "GiB",         "MB",
-                                "kB",         "SIGKILL", "TLS",        "CA",      "JSON",    "ClusterSpec", "TF_CONFIG",
-                                "Python",     "dict",    "SLURM",      "ssh",     "kubectl", "Kubernetes",  "GraphDef",
-                                "clab",       "MLP",     "Shift",      "English", "CPU",     "GPU",         "Dtype",
-                                "tf",         "train",   "job",        "task",    "cpu",     "gpu",         "pbtxt",
-                                "pb",         "txt",     "ckpt",       "Send",    "Recv",    "Op",          "TF",
-                                "Placer",     "Pod",     "cert",       "seed"};  // TensorFlow's Placer, Kubernetes'
-                                                                                 // pods, `clab cert`, the example
-                                                                                 // program
+// project's jobs and program, units, signals, formats, commands, TensorFlow's terms and the
+// names of its functions and classes (Placer, logits, relu, Adam), Kubernetes' pods.
+const QSet<QString> kAllowed = {
+    "ClusterLab", "Studio",      "TensorFlow", "gRPC",   "Qt",       "protobuf", "ps",      "worker",  "chief",
+    "ms",         "KiB",         "MiB",        "GiB",    "MB",       "kB",       "SIGKILL", "TLS",     "CA",
+    "JSON",       "ClusterSpec", "TF_CONFIG",  "Python", "dict",     "SLURM",    "ssh",     "scp",     "kubectl",
+    "Kubernetes", "Pod",         "GraphDef",   "clab",   "cert",     "MLP",      "Shift",   "English", "CPU",
+    "GPU",        "Dtype",       "tf",         "train",  "job",      "task",     "cpu",     "gpu",     "pbtxt",
+    "pb",         "txt",         "ckpt",       "Send",   "Recv",     "Op",       "TF",      "seed",    "Placer",
+    "logits",     "relu",        "sigmoid",    "tanh",   "Momentum", "Adagrad",  "Adam",    "RMSProp", "softmax"};
 
 // A text's words that read as English: runs of letters between spaces and punctuation,
-// leaving out quoted command lines and identifiers (with _ . / : digits or inner capitals, such as MatMul,
-// /job:ps/task:0, model.ckpt-N, --save_checkpoint_steps) and the allowed names.
+// leaving out quoted command lines and identifiers (with _ . / : digits or inner capitals,
+// such as MatMul, /job:ps/task:0, model.ckpt-N, --save_checkpoint_steps) and the allowed names.
 QStringList EnglishWords(QString text) {
   if (Qt::mightBeRichText(text)) {
     QTextDocument document;
@@ -85,8 +90,8 @@ bool HasChinese(const QString& text) {
   return false;
 }
 
-// Every text of `window` a user reads, each with where it is.
-QList<QPair<QString, QString>> Texts(MainWindow& window) {
+// Every text of `root` and its widgets a user reads, each with where it is.
+QList<QPair<QString, QString>> WidgetTexts(QWidget& root) {
   QList<QPair<QString, QString>> texts;
   auto add = [&texts](const QString& where, const QString& text) {
     if (!text.trimmed().isEmpty()) texts.append({where, text});
@@ -95,8 +100,9 @@ QList<QPair<QString, QString>> Texts(MainWindow& window) {
     return QString::fromLatin1(object->metaObject()->className()) +
            (object->objectName().isEmpty() ? QString() : "#" + object->objectName());
   };
-  QList<QWidget*> widgets = window.findChildren<QWidget*>();
-  widgets.prepend(&window);
+  add("window title", root.windowTitle());
+  QList<QWidget*> widgets = root.findChildren<QWidget*>();
+  widgets.prepend(&root);
   for (QWidget* widget : widgets) {
     const QString where = name(widget);
     if (widget->objectName().startsWith("qt_")) continue;  // Qt's own parts
@@ -140,6 +146,17 @@ QList<QPair<QString, QString>> Texts(MainWindow& window) {
       if (QMenu* submenu = action->menu()) add(where + " submenu", submenu->title());
     }
   }
+  return texts;
+}
+
+// Every text of the main window: its widgets, the status bar and the cluster canvas. The
+// project's name (in the title) is the document's, not the studio's.
+QList<QPair<QString, QString>> Texts(MainWindow& window) {
+  QList<QPair<QString, QString>> texts = WidgetTexts(window);
+  for (auto& [where, text] : texts) text.replace(window.project().name, "·");
+  auto add = [&texts](const QString& where, const QString& text) {
+    if (!text.trimmed().isEmpty()) texts.append({where, text});
+  };
   add("status bar", window.statusBar()->currentMessage());
   // The cluster canvas: each task's card (state and tooltip) and the labels on the links.
   for (QGraphicsItem* item : window.scene()->items()) {
@@ -148,6 +165,23 @@ QList<QPair<QString, QString>> Texts(MainWindow& window) {
     if (auto* label = dynamic_cast<QGraphicsSimpleTextItem*>(item)) add("canvas label", label->text());
   }
   return texts;
+}
+
+// The language change reaches the widgets as posted events.
+void Settle() {
+  for (int i = 0; i < 3; ++i) QCoreApplication::sendPostedEvents();
+  QCoreApplication::processEvents();
+}
+
+QStringList EnglishTexts(const QList<QPair<QString, QString>>& texts) {
+  QStringList english;
+  for (const auto& [where, text] : texts) {
+    const QStringList words = EnglishWords(text);
+    if (!words.isEmpty()) english << QStringLiteral("%1: \"%2\" (%3)").arg(where, text, words.join(' '));
+  }
+  english.removeDuplicates();
+  for (const QString& line : english) qInfo("still English: %s", qPrintable(line));
+  return english;
 }
 
 void SwitchTo(MainWindow& window, const QString& code) {
@@ -159,9 +193,7 @@ void SwitchTo(MainWindow& window, const QString& code) {
   QVERIFY2(choice, qPrintable("no language " + code + " in View > Language"));
   choice->trigger();
   QCOMPARE(StudioLanguage::current(), code);
-  // The language change reaches the widgets as posted events.
-  for (int i = 0; i < 3; ++i) QCoreApplication::sendPostedEvents();
-  QCoreApplication::processEvents();
+  Settle();
 }
 
 }  // namespace
@@ -181,13 +213,7 @@ class LanguageTest : public QObject {
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     SwitchTo(window, "zh_CN");
-    QStringList english;
-    for (const auto& [where, text] : Texts(window)) {
-      const QStringList words = EnglishWords(text);
-      if (!words.isEmpty()) english << QStringLiteral("%1: \"%2\" (%3)").arg(where, text, words.join(' '));
-    }
-    english.removeDuplicates();
-    for (const QString& line : english) qInfo("still English: %s", qPrintable(line));
+    const QStringList english = EnglishTexts(Texts(window));
     QVERIFY2(english.isEmpty(),
              qPrintable(QStringLiteral("%1 texts still in English:\n").arg(english.size()) + english.join('\n')));
 
@@ -199,6 +225,35 @@ class LanguageTest : public QObject {
     for (const QString& line : chinese) qInfo("still Chinese: %s", qPrintable(line));
     QVERIFY2(chinese.isEmpty(), qPrintable("Chinese left after switching back:\n" + chinese.join('\n')));
     QCOMPARE(window.menuBar()->actions().first()->text(), QString("&File"));
+  }
+
+  // The dialogs a user opens from the menus and the Graph tab, made in Chinese (with
+  // CLAB_SCREENSHOT_DIR set, each is saved there as a picture).
+  void dialogsInChinese() {
+    MainWindow window(QStringLiteral("clab"));
+    QVERIFY(StudioLanguage::set("zh_CN"));
+    Settle();
+    QStringList hosts;
+    for (const ProjectTask& task : window.project().tasks) hosts << task.host;
+    QList<QPair<QString, QDialog*>> dialogs = {
+        {"dialog-launch-zh", new LaunchSettingsDialog(window.project().launch, hosts, &window)},
+        {"dialog-dense-zh", new BuilderDialog(BuilderDialog::Kind::kDense, {"x", "w"}, "x", &window)},
+        {"dialog-loss-zh", new BuilderDialog(BuilderDialog::Kind::kLoss, {"logits", "labels"}, {}, &window)},
+        {"dialog-optimizer-zh", new BuilderDialog(BuilderDialog::Kind::kOptimizer, {"loss"}, {}, &window)},
+        {"dialog-device-function-zh", new DeviceFunctionDialog(1, {"/job:worker/task:0"}, &window)}};
+    QStringList english;
+    const QString shots = qEnvironmentVariable("CLAB_SCREENSHOT_DIR");
+    for (const auto& [name, dialog] : dialogs) {
+      dialog->show();
+      QVERIFY(QTest::qWaitForWindowExposed(dialog));
+      english << EnglishTexts(WidgetTexts(*dialog));
+      if (!shots.isEmpty()) QVERIFY(dialog->grab().save(QDir(shots).filePath(name + ".png")));
+      delete dialog;
+    }
+    QVERIFY(StudioLanguage::set("en"));
+    Settle();
+    QVERIFY2(english.isEmpty(),
+             qPrintable(QStringLiteral("%1 texts still in English:\n").arg(english.size()) + english.join('\n')));
   }
 };
 

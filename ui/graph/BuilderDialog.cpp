@@ -21,8 +21,8 @@ BuilderDialog::BuilderDialog(Kind kind, const QStringList& node_names, const QSt
       units_ = new QSpinBox(this);
       units_->setRange(1, 1 << 20);
       units_->setValue(32);
-      choice_->addItems(GraphBuilders::activations());
-      choice_->setCurrentText("relu");
+      addChoices(GraphBuilders::activations());
+      choice_->setCurrentIndex(choice_->findData(QStringLiteral("relu")));
       name_ = new QLineEdit("dense", this);
       form->addRow(tr("Input"), first_);
       form->addRow(tr("Units"), units_);
@@ -31,7 +31,7 @@ BuilderDialog::BuilderDialog(Kind kind, const QStringList& node_names, const QSt
       break;
     case Kind::kLoss:
       setWindowTitle(tr("Add a loss"));
-      choice_->addItems(GraphBuilders::losses());
+      addChoices(GraphBuilders::losses());
       first_ = tensorField(node_names, selected);
       second_ = tensorField(node_names, node_names.contains("labels") ? "labels" : QString());
       form->addRow(tr("Loss"), choice_);
@@ -40,7 +40,7 @@ BuilderDialog::BuilderDialog(Kind kind, const QStringList& node_names, const QSt
       break;
     case Kind::kOptimizer:
       setWindowTitle(tr("Add an optimizer"));
-      choice_->addItems(GraphBuilders::optimizers());
+      addChoices(GraphBuilders::optimizers());
       rate_ = new QDoubleSpinBox(this);
       rate_->setDecimals(6);
       rate_->setRange(0.000001, 100);
@@ -58,6 +58,14 @@ BuilderDialog::BuilderDialog(Kind kind, const QStringList& node_names, const QSt
   setLayout(form);
 }
 
+void BuilderDialog::addChoices(const QStringList& keys) {
+  // Shown in the studio's language; names of TensorFlow functions and classes (relu, Adam)
+  // have no translation and stay as they are. The builders take the key.
+  [[maybe_unused]] static const char* const kTexts[] = {QT_TR_NOOP("none"), QT_TR_NOOP("sparse softmax cross-entropy"),
+                                                        QT_TR_NOOP("mean squared error")};
+  for (const QString& key : keys) choice_->addItem(tr(key.toUtf8().constData()), key);
+}
+
 QLineEdit* BuilderDialog::tensorField(const QStringList& names, const QString& text) {
   auto* field = new QLineEdit(text, this);
   auto* completer = new QCompleter(names, field);
@@ -70,10 +78,12 @@ QLineEdit* BuilderDialog::tensorField(const QStringList& names, const QString& t
 StatusOr<BuildResult> BuilderDialog::build(const tensorflow::GraphDef& graph) const {
   switch (kind_) {
     case Kind::kDense:
-      return GraphBuilders::addDense(graph, first_->text(), units_->value(), choice_->currentText(), name_->text());
-    case Kind::kLoss: return GraphBuilders::addLoss(graph, choice_->currentText(), first_->text(), second_->text());
+      return GraphBuilders::addDense(graph, first_->text(), units_->value(), choice_->currentData().toString(),
+                                     name_->text());
+    case Kind::kLoss:
+      return GraphBuilders::addLoss(graph, choice_->currentData().toString(), first_->text(), second_->text());
     case Kind::kOptimizer:
-      return GraphBuilders::addOptimizer(graph, choice_->currentText(), rate_->value(), first_->text());
+      return GraphBuilders::addOptimizer(graph, choice_->currentData().toString(), rate_->value(), first_->text());
   }
   return errors::Internal("unknown builder");
 }

@@ -12,7 +12,6 @@
 #include "sim/SimulatePanel.h"
 #include "teach/LessonPanel.h"
 #include "translations/Retranslate.h"
-#include "translations/StudioLanguage.h"
 #include "views/CheckpointsView.h"
 #include "views/ConsoleView.h"
 #include "views/DashboardView.h"
@@ -23,13 +22,13 @@
 #include "window/GraphEditor.h"
 #include "window/HostRunController.h"
 #include "window/LessonActions.h"
+#include "window/MainMenus.h"
 #include "window/RecentProjects.h"
 #include "window/SecurityActions.h"
 
 #include <google/protobuf/stubs/common.h>
 #include <grpcpp/grpcpp.h>
 #include <QAction>
-#include <QActionGroup>
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
@@ -65,7 +64,7 @@ MainWindow::MainWindow(QString clab_program, QWidget* parent)
   run_control_ = new RunController(clab_program_, this);
   RunMonitor* monitor = run_control_->monitor();
   buildLayout();
-  buildActions();
+  MainMenus::build(*this);
 
   connect(run_control_, &RunController::taskStateChanged, this, &MainWindow::onStatusChanged);
   connect(run_control_, &RunController::progress, this, &MainWindow::onProgress);
@@ -196,151 +195,6 @@ bool MainWindow::openExample(const QString& example) {
              : example == "seed-two-workers" ? Project::seedTwoWorkers()
                                              : Project::seed());
   return true;
-}
-
-void MainWindow::buildActions() {
-  QMenu* file = menuBar()->addMenu(QString());
-  QAction* new_action = file->addAction(QString(), this, [this] {
-    if (!maybeSave()) return;
-    Project project = Project::seed();
-    project.name = tr("Untitled");
-    setProject(project);
-  });
-  new_action->setShortcut(QKeySequence::New);
-  QAction* open_action = file->addAction(QString(), this, &MainWindow::open);
-  open_action->setShortcut(QKeySequence::Open);
-  QAction* save_action = file->addAction(QString(), this, &MainWindow::save);
-  save_action->setShortcut(QKeySequence::Save);
-  QAction* save_as = file->addAction(QString(), this, &MainWindow::saveAs);
-  save_as->setShortcut(QKeySequence::SaveAs);
-  QMenu* examples = file->addMenu(QString());
-  QAction* seed = examples->addAction(QString(), this, [this] { openExample("seed"); });
-  QAction* seed_two = examples->addAction(QString(), this, [this] { openExample("seed-two-workers"); });
-  QAction* digits = examples->addAction(QString(), this, [this] { openExample("digits-mlp"); });
-  QMenu* recent = file->addMenu(QString());
-  recent_ = new RecentProjects(recent, this);
-  connect(recent_, &RecentProjects::changed, welcome_, &WelcomeView::setRecent);
-  connect(recent_, &RecentProjects::chosen, this, &MainWindow::openRecent);
-  file->addSeparator();
-  QAction* quit = file->addAction(QString(), this, &QWidget::close);
-  quit->setShortcut(QKeySequence::Quit);
-
-  QMenu* edit_menu = menuBar()->addMenu(QString());
-  // Undo and redo name the edit they undo, in the studio's language (QUndoStack's own
-  // actions would say "Undo" in English).
-  QAction* undo = edit_menu->addAction(QString(), undo_, &QUndoStack::undo);
-  undo->setShortcut(QKeySequence::Undo);
-  QAction* redo = edit_menu->addAction(QString(), undo_, &QUndoStack::redo);
-  redo->setShortcut(QKeySequence::Redo);
-  auto undo_texts = [this, undo, redo] {
-    undo->setEnabled(undo_->canUndo());
-    redo->setEnabled(undo_->canRedo());
-    undo->setText(undo_->undoText().isEmpty() ? tr("&Undo") : tr("&Undo %1").arg(undo_->undoText()));
-    redo->setText(undo_->redoText().isEmpty() ? tr("&Redo") : tr("&Redo %1").arg(undo_->redoText()));
-  };
-  connect(undo_, &QUndoStack::indexChanged, this, undo_texts);
-  connect(undo_, &QUndoStack::cleanChanged, this, undo_texts);
-  edit_menu->addSeparator();
-  QAction* add_ps = edit_menu->addAction(QString(), this, [this] { addTask("ps"); });
-  QAction* add_worker = edit_menu->addAction(QString(), this, [this] { addTask("worker"); });
-  QAction* remove = edit_menu->addAction(QString(), this, [this] { removeTask(scene_->selectedTask()); });
-  remove->setShortcut(QKeySequence::Delete);
-  edit_menu->addSeparator();
-  QAction* import = edit_menu->addAction(QString(), this, [this] {
-    bool ok = false;
-    const QString text = QInputDialog::getMultiLineText(this, tr("Import cluster"),
-                                                        tr("A ClusterSpec JSON, a TF_CONFIG, a Python dict {'ps': "
-                                                           "[...], ...}, or ps=host:port;worker=host:port,..."),
-                                                        {}, &ok);
-    QString error;
-    if (ok && !importCluster(text, &error)) QMessageBox::warning(this, tr("Cannot import the cluster"), error);
-  });
-  QMenu* copy_as = edit_menu->addMenu(QString());
-  for (const QString& format : {QString("ClusterSpec JSON"), QString("Python dict"), QString("TF_CONFIG")}) {
-    copy_as->addAction(format, this, [this, format] {
-      QApplication::clipboard()->setText(exportCluster(format, scene_->selectedTask()));
-      statusBar()->showMessage(tr("Copied the cluster as %1").arg(format), 3000);
-    });
-  }
-
-  QMenu* run_menu = menuBar()->addMenu(QString());
-  run_ = run_menu->addAction(QString(), this, [this] { runProject(); });
-  run_->setShortcut(Qt::Key_F5);
-  stop_ = run_menu->addAction(QString(), this, &MainWindow::stopRun);
-  stop_->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
-  attach_ = run_menu->addAction(QString(), this, [this] { isAttached() ? detach() : attach(); });
-  run_menu->addSeparator();
-  host_run_ = new HostRunController(*this, run_menu, clab_program_);
-  security_ = new SecurityActions(*this, run_menu);
-  run_menu->addSeparator();
-  QAction* copy_commands = run_menu->addAction(QString(), this, &MainWindow::copyStartCommands);
-
-  QMenu* view_menu = menuBar()->addMenu(QString());
-  QAction* fit = view_menu->addAction(QString(), this, &MainWindow::fitCluster);
-  fit->setShortcut(Qt::CTRL | Qt::Key_0);
-  // The language: the studio's texts change at once (every view follows LanguageChange).
-  QMenu* language = view_menu->addMenu(QString());
-  language->setObjectName("language-menu");
-  auto* languages = new QActionGroup(this);
-  for (const auto& [code, name] : {std::pair{"en", "English"}, std::pair{"zh_CN", "中文 (简体)"}}) {
-    QAction* choice =
-        language->addAction(QString::fromUtf8(name), this, [code = QString(code)] { StudioLanguage::set(code); });
-    choice->setData(QString(code));
-    choice->setCheckable(true);
-    languages->addAction(choice);
-  }
-  connect(language, &QMenu::aboutToShow, this, [language] {
-    for (QAction* choice : language->actions()) choice->setChecked(choice->data() == StudioLanguage::current());
-  });
-  QMenu* help = menuBar()->addMenu(QString());
-  QAction* lessons = lessons_dock_->toggleViewAction();
-  lessons->setShortcut(Qt::Key_F1);
-  help->addAction(lessons);
-  QAction* about_action = help->addAction(QString(), this, &MainWindow::about);
-
-  QToolBar* toolbar = addToolBar(QString());
-  toolbar->setObjectName("main-toolbar");
-  toolbar->addAction(open_action);
-  toolbar->addAction(save_action);
-  toolbar->addSeparator();
-  toolbar->addAction(run_);
-  toolbar->addAction(stop_);
-  new Retranslate(this, [=, this] {
-    file->setTitle(tr("&File"));
-    new_action->setText(tr("&New"));
-    open_action->setText(tr("&Open..."));
-    save_action->setText(tr("&Save"));
-    save_as->setText(tr("Save &As..."));
-    examples->setTitle(tr("&Examples"));
-    seed->setText(tr("Seed: x . w on a ps and a worker"));
-    seed_two->setText(tr("Seed on two workers, 20,000 steps"));
-    digits->setText(tr("Digits MLP on two workers (real training)"));
-    recent->setTitle(tr("Open &Recent"));
-    quit->setText(tr("&Quit"));
-    edit_menu->setTitle(tr("&Edit"));
-    undo_texts();
-    add_ps->setText(tr("Add &ps task"));
-    add_worker->setText(tr("Add &worker task"));
-    remove->setText(tr("&Remove task"));
-    import->setText(tr("&Import cluster..."));
-    copy_as->setTitle(tr("&Copy cluster as"));
-    run_menu->setTitle(tr("&Run"));
-    run_->setText(tr("&Run locally"));
-    run_->setToolTip(tr("Start every task as its own process on 127.0.0.1 (F5)"));
-    stop_->setText(tr("&Stop"));
-    stop_->setToolTip(tr("Stop the processes of this run (Shift+F5)"));
-    attach_->setToolTip(tr("Watch tasks already running at the addresses of this project, without starting anything"));
-    copy_commands->setText(tr("&Copy start commands"));
-    copy_commands->setToolTip(tr("The clab command line of every task, to run the cluster by hand"));
-    view_menu->setTitle(tr("&View"));
-    fit->setText(tr("&Fit cluster"));
-    language->setTitle(tr("&Language"));
-    help->setTitle(tr("&Help"));
-    lessons->setText(tr("&Lessons"));
-    about_action->setText(tr("&About ClusterLab"));
-    toolbar->setWindowTitle(tr("Main"));
-    updateActions();
-  });
 }
 
 void MainWindow::setProject(const Project& project, const QString& path) {

@@ -106,10 +106,11 @@ class MainWindow : public QMainWindow {
   void closeEvent(QCloseEvent* event) override;
 
  private:
+  friend class MainMenus;  // builds the menus and toolbar on the window's actions and slots
+
   bool eventFilter(QObject* watched, QEvent* event) override;
   // Shows the whole cluster, never larger than life.
   void fitCluster();
-  void buildActions();
   void applyProject(const Project& project);  // what undo and redo call
   // "Ready" or the project's problems, in the status bar.
   void showProjectState();
