@@ -520,6 +520,40 @@
     </message>
 </context>
 <context>
+    <name>clab::ui::GraphBuilders</name>
+    <message>
+        <source>Add the global step</source>
+        <translation>添加全局步</translation>
+    </message>
+    <message>
+        <source>Add dense layer %1 (%2 units, %3)</source>
+        <translation>添加全连接层 %1（%2 个单元，%3）</translation>
+    </message>
+    <message>
+        <source>Add loss (%1)</source>
+        <translation>添加损失（%1）</translation>
+    </message>
+    <message>
+        <source>Add optimizer %1 (learning rate %2)</source>
+        <translation>添加优化器 %1（学习率 %2）</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::GraphDocument</name>
+    <message>
+        <source>%1 nodes</source>
+        <translation>%1 个节点</translation>
+    </message>
+    <message>
+        <source>Clear the device of %1</source>
+        <translation>清除 %1 的设备</translation>
+    </message>
+    <message>
+        <source>Place %1 on %2</source>
+        <translation>把 %1 放到 %2</translation>
+    </message>
+</context>
+<context>
     <name>clab::ui::GraphEditor</name>
     <message>
         <source>One colour per task; grey: no device</source>
@@ -787,6 +821,20 @@
     <message>
         <source>The whole graph: click to go there</source>
         <translation>整个计算图：单击可跳转到该处</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::GraphScene</name>
+    <message>
+        <source>Cannot connect: %1</source>
+        <translation>无法连接：%1</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::GraphView</name>
+    <message>
+        <source>Cannot add the node: %1</source>
+        <translation>无法添加节点：%1</translation>
     </message>
 </context>
 <context>

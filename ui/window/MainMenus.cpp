@@ -1,14 +1,14 @@
 #include "window/MainMenus.h"
 
+#include "cluster/ClusterScene.h"
 #include "project/Project.h"
 #include "translations/Retranslate.h"
 #include "translations/StudioLanguage.h"
+#include "views/WelcomeView.h"
 #include "window/HostRunController.h"
 #include "window/MainWindow.h"
 #include "window/RecentProjects.h"
 #include "window/SecurityActions.h"
-#include "views/WelcomeView.h"
-#include "cluster/ClusterScene.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -62,8 +62,10 @@ void MainMenus::build(MainWindow& w) {
   auto undo_texts = [&w, undo, redo] {
     undo->setEnabled(w.undo_->canUndo());
     redo->setEnabled(w.undo_->canRedo());
-    undo->setText(w.undo_->undoText().isEmpty() ? MainWindow::tr("&Undo") : MainWindow::tr("&Undo %1").arg(w.undo_->undoText()));
-    redo->setText(w.undo_->redoText().isEmpty() ? MainWindow::tr("&Redo") : MainWindow::tr("&Redo %1").arg(w.undo_->redoText()));
+    undo->setText(w.undo_->undoText().isEmpty() ? MainWindow::tr("&Undo")
+                                                : MainWindow::tr("&Undo %1").arg(w.undo_->undoText()));
+    redo->setText(w.undo_->redoText().isEmpty() ? MainWindow::tr("&Redo")
+                                                : MainWindow::tr("&Redo %1").arg(w.undo_->redoText()));
   };
   QObject::connect(w.undo_, &QUndoStack::indexChanged, &w, undo_texts);
   QObject::connect(w.undo_, &QUndoStack::cleanChanged, &w, undo_texts);
@@ -75,12 +77,14 @@ void MainMenus::build(MainWindow& w) {
   edit_menu->addSeparator();
   QAction* import = edit_menu->addAction(QString(), &w, [&w] {
     bool ok = false;
-    const QString text = QInputDialog::getMultiLineText(&w, MainWindow::tr("Import cluster"),
-                                                        MainWindow::tr("A ClusterSpec JSON, a TF_CONFIG, a Python dict {'ps': "
-                                                           "[...], ...}, or ps=host:port;worker=host:port,..."),
-                                                        {}, &ok);
+    const QString text =
+        QInputDialog::getMultiLineText(&w, MainWindow::tr("Import cluster"),
+                                       MainWindow::tr("A ClusterSpec JSON, a TF_CONFIG, a Python dict {'ps': "
+                                                      "[...], ...}, or ps=host:port;worker=host:port,..."),
+                                       {}, &ok);
     QString error;
-    if (ok && !w.importCluster(text, &error)) QMessageBox::warning(&w, MainWindow::tr("Cannot import the cluster"), error);
+    if (ok && !w.importCluster(text, &error))
+      QMessageBox::warning(&w, MainWindow::tr("Cannot import the cluster"), error);
   });
   QMenu* copy_as = edit_menu->addMenu(QString());
   for (const QString& format : {QString("ClusterSpec JSON"), QString("Python dict"), QString("TF_CONFIG")}) {
@@ -156,7 +160,8 @@ void MainMenus::build(MainWindow& w) {
     w.run_->setToolTip(MainWindow::tr("Start every task as its own process on 127.0.0.1 (F5)"));
     w.stop_->setText(MainWindow::tr("&Stop"));
     w.stop_->setToolTip(MainWindow::tr("Stop the processes of this run (Shift+F5)"));
-    w.attach_->setToolTip(MainWindow::tr("Watch tasks already running at the addresses of this project, without starting anything"));
+    w.attach_->setToolTip(
+        MainWindow::tr("Watch tasks already running at the addresses of this project, without starting anything"));
     copy_commands->setText(MainWindow::tr("&Copy start commands"));
     copy_commands->setToolTip(MainWindow::tr("The clab command line of every task, to run the cluster by hand"));
     view_menu->setTitle(MainWindow::tr("&View"));
