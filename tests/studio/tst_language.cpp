@@ -105,7 +105,6 @@ QList<QPair<QString, QString>> WidgetTexts(QWidget& root) {
   widgets.prepend(&root);
   for (QWidget* widget : widgets) {
     const QString where = name(widget);
-    if (widget->objectName().startsWith("qt_")) continue;  // Qt's own parts
     add(where + " tooltip", widget->toolTip());
     if (auto* label = qobject_cast<QLabel*>(widget)) add(where, label->text());
     if (auto* button = qobject_cast<QAbstractButton*>(widget)) add(where, button->text());

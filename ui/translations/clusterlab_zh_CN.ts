@@ -1625,11 +1625,11 @@
     </message>
     <message>
         <source>killed with SIGKILL from the studio</source>
-        <translation>已从工作室用 SIGKILL 强制结束</translation>
+        <translation>已在 Studio 中用 SIGKILL 强制结束</translation>
     </message>
     <message>
         <source>restarted from the studio</source>
-        <translation>已从工作室重启</translation>
+        <translation>已在 Studio 中重启</translation>
     </message>
     <message>
         <source>the process ended: %1; its last output:
