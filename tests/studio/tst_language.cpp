@@ -38,6 +38,7 @@
 #include <QStatusBar>
 #include <QTabBar>
 #include <QTextDocument>
+#include <QTextEdit>
 #include <QTreeWidget>
 #include <QValueAxis>
 #include <QtTest>
@@ -48,7 +49,8 @@ namespace {
 
 // Words that are names or data in any language: the product, libraries, protocols, the
 // project's jobs and program, units, signals, formats, commands, TensorFlow's terms and the
-// names of its functions and classes (Placer, logits, relu, Adam), Kubernetes' pods.
+// names of its functions and classes (Placer, logits, relu, Adam, server, fetch), Kubernetes'
+// pods.
 const QSet<QString> kAllowed = {
     "ClusterLab", "Studio",      "TensorFlow", "gRPC",   "Qt",       "protobuf", "ps",      "worker",  "chief",
     "ms",         "KiB",         "MiB",        "GiB",    "MB",       "kB",       "SIGKILL", "TLS",     "CA",
@@ -56,7 +58,8 @@ const QSet<QString> kAllowed = {
     "Kubernetes", "Pod",         "GraphDef",   "clab",   "cert",     "MLP",      "Shift",   "English", "CPU",
     "GPU",        "Dtype",       "tf",         "train",  "job",      "task",     "cpu",     "gpu",     "pbtxt",
     "pb",         "txt",         "ckpt",       "Send",   "Recv",     "Op",       "TF",      "seed",    "Placer",
-    "logits",     "relu",        "sigmoid",    "tanh",   "Momentum", "Adagrad",  "Adam",    "RMSProp", "softmax"};
+    "logits",     "relu",        "sigmoid",    "tanh",   "Momentum", "Adagrad",  "Adam",    "RMSProp", "softmax",
+    "server",     "fetch"};
 
 // A text's words that read as English: runs of letters between spaces and punctuation,
 // leaving out quoted command lines and identifiers (with _ . / : digits or inner capitals,
@@ -110,6 +113,9 @@ QList<QPair<QString, QString>> WidgetTexts(QWidget& root) {
     if (auto* button = qobject_cast<QAbstractButton*>(widget)) add(where, button->text());
     if (auto* edit = qobject_cast<QLineEdit*>(widget)) add(where + " placeholder", edit->placeholderText());
     if (auto* box = qobject_cast<QGroupBox*>(widget)) add(where, box->title());
+    // Read-only rich text: the lessons, the teaching panel's explanations (the console's
+    // QPlainTextEdit holds the tasks' own output, which is data).
+    if (auto* page = qobject_cast<QTextEdit*>(widget); page && page->isReadOnly()) add(where, page->toPlainText());
     if (auto* dock = qobject_cast<QDockWidget*>(widget)) add(where, dock->windowTitle());
     if (auto* menu = qobject_cast<QMenu*>(widget)) add(where, menu->title());
     if (auto* spin = qobject_cast<QSpinBox*>(widget)) {
