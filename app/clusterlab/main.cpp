@@ -114,7 +114,8 @@ int main(int argc, char** argv) {
     const QString tab_name = maximised ? QString("Graph") : parser.value(tab);
     QTimer::singleShot(static_cast<int>(parser.value(after).toDouble() * 1000), &window, [&window, file, tab_name] {
       for (int i = 0; i < window.tabs()->count(); ++i)
-        if (window.tabs()->tabText(i).compare(tab_name, Qt::CaseInsensitive) == 0) window.tabs()->setCurrentIndex(i);
+        if (window.tabs()->widget(i)->property("page").toString().compare(tab_name, Qt::CaseInsensitive) == 0)
+          window.tabs()->setCurrentIndex(i);
       QApplication::processEvents();
       const bool saved = window.grab().save(file);
       if (!saved) std::fprintf(stderr, "clusterlab: cannot write %s\n", qPrintable(file));

@@ -103,7 +103,7 @@ void ClusterScene::resetStatuses() {
     link.label->setText("");
     link.line->setPen(QPen(QColor(150, 160, 180), 1.4, Qt::DashLine));
   }
-  for (TaskItem* item : items_) item->setStatus(QColor(150, 150, 150), "not running");
+  for (TaskItem* item : items_) item->setStatus(QColor(150, 150, 150), tr("not running"));
 }
 
 void ClusterScene::contextMenuEvent(QGraphicsSceneContextMenuEvent* event) {

@@ -7,7 +7,7 @@ namespace clab::ui {
 
 TaskItem::TaskItem(QString task, QString job, int index, QString address, QGraphicsItem* parent)
     : QGraphicsObject(parent), task_(std::move(task)), job_(std::move(job)), index_(index),
-      address_(std::move(address)) {
+      address_(std::move(address)), status_(tr("not running")) {
   setFlags(ItemIsSelectable | ItemIsMovable);
   setToolTip(task_);
 }
@@ -41,7 +41,7 @@ void TaskItem::setDevices(const QList<DeviceInfo>& devices) {
 void TaskItem::updateToolTip() {
   QString tip = task_;
   if (!problem_.isEmpty()) tip += "\n" + problem_;
-  if (!devices_text_.isEmpty()) tip += "\nDevices:\n" + devices_text_;
+  if (!devices_text_.isEmpty()) tip += "\n" + tr("Devices:") + "\n" + devices_text_;
   setToolTip(tip);
 }
 
@@ -81,7 +81,7 @@ void TaskItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
   painter->setFont(title);
   painter->setPen(QColor(30, 35, 45));
   painter->drawText(QRectF(10, 5, kWidth - 34 - devices_width, 20), Qt::AlignLeft | Qt::AlignVCenter,
-                    QStringLiteral("%1 / task %2").arg(job_).arg(index_));
+                    tr("%1 / task %2").arg(job_).arg(index_));
   painter->setFont(small);
   painter->setPen(QColor(70, 75, 85));
   painter->drawText(QRectF(10, 24, kWidth - 20, 18), Qt::AlignLeft | Qt::AlignVCenter, address_);

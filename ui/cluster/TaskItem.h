@@ -40,7 +40,7 @@ class TaskItem : public QGraphicsObject {
   const int index_;
   QString address_;
   QColor light_ = QColor(150, 150, 150);
-  QString status_ = "not running";
+  QString status_;
   QString problem_;
   QString devices_summary_;
   QString devices_text_;  // one line per device, for the tooltip

@@ -26,6 +26,7 @@ class BuilderDialog : public QDialog {
 
  private:
   QLineEdit* tensorField(const QStringList& names, const QString& text);
+  void addChoices(const QStringList& keys);  // builder keys, shown translated
 
   Kind kind_;
   QLineEdit* first_ = nullptr;   // input, predictions or loss

@@ -12,6 +12,7 @@
 #include "clab/train/MomentumOptimizer.h"
 #include "clab/train/RMSPropOptimizer.h"
 
+#include <QCoreApplication>
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -70,7 +71,8 @@ std::unique_ptr<Optimizer> MakeOptimizer(const QString& kind, double rate) {
 
 StatusOr<BuildResult> GraphBuilders::addGlobalStep(const tensorflow::GraphDef& graph) {
   return Build(
-      graph, [](GraphBuilder& g) -> StatusOr<Output> { return GetOrCreateGlobalStep(g); }, "Add the global step");
+      graph, [](GraphBuilder& g) -> StatusOr<Output> { return GetOrCreateGlobalStep(g); },
+      QCoreApplication::translate("clab::ui::GraphBuilders", "Add the global step"));
 }
 
 StatusOr<BuildResult> GraphBuilders::addDense(const tensorflow::GraphDef& graph, const QString& input, int units,
@@ -115,7 +117,10 @@ StatusOr<BuildResult> GraphBuilders::addDense(const tensorflow::GraphDef& graph,
         if (activation == "tanh") y = ops::Tanh(g, y);
         return y;
       },
-      QStringLiteral("Add dense layer %1 (%2 units, %3)").arg(scope_name).arg(units).arg(activation));
+      QCoreApplication::translate("clab::ui::GraphBuilders", "Add dense layer %1 (%2 units, %3)")
+          .arg(scope_name)
+          .arg(units)
+          .arg(activation));
 }
 
 StatusOr<BuildResult> GraphBuilders::addLoss(const tensorflow::GraphDef& graph, const QString& kind,
@@ -142,7 +147,7 @@ StatusOr<BuildResult> GraphBuilders::addLoss(const tensorflow::GraphDef& graph, 
         const Output per_example = ops::SparseSoftmaxCrossEntropyWithLogits(g, p, y, "xent");
         return ops::Mean(g, per_example, all_axes, false, "loss");
       },
-      QStringLiteral("Add loss (%1)").arg(kind));
+      QCoreApplication::translate("clab::ui::GraphBuilders", "Add loss (%1)").arg(kind));
 }
 
 StatusOr<BuildResult> GraphBuilders::addOptimizer(const tensorflow::GraphDef& graph, const QString& kind,
@@ -159,7 +164,9 @@ StatusOr<BuildResult> GraphBuilders::addOptimizer(const tensorflow::GraphDef& gr
         const Output global_step = GetOrCreateGlobalStep(g);
         return optimizer->Minimize(g, l, global_step);
       },
-      QStringLiteral("Add optimizer %1 (learning rate %2)").arg(kind).arg(learning_rate));
+      QCoreApplication::translate("clab::ui::GraphBuilders", "Add optimizer %1 (learning rate %2)")
+          .arg(kind)
+          .arg(learning_rate));
 }
 
 }  // namespace clab::ui

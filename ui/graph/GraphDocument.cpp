@@ -321,10 +321,8 @@ bool GraphDocument::setDevices(const QStringList& names, const QString& device, 
     ++changed;
   }
   if (changed == 0) return false;
-  const QString what = names.size() == 1 ? names.first() : QStringLiteral("%1 nodes").arg(names.size());
-  return push(spec.isEmpty() ? QStringLiteral("Clear the device of %1").arg(what)
-                             : QStringLiteral("Place %1 on %2").arg(what, spec),
-              after);
+  const QString what = names.size() == 1 ? names.first() : tr("%1 nodes").arg(names.size());
+  return push(spec.isEmpty() ? tr("Clear the device of %1").arg(what) : tr("Place %1 on %2").arg(what, spec), after);
 }
 
 bool GraphDocument::renameNode(const QString& name, const QString& new_name, QString* error) {

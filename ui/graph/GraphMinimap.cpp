@@ -1,6 +1,7 @@
 #include "graph/GraphMinimap.h"
 
 #include "graph/GraphScene.h"
+#include "translations/Retranslate.h"
 
 #include <QGraphicsItem>
 #include <QMouseEvent>
@@ -19,7 +20,7 @@ GraphMinimap::GraphMinimap(QGraphicsView* main, QWidget* parent)
   setFrameShape(QFrame::Box);
   setStyleSheet("QGraphicsView { border: 1px solid #9a9a9a; background: #fbfbfb; }");
   setCursor(Qt::PointingHandCursor);
-  setToolTip(tr("The whole graph: click to go there"));
+  new Retranslate(this, [this] { setToolTip(tr("The whole graph: click to go there")); });
   auto follow = [this] { viewport()->update(); };
   connect(main_->horizontalScrollBar(), &QScrollBar::valueChanged, this, follow);
   connect(main_->verticalScrollBar(), &QScrollBar::valueChanged, this, follow);

@@ -442,7 +442,7 @@ void GraphScene::mouseReleaseEvent(QGraphicsSceneMouseEvent* event) {
   }
   QString error;
   const QString dst = target->name();
-  if (!document_->connectNodes(src, output, dst, slot, &error)) emit message("Cannot connect: " + error);
+  if (!document_->connectNodes(src, output, dst, slot, &error)) emit message(tr("Cannot connect: %1").arg(error));
   else if (slot < 0) emit message(QStringLiteral("%1 now runs after %2 (a control dependency)").arg(dst, src));
 }
 

@@ -211,7 +211,7 @@ void GraphView::dropEvent(QDropEvent* event) {
   const QString op = QString::fromUtf8(event->mimeData()->data(kOpMimeType));
   QString error;
   if (scene_->addNodeAt(op, mapToScene(event->position().toPoint()), &error).isEmpty())
-    emit scene_->message("Cannot add the node: " + error);
+    emit scene_->message(tr("Cannot add the node: %1").arg(error));
   event->acceptProposedAction();
 }
 

@@ -1,5 +1,7 @@
 #include "graph/NodePropertiesView.h"
 
+#include "translations/Retranslate.h"
+
 #include "clab/graph/AttrValues.h"
 #include "clab/graph/OpRegistry.h"
 #include "graph/AttrText.h"
@@ -49,7 +51,7 @@ NodePropertiesView::NodePropertiesView(GraphDocument* document, QWidget* parent)
     if (!node_.isEmpty() && document_->node(node_) == nullptr) node_.clear();
     rebuild();
   });
-  rebuild();
+  new Retranslate(this, [this] { rebuild(); });  // builds the page, in the studio's language
 }
 
 void NodePropertiesView::showNode(const QString& node) {
@@ -94,10 +96,10 @@ void NodePropertiesView::rebuild() {
   scroll_->setWidget(page);
   const tensorflow::NodeDef* def = document_->node(node_);
   if (def == nullptr) {
-    auto* hint = new QLabel(
-        "Select a node to see and edit its attrs and device.\n\n"
-        "Add nodes from the palette (double-click or drag), connect an output port "
-        "to an input port by dragging.");
+    auto* hint =
+        new QLabel(tr("Select a node to see and edit its attrs and device.\n\n"
+                      "Add nodes from the palette (double-click or drag), connect an output port "
+                      "to an input port by dragging."));
     hint->setWordWrap(true);
     hint->setStyleSheet("color: #666;");
     form->addRow(hint);
@@ -119,10 +121,10 @@ void NodePropertiesView::rebuild() {
       refuse(name, error);
     }
   });
-  form->addRow("Name", name);
+  form->addRow(tr("Name"), name);
   auto* op_label = new QLabel(QStringLiteral("<b>%1</b>").arg(Q(def->op()).toHtmlEscaped()));
   if (op) op_label->setToolTip(Q(op->summary));
-  form->addRow("Op", op_label);
+  form->addRow(tr("Op"), op_label);
 
   auto* device = new QComboBox;
   device->setObjectName("device");
@@ -130,7 +132,7 @@ void NodePropertiesView::rebuild() {
   device->addItem(QString());
   for (const QString& choice : device_choices_) device->addItem(choice);
   device->setCurrentText(Q(def->device()));
-  device->setToolTip("The device the node asks for: /job:ps/task:0, /job:worker/task:1/cpu:0, or empty");
+  device->setToolTip(tr("The device the node asks for: /job:ps/task:0, /job:worker/task:1/cpu:0, or empty"));
   auto apply_device = [this, device, node] {
     QString error;
     const QString text = device->currentText();
@@ -141,11 +143,11 @@ void NodePropertiesView::rebuild() {
   };
   connect(device->lineEdit(), &QLineEdit::editingFinished, this, apply_device);
   connect(device, &QComboBox::activated, this, apply_device);
-  form->addRow("Device", device);
+  form->addRow(tr("Device"), device);
   if (assigned_.contains(node)) {
     auto* placed = new QLabel(assigned_.value(node));
     placed->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    form->addRow("Placed on", placed);
+    form->addRow(tr("Placed on"), placed);
   }
   const QString error = document_->error(node);
   if (!error.isEmpty()) {
@@ -154,7 +156,7 @@ void NodePropertiesView::rebuild() {
     label->setWordWrap(true);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     label->setStyleSheet("color: #c00000; font-weight: bold;");
-    form->addRow("Error", label);
+    form->addRow(tr("Error"), label);
   }
 
   auto set = [this, node](QWidget* field, const QString& attr, const tensorflow::AttrValue& value) {
@@ -204,7 +206,7 @@ void NodePropertiesView::rebuild() {
         bool ok = false;
         const double number = edit->text().toDouble(&ok);
         if (ok) set(edit, attr, AttrOf(static_cast<float>(number)));
-        else refuse(edit, QStringLiteral("'%1' is not a number").arg(edit->text()));
+        else refuse(edit, tr("'%1' is not a number").arg(edit->text()));
       });
       field = edit;
     } else if (type == "bool") {
@@ -238,7 +240,7 @@ void NodePropertiesView::rebuild() {
       auto parsed = Tensor::FromProto(value.tensor());
       auto* edit = new QLineEdit(parsed.ok() ? AttrText::tensorText(*parsed) : QString());
       edit->setPlaceholderText("[[1, 2], [3, 4]]");
-      edit->setToolTip("The value as JSON: a number, or nested lists of numbers");
+      edit->setToolTip(tr("The value as JSON: a number, or nested lists of numbers"));
       connect(edit, &QLineEdit::editingFinished, this, [this, set, edit, attr, node] {
         const tensorflow::NodeDef* current = document_->node(node);
         DataType dtype = DT_INVALID;

@@ -1,5 +1,7 @@
 #include "graph/OpPalette.h"
 
+#include "translations/Retranslate.h"
+
 #include "clab/graph/OpRegistry.h"
 #include "graph/GraphView.h"
 
@@ -31,11 +33,24 @@ class OpTree : public QTreeWidget {
   }
 };
 
+// The op registry's groups, named in the studio's language (the registry's names are data).
+const char* const kGroupNames[] = {
+    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "array"),  QT_TRANSLATE_NOOP("clab::ui::OpPalette", "control"),
+    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "data"),   QT_TRANSLATE_NOOP("clab::ui::OpPalette", "internal"),
+    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "logic"),  QT_TRANSLATE_NOOP("clab::ui::OpPalette", "math"),
+    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "nn"),     QT_TRANSLATE_NOOP("clab::ui::OpPalette", "queue"),
+    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "random"), QT_TRANSLATE_NOOP("clab::ui::OpPalette", "runtime"),
+    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "saver"),  QT_TRANSLATE_NOOP("clab::ui::OpPalette", "state"),
+    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "string"), QT_TRANSLATE_NOOP("clab::ui::OpPalette", "summary"),
+    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "train"),  QT_TRANSLATE_NOOP("clab::ui::OpPalette", "training"),
+    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "other"),  QT_TRANSLATE_NOOP("clab::ui::OpPalette", "declared"),
+    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "unknown")};
+constexpr int kGroupRole = Qt::UserRole + 2;
+
 }  // namespace
 
 OpPalette::OpPalette(QWidget* parent) : QWidget(parent) {
   filter_ = new QLineEdit(this);
-  filter_->setPlaceholderText("Filter ops");
   filter_->setClearButtonEnabled(true);
   tree_ = new OpTree(this);
   tree_->setHeaderHidden(true);
@@ -53,6 +68,7 @@ OpPalette::OpPalette(QWidget* parent) : QWidget(parent) {
     QTreeWidgetItem*& parent_item = groups[group];
     if (parent_item == nullptr) {
       parent_item = new QTreeWidgetItem(QStringList{group});
+      parent_item->setData(0, kGroupRole, group);
       parent_item->setFlags(Qt::ItemIsEnabled);
       QFont bold = parent_item->font(0);
       bold.setBold(true);
@@ -65,6 +81,14 @@ OpPalette::OpPalette(QWidget* parent) : QWidget(parent) {
   }
   for (QTreeWidgetItem* group : groups) tree_->addTopLevelItem(group);
   tree_->collapseAll();
+  new Retranslate(this, [this] {
+    filter_->setPlaceholderText(tr("Filter ops"));
+    for (int i = 0; i < tree_->topLevelItemCount(); ++i) {
+      QTreeWidgetItem* group = tree_->topLevelItem(i);
+      const QByteArray name = group->data(0, kGroupRole).toString().toUtf8();
+      group->setText(0, tr(name.constData()));
+    }
+  });
 
   connect(filter_, &QLineEdit::textChanged, this, &OpPalette::setFilter);
   connect(tree_, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {

@@ -1,5 +1,7 @@
 #include "monitor/DeviceInfo.h"
 
+#include <QCoreApplication>
+
 #include <QStringList>
 
 namespace clab::ui {
@@ -10,7 +12,7 @@ DeviceInfo DeviceInfo::fromProto(const tensorflow::DeviceAttributes& attributes)
 }
 
 QString MemoryText(qint64 bytes) {
-  if (bytes <= 0) return "memory unknown";
+  if (bytes <= 0) return QCoreApplication::translate("clab::ui::DeviceInfo", "memory unknown");
   constexpr qint64 kMiB = qint64{1} << 20;
   constexpr qint64 kGiB = qint64{1} << 30;
   if (bytes >= kGiB) return QStringLiteral("%1 GiB").arg(static_cast<double>(bytes) / kGiB, 0, 'f', 1);

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -107,18 +108,28 @@ QStringList Project::validate() const {
   QMap<QString, QString> used;  // address -> task
   for (const ProjectTask& task : tasks) {
     if (!job_name.match(task.job).hasMatch())
-      problems << QStringLiteral("%1: job name '%2' must start with a letter and hold only letters, digits and _")
+      problems << QCoreApplication::translate(
+                      "clab::ui::Project",
+                      "%1: job name '%2' must start with a letter and hold only letters, digits and _")
                       .arg(task.name(), task.job);
     if (task.port < 1 || task.port > 65535)
-      problems << QStringLiteral("%1: port %2 is out of range (1-65535)").arg(task.name()).arg(task.port);
-    if (task.host.trimmed().isEmpty()) problems << QStringLiteral("%1: the host is empty").arg(task.name());
+      problems << QCoreApplication::translate("clab::ui::Project", "%1: port %2 is out of range (1-65535)")
+                      .arg(task.name())
+                      .arg(task.port);
+    if (task.host.trimmed().isEmpty())
+      problems << QCoreApplication::translate("clab::ui::Project", "%1: the host is empty").arg(task.name());
     const QString address = task.address();
     if (used.contains(address))
-      problems << QStringLiteral("%1: %2 is also the address of %3").arg(task.name(), address, used.value(address));
+      problems << QCoreApplication::translate("clab::ui::Project", "%1: %2 is also the address of %3")
+                      .arg(task.name(), address, used.value(address));
     else used.insert(address, task.name());
   }
-  if (!jobs().contains("ps")) problems << "the cluster has no ps job: variables need a parameter server";
-  if (!jobs().contains("worker")) problems << "the cluster has no worker job: nothing would run the program";
+  if (!jobs().contains("ps"))
+    problems << QCoreApplication::translate("clab::ui::Project",
+                                            "the cluster has no ps job: variables need a parameter server");
+  if (!jobs().contains("worker"))
+    problems << QCoreApplication::translate("clab::ui::Project",
+                                            "the cluster has no worker job: nothing would run the program");
   return problems;
 }
 

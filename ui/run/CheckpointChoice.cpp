@@ -3,6 +3,7 @@
 #include "clab/io/TensorBundle.h"
 #include "clab/train/CheckpointState.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 
@@ -29,7 +30,7 @@ bool CheckCheckpoint(const QString& prefix, QString* condition) {
       return false;
     }
   }
-  *condition = QStringLiteral("ok, %1 tensors").arg(entries.size());
+  *condition = QCoreApplication::translate("clab::ui::CheckpointChoice", "ok, %1 tensors").arg(entries.size());
   return true;
 }
 
@@ -49,17 +50,21 @@ bool RestoreOnNextStart(const QString& dir, const QString& prefix, QString* erro
   const std::string chosen = prefix.toStdString();
   auto& paths = *state->mutable_all_model_checkpoint_paths();
   if (std::find(paths.begin(), paths.end(), chosen) == paths.end() && state->model_checkpoint_path() != chosen) {
-    *error = QStringLiteral("%1 is not listed in %2").arg(prefix, state_file);
+    *error =
+        QCoreApplication::translate("clab::ui::CheckpointChoice", "%1 is not listed in %2").arg(prefix, state_file);
     return false;
   }
   QString condition;
   if (!CheckCheckpoint(prefix, &condition)) {
-    *error = QStringLiteral("Cannot restore from %1: %2").arg(QFileInfo(prefix).fileName(), condition);
+    *error = QCoreApplication::translate("clab::ui::CheckpointChoice", "Cannot restore from %1: %2")
+                 .arg(QFileInfo(prefix).fileName(), condition);
     return false;
   }
   const QFileInfo directory(dir);
   if (!directory.isWritable()) {
-    *error = QStringLiteral("Cannot rewrite %1: the checkpoint directory %2 is not writable").arg(state_file, dir);
+    *error = QCoreApplication::translate("clab::ui::CheckpointChoice",
+                                         "Cannot rewrite %1: the checkpoint directory %2 is not writable")
+                 .arg(state_file, dir);
     return false;
   }
   paths.erase(std::remove(paths.begin(), paths.end(), chosen), paths.end());
@@ -67,7 +72,8 @@ bool RestoreOnNextStart(const QString& dir, const QString& prefix, QString* erro
   state->set_model_checkpoint_path(chosen);
   const Status written = WriteCheckpointState(dir.toStdString(), *state);
   if (!written.ok()) {
-    *error = QStringLiteral("Cannot rewrite %1: %2").arg(state_file, Message(written));
+    *error = QCoreApplication::translate("clab::ui::CheckpointChoice", "Cannot rewrite %1: %2")
+                 .arg(state_file, Message(written));
     return false;
   }
   return true;

@@ -1,5 +1,7 @@
 #include "sim/SimulatePanel.h"
 
+#include "translations/Retranslate.h"
+
 #include "platform/PlatformSpec.h"
 #include "platform/Quantity.h"
 #include "project/SimProject.h"
@@ -138,6 +140,36 @@ void SimulatePanel::buildLayout() {
     series->attachAxis(y_axis_);
   }
   auto* chart_view = new QChartView(chart_, this);
+  // The same texts again after a change of the studio's language.
+  new Retranslate(this, [this, form, calibrate] {
+    workers_->setToolTip(tr("The curve goes 1, 2, 4, ... up to this many workers"));
+    sync_->setText(tr("Synchronous replicas"));
+    speed_->setToolTip(tr("1.0 is one core of the machine the calibration ran on"));
+    const QList<QPair<QWidget*, QString>> rows = {{workers_, tr("Workers")},
+                                                  {ps_, tr("Parameter servers")},
+                                                  {cores_, tr("Cores per host")},
+                                                  {speed_, tr("Host speed")}};
+    for (const auto& [field, text] : rows)
+      if (auto* label = qobject_cast<QLabel*>(form->labelForField(field))) label->setText(text);
+    for (int row = 0; row < form->rowCount(); ++row) {
+      QLayoutItem* field = form->itemAt(row, QFormLayout::FieldRole);
+      auto* label = form->itemAt(row, QFormLayout::LabelRole)
+                        ? qobject_cast<QLabel*>(form->itemAt(row, QFormLayout::LabelRole)->widget())
+                        : nullptr;
+      if (!label || !field || !field->layout()) continue;
+      if (field->layout()->indexOf(bandwidth_) >= 0) label->setText(tr("Link bandwidth"));
+      if (field->layout()->indexOf(latency_) >= 0) label->setText(tr("Link latency"));
+    }
+    if (calibration_path_.isEmpty()) calibration_label_->setText(tr("Uncalibrated: op costs from a FLOP-count model"));
+    else calibration_label_->setText(tr("Calibrated by %1").arg(calibration_path_));
+    calibrate->setText(tr("Load calibration..."));
+    calibrate->setToolTip(tr("A file made by 'clab simulate --calibrate PROJECT -o FILE' on this machine"));
+    curve_->setName(tr("steps/s, all workers"));
+    chosen_->setName(tr("the chosen cluster"));
+    chart_->setTitle(tr("Throughput against workers"));
+    x_axis_->setTitleText(tr("workers"));
+    y_axis_->setTitleText(tr("steps/s"));
+  });
   chart_view->setRenderHint(QPainter::Antialiasing);
   chart_view->setMinimumHeight(220);
   summary_ = new QLabel(this);

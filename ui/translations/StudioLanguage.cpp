@@ -6,6 +6,19 @@
 namespace clab::ui {
 namespace {
 
+// The texts of Qt's standard buttons (dialogs, message boxes): Qt looks them up under
+// "QPlatformTheme", so the studio's own translations carry them too (Qt's translation files
+// are not always installed).
+[[maybe_unused]] const char* const kStandardButtons[] = {
+    QT_TRANSLATE_NOOP("QPlatformTheme", "OK"),       QT_TRANSLATE_NOOP("QPlatformTheme", "Cancel"),
+    QT_TRANSLATE_NOOP("QPlatformTheme", "Save"),     QT_TRANSLATE_NOOP("QPlatformTheme", "Discard"),
+    QT_TRANSLATE_NOOP("QPlatformTheme", "Yes"),      QT_TRANSLATE_NOOP("QPlatformTheme", "No"),
+    QT_TRANSLATE_NOOP("QPlatformTheme", "Close"),    QT_TRANSLATE_NOOP("QPlatformTheme", "Apply"),
+    QT_TRANSLATE_NOOP("QPlatformTheme", "Open"),     QT_TRANSLATE_NOOP("QPlatformTheme", "Help"),
+    QT_TRANSLATE_NOOP("QPlatformTheme", "Reset"),    QT_TRANSLATE_NOOP("QPlatformTheme", "Don't Save"),
+    QT_TRANSLATE_NOOP("QPlatformTheme", "Save All"), QT_TRANSLATE_NOOP("QPlatformTheme", "Abort"),
+    QT_TRANSLATE_NOOP("QPlatformTheme", "Retry"),    QT_TRANSLATE_NOOP("QPlatformTheme", "Ignore")};
+
 struct State {
   QString code = "en";
   QTranslator* translator = nullptr;

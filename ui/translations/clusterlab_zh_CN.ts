@@ -29,6 +29,1073 @@
     </message>
 </context>
 <context>
+    <name>QPlatformTheme</name>
+    <message>
+        <source>OK</source>
+        <translation>确定</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>放弃</translation>
+    </message>
+    <message>
+        <source>Yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>No</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Help</source>
+        <translation>帮助</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>Don&apos;t Save</source>
+        <translation>不保存</translation>
+    </message>
+    <message>
+        <source>Save All</source>
+        <translation>全部保存</translation>
+    </message>
+    <message>
+        <source>Abort</source>
+        <translation>中止</translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <source>Ignore</source>
+        <translation>忽略</translation>
+    </message>
+</context>
+<context>
+    <name>TaskLiveText</name>
+    <message>
+        <source>%1, step %2</source>
+        <translation>%1，第 %2 步</translation>
+    </message>
+    <message>
+        <source>%1 (restored from %2 at step %3)</source>
+        <translation>%1（从 %2 恢复，第 %3 步）</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>killed (SIGKILL)</source>
+        <translation>已被终止（SIGKILL）</translation>
+    </message>
+    <message>
+        <source>crashed (%1)</source>
+        <translation>已崩溃（%1）</translation>
+    </message>
+    <message>
+        <source>finished at step %1</source>
+        <translation>已完成，第 %1 步</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>exited %1</source>
+        <translation>已退出，状态 %1</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>正在启动</translation>
+    </message>
+    <message>
+        <source>unreachable (its event stream was lost)</source>
+        <translation>无法连接（事件流已断开）</translation>
+    </message>
+    <message>
+        <source>recovering</source>
+        <translation>正在恢复</translation>
+    </message>
+    <message>
+        <source>recovering after %1</source>
+        <translation>%1 后正在恢复</translation>
+    </message>
+    <message>
+        <source>listening</source>
+        <translation>正在监听</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>正在等待</translation>
+    </message>
+    <message numerus="yes">
+        <source>waiting for the chief to initialise %n variable(s)</source>
+        <translation>
+            <numerusform>等待 chief 初始化 %n 个变量</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>initialising</source>
+        <translation>正在初始化</translation>
+    </message>
+    <message>
+        <source>model ready</source>
+        <translation>模型就绪</translation>
+    </message>
+    <message>
+        <source>no steps</source>
+        <translation>没有新的步</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>训练中</translation>
+    </message>
+    <message>
+        <source>not running</source>
+        <translation>未运行</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::BuilderDialog</name>
+    <message>
+        <source>Add a dense layer</source>
+        <translation>添加全连接层</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Units</source>
+        <translation>单元数</translation>
+    </message>
+    <message>
+        <source>Activation</source>
+        <translation>激活函数</translation>
+    </message>
+    <message>
+        <source>Name scope</source>
+        <translation>名称作用域</translation>
+    </message>
+    <message>
+        <source>Add a loss</source>
+        <translation>添加损失</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>Logits / predictions</source>
+        <translation>logits / 预测值</translation>
+    </message>
+    <message>
+        <source>Labels</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>Add an optimizer</source>
+        <translation>添加优化器</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>sparse softmax cross-entropy</source>
+        <translation>稀疏 softmax 交叉熵</translation>
+    </message>
+    <message>
+        <source>mean squared error</source>
+        <translation>均方误差</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::CheckpointChoice</name>
+    <message>
+        <source>ok, %1 tensors</source>
+        <translation>完好，%1 个张量</translation>
+    </message>
+    <message>
+        <source>%1 is not listed in %2</source>
+        <translation>%1 未列在 %2 中</translation>
+    </message>
+    <message>
+        <source>Cannot restore from %1: %2</source>
+        <translation>无法从 %1 恢复：%2</translation>
+    </message>
+    <message>
+        <source>Cannot rewrite %1: the checkpoint directory %2 is not writable</source>
+        <translation>无法改写 %1：检查点目录 %2 不可写</translation>
+    </message>
+    <message>
+        <source>Cannot rewrite %1: %2</source>
+        <translation>无法改写 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::CheckpointsView</name>
+    <message>
+        <source>Restore on next start</source>
+        <translation>下次启动时恢复</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Written</source>
+        <translation>写入时间</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Prefix</source>
+        <translation>前缀</translation>
+    </message>
+    <message>
+        <source>Tensor</source>
+        <translation>张量</translation>
+    </message>
+    <message>
+        <source>Dtype</source>
+        <translation>数据类型</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>Values</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>No checkpoint directory: set one in the run settings to have the chief save checkpoints.</source>
+        <translation>没有检查点目录：在运行设置中设定一个，chief 才会保存检查点。</translation>
+    </message>
+    <message>
+        <source>%1: no checkpoints yet</source>
+        <translation>%1：还没有检查点</translation>
+    </message>
+    <message>
+        <source>The next run restores from this checkpoint</source>
+        <translation>下次运行将从这个检查点恢复</translation>
+    </message>
+    <message>
+        <source>%1: %2 checkpoints (newest first)</source>
+        <translation>%1：%2 个检查点（最新的在前）</translation>
+    </message>
+    <message>
+        <source>Stop the run first: its chief rewrites the checkpoint state each time it saves</source>
+        <translation>请先停止运行：它的 chief 每次保存都会改写检查点状态</translation>
+    </message>
+    <message>
+        <source>No checkpoint is selected</source>
+        <translation>没有选中检查点</translation>
+    </message>
+    <message>
+        <source>The next run starts from the initializers</source>
+        <translation>下次运行将从初始值开始</translation>
+    </message>
+    <message>
+        <source>Next run restores from %1 (step %2)</source>
+        <translation>下次运行将从 %1 恢复（第 %2 步）</translation>
+    </message>
+    <message>
+        <source>%1 is DAMAGED (%2): the next run starts from the initializers</source>
+        <translation>%1 已损坏（%2）：下次运行将从初始值开始</translation>
+    </message>
+    <message>
+        <source>%1 is DAMAGED (%2): the next run restores %3 (step %4) instead</source>
+        <translation>%1 已损坏（%2）：下次运行将改为恢复 %3（第 %4 步）</translation>
+    </message>
+    <message>
+        <source>Cannot restore from this checkpoint</source>
+        <translation>无法从这个检查点恢复</translation>
+    </message>
+    <message>
+        <source>Make the next run&apos;s chief restore from the selected checkpoint</source>
+        <translation>让下次运行的 chief 从选中的检查点恢复</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::ClusterScene</name>
+    <message>
+        <source>not running</source>
+        <translation>未运行</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::ConsolePane</name>
+    <message>
+        <source>All levels</source>
+        <translation>所有级别</translation>
+    </message>
+    <message>
+        <source>Warnings and errors</source>
+        <translation>警告和错误</translation>
+    </message>
+    <message>
+        <source>Errors</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Search (task, hook or text)</source>
+        <translation>搜索（任务、钩子或文本）</translation>
+    </message>
+    <message>
+        <source>Search (hook or text)</source>
+        <translation>搜索（钩子或文本）</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>显示：</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::ConsoleView</name>
+    <message>
+        <source>All</source>
+        <translation>全部</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::DashboardView</name>
+    <message>
+        <source>global step -</source>
+        <translation>全局步 -</translation>
+    </message>
+    <message>
+        <source>%1 steps/s</source>
+        <translation>%1 步/秒</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Global step</source>
+        <translation>全局步</translation>
+    </message>
+    <message>
+        <source>Steps/s</source>
+        <translation>步/秒</translation>
+    </message>
+    <message>
+        <source>Detail</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>steps/s (all workers)</source>
+        <translation>步/秒（所有 worker）</translation>
+    </message>
+    <message>
+        <source>Training speed</source>
+        <translation>训练速度</translation>
+    </message>
+    <message>
+        <source>fault injected</source>
+        <translation>注入故障</translation>
+    </message>
+    <message>
+        <source>step failed</source>
+        <translation>步失败</translation>
+    </message>
+    <message>
+        <source>recovered</source>
+        <translation>已恢复</translation>
+    </message>
+    <message>
+        <source>seconds since start</source>
+        <translation>开始后的秒数</translation>
+    </message>
+    <message>
+        <source>steps/s</source>
+        <translation>步/秒</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>Loss (logged every 100 steps)</source>
+        <translation>损失（每 100 步记录一次）</translation>
+    </message>
+    <message>
+        <source>global step</source>
+        <translation>全局步</translation>
+    </message>
+    <message>
+        <source>its last output is in the Console</source>
+        <translation>最后的输出在控制台中</translation>
+    </message>
+    <message>
+        <source> (waiting for: %1)</source>
+        <translation>（等待：%1）</translation>
+    </message>
+    <message>
+        <source>global step %1</source>
+        <translation>全局步 %1</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::DeviceFunctionDialog</name>
+    <message>
+        <source>round robin (TensorFlow&apos;s default)</source>
+        <translation>轮询（TensorFlow 默认）</translation>
+    </message>
+    <message>
+        <source>greedy: the ps with the fewest bytes so far</source>
+        <translation>贪心：选目前字节数最少的 ps</translation>
+    </message>
+    <message>
+        <source>ps tasks</source>
+        <translation>ps 任务数</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Worker device</source>
+        <translation>工作节点设备</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::DeviceInfo</name>
+    <message>
+        <source>memory unknown</source>
+        <translation>内存未知</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::GraphBuilders</name>
+    <message>
+        <source>Add the global step</source>
+        <translation>添加全局步</translation>
+    </message>
+    <message>
+        <source>Add dense layer %1 (%2 units, %3)</source>
+        <translation>添加全连接层 %1（%2 个单元，%3）</translation>
+    </message>
+    <message>
+        <source>Add loss (%1)</source>
+        <translation>添加损失（%1）</translation>
+    </message>
+    <message>
+        <source>Add optimizer %1 (learning rate %2)</source>
+        <translation>添加优化器 %1（学习率 %2）</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::GraphDocument</name>
+    <message>
+        <source>%1 nodes</source>
+        <translation>%1 个节点</translation>
+    </message>
+    <message>
+        <source>Clear the device of %1</source>
+        <translation>清除 %1 的设备</translation>
+    </message>
+    <message>
+        <source>Place %1 on %2</source>
+        <translation>把 %1 放到 %2</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::GraphEditor</name>
+    <message>
+        <source>One colour per task; grey: no device</source>
+        <translation>每个任务一种颜色；灰色：没有设备</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Devices</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Problems</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>Cannot add the node: %1</source>
+        <translation>无法添加节点：%1</translation>
+    </message>
+    <message>
+        <source>Import a graph</source>
+        <translation>导入计算图</translation>
+    </message>
+    <message>
+        <source>GraphDef (*.pbtxt *.pb *.txt);;All files (*)</source>
+        <translation>GraphDef (*.pbtxt *.pb *.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot import the graph</source>
+        <translation>无法导入计算图</translation>
+    </message>
+    <message>
+        <source>Export the graph</source>
+        <translation>导出计算图</translation>
+    </message>
+    <message>
+        <source>Text GraphDef (*.pbtxt);;Binary GraphDef (*.pb)</source>
+        <translation>文本 GraphDef (*.pbtxt);;二进制 GraphDef (*.pb)</translation>
+    </message>
+    <message>
+        <source>Cannot export the graph</source>
+        <translation>无法导出计算图</translation>
+    </message>
+    <message>
+        <source>No node named like &apos;%1&apos;</source>
+        <translation>没有名称类似“%1”的节点</translation>
+    </message>
+    <message>
+        <source>Cannot place the graph: %1</source>
+        <translation>无法放置计算图：%1</translation>
+    </message>
+    <message>
+        <source>Cannot apply the device function</source>
+        <translation>无法应用设备函数</translation>
+    </message>
+    <message>
+        <source>Select the nodes to place first</source>
+        <translation>请先选中要放置的节点</translation>
+    </message>
+    <message>
+        <source>Device of the selection</source>
+        <translation>选中节点的设备</translation>
+    </message>
+    <message>
+        <source>Device for %1 node(s) (empty: none)</source>
+        <translation>%1 个节点的设备（留空：无）</translation>
+    </message>
+    <message>
+        <source>Cannot set the device</source>
+        <translation>无法设置设备</translation>
+    </message>
+    <message>
+        <source>Cannot place the graph</source>
+        <translation>无法放置计算图</translation>
+    </message>
+    <message>
+        <source>Cannot add the global step</source>
+        <translation>无法添加全局步</translation>
+    </message>
+    <message>
+        <source>Import...</source>
+        <translation>导入…</translation>
+    </message>
+    <message>
+        <source>Export...</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Layout</source>
+        <translation>布局</translation>
+    </message>
+    <message>
+        <source>Lay the graph out again, inputs to the left</source>
+        <translation>重新布局计算图，输入在左</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应窗口</translation>
+    </message>
+    <message>
+        <source>Show the whole graph</source>
+        <translation>显示整个计算图</translation>
+    </message>
+    <message>
+        <source>Collapse</source>
+        <translation>折叠</translation>
+    </message>
+    <message>
+        <source>Show each top-level name scope as one box (double-click a box, or right-click a node, to change one)</source>
+        <translation>把每个顶层名称作用域显示为一个方框（双击方框或右键单击节点可单独切换）</translation>
+    </message>
+    <message>
+        <source>Expand</source>
+        <translation>展开</translation>
+    </message>
+    <message>
+        <source>Show every node of every name scope</source>
+        <translation>显示所有名称作用域中的每个节点</translation>
+    </message>
+    <message>
+        <source>Find node</source>
+        <translation>查找节点</translation>
+    </message>
+    <message>
+        <source> Colour by </source>
+        <translation> 着色依据 </translation>
+    </message>
+    <message>
+        <source>requested device</source>
+        <translation>请求的设备</translation>
+    </message>
+    <message>
+        <source>placed device</source>
+        <translation>放置的设备</translation>
+    </message>
+    <message>
+        <source>Put variables on the ps tasks (round robin) and every other op on /job:worker/task:0, as tf.train.replica_device_setter does, then show where the Placer puts each node</source>
+        <translation>像 tf.train.replica_device_setter 那样把变量（轮询）放到 ps 任务上、其余运算放到 /job:worker/task:0，然后显示 Placer 把每个节点放在哪里</translation>
+    </message>
+    <message>
+        <source>Device...</source>
+        <translation>设备…</translation>
+    </message>
+    <message>
+        <source>Set the requested device of every selected node at once</source>
+        <translation>一次设定所有选中节点请求的设备</translation>
+    </message>
+    <message>
+        <source>Place</source>
+        <translation>放置</translation>
+    </message>
+    <message>
+        <source>Run the engine&apos;s Placer on the project&apos;s tasks and colour nodes by where they land</source>
+        <translation>在项目的任务上运行引擎的 Placer，并按节点落到的位置着色</translation>
+    </message>
+    <message>
+        <source>Dense layer...</source>
+        <translation>全连接层…</translation>
+    </message>
+    <message>
+        <source>Loss...</source>
+        <translation>损失…</translation>
+    </message>
+    <message>
+        <source>Optimizer...</source>
+        <translation>优化器…</translation>
+    </message>
+    <message>
+        <source>Global step</source>
+        <translation>全局步</translation>
+    </message>
+    <message>
+        <source>Build</source>
+        <translation>构建</translation>
+    </message>
+    <message>
+        <source>Add a dense layer, a loss, an optimizer (gradients and apply ops) or the global step</source>
+        <translation>添加全连接层、损失、优化器（梯度与更新运算）或全局步</translation>
+    </message>
+    <message>
+        <source>Teach</source>
+        <translation>教学</translation>
+    </message>
+    <message>
+        <source>Walk through one distributed step of this graph: prune, place, partition, register, run</source>
+        <translation>逐步讲解这个计算图的一次分布式单步：剪枝、放置、分区、注册、运行</translation>
+    </message>
+    <message>
+        <source>The project&apos;s graph: %1 nodes</source>
+        <translation>项目的计算图：%1 个节点</translation>
+    </message>
+    <message>
+        <source>The project&apos;s graph cannot be read: %1</source>
+        <translation>无法读取项目的计算图：%1</translation>
+    </message>
+    <message>
+        <source>The graph the %1 program builds on worker 0: %2 nodes</source>
+        <translation>%1 程序在 worker 0 上构建的计算图：%2 个节点</translation>
+    </message>
+    <message>
+        <source>Import %1</source>
+        <translation>导入 %1</translation>
+    </message>
+    <message>
+        <source>Imported %1: %2 nodes</source>
+        <translation>已导入 %1：%2 个节点</translation>
+    </message>
+    <message>
+        <source>The cluster has no ps task: add one on the cluster canvas first.</source>
+        <translation>集群没有 ps 任务：请先在集群画布上添加一个。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Apply replica_device_setter (%n ps task(s), %1)</source>
+        <translation>
+            <numerusform>应用 replica_device_setter（%n 个 ps 任务，%1）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>greedy</source>
+        <translation>贪心</translation>
+    </message>
+    <message>
+        <source>round robin</source>
+        <translation>轮询</translation>
+    </message>
+    <message numerus="yes">
+        <source>replica_device_setter over %n ps task(s); colours show where the Placer puts each node</source>
+        <translation>
+            <numerusform>replica_device_setter 作用于 %n 个 ps 任务；颜色表示 Placer 把每个节点放在哪里</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>replica_device_setter applied; the graph cannot be placed yet: %1</source>
+        <translation>已应用 replica_device_setter；计算图还无法放置：%1</translation>
+    </message>
+    <message>
+        <source>Cannot build: %1</source>
+        <translation>无法构建：%1</translation>
+    </message>
+    <message>
+        <source>%1: %2 new nodes, ends in %3</source>
+        <translation>%1：新增 %2 个节点，终点为 %3</translation>
+    </message>
+    <message>
+        <source>Placed on the project&apos;s tasks: a step of %1 sends %2 tensor(s) across tasks, %3 in all (dashed orange: _Send/_Recv pairs)</source>
+        <translation>已放置到项目的任务上：%1 的一步在任务间发送 %2 个张量，共 %3（橙色虚线：_Send/_Recv 对）</translation>
+    </message>
+    <message>
+        <source>Placement of the running graph by %1</source>
+        <translation>%1 上运行中计算图的放置</translation>
+    </message>
+    <message>
+        <source>no device  (%1)</source>
+        <translation>无设备  (%1)</translation>
+    </message>
+    <message>
+        <source>No problems: the engine accepts this graph.</source>
+        <translation>没有问题：引擎接受这个计算图。</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::GraphMinimap</name>
+    <message>
+        <source>The whole graph: click to go there</source>
+        <translation>整个计算图：单击可跳转到该处</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::GraphScene</name>
+    <message>
+        <source>Cannot connect: %1</source>
+        <translation>无法连接：%1</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::GraphView</name>
+    <message>
+        <source>Cannot add the node: %1</source>
+        <translation>无法添加节点：%1</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::HostRunController</name>
+    <message>
+        <source>  (port-forward)</source>
+        <translation>  （端口转发）</translation>
+    </message>
+    <message>
+        <source>  (this job)</source>
+        <translation>  （本作业）</translation>
+    </message>
+    <message>
+        <source>Attach through &amp;port-forward</source>
+        <translation>通过端口转发连接(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Cannot run on the hosts</source>
+        <translation>无法在主机上运行</translation>
+    </message>
+    <message>
+        <source>Cannot write the manifests</source>
+        <translation>无法写出清单</translation>
+    </message>
+    <message>
+        <source>Forwarding the pods&apos; ports with kubectl...</source>
+        <translation>正在用 kubectl 转发各 Pod 的端口……</translation>
+    </message>
+    <message>
+        <source>Run on &amp;hosts...</source>
+        <translation>在主机上运行(&amp;H)...</translation>
+    </message>
+    <message>
+        <source>Start the tasks on their hosts over ssh, or as a SLURM job, or export Kubernetes manifests</source>
+        <translation>通过 ssh 在各自主机上启动任务，或作为 SLURM 作业运行，或导出 Kubernetes 清单</translation>
+    </message>
+    <message>
+        <source>Running on the hosts: %1 of %2 tasks started</source>
+        <translation>在主机上运行：已启动 %1 个任务（共 %2 个）</translation>
+    </message>
+    <message>
+        <source>Starting %1 tasks via %2...</source>
+        <translation>正在通过 %2 启动 %1 个任务……</translation>
+    </message>
+    <message>
+        <source>Stop exactly the tasks the run on hosts started (or cancel its job)</source>
+        <translation>只停止这次主机运行启动的任务（或取消其作业）</translation>
+    </message>
+    <message>
+        <source>Stop on h&amp;osts</source>
+        <translation>停止主机上的运行(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Stop the &amp;port-forward</source>
+        <translation>停止端口转发(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Stopping the run on the hosts...</source>
+        <translation>正在停止主机上的运行……</translation>
+    </message>
+    <message>
+        <source>The run on the hosts failed: %1</source>
+        <translation>主机上的运行失败：%1</translation>
+    </message>
+    <message>
+        <source>The run on the hosts is over</source>
+        <translation>主机上的运行已结束</translation>
+    </message>
+    <message>
+        <source>Watch the project&apos;s pods in Kubernetes through kubectl port-forward</source>
+        <translation>通过 kubectl port-forward 观察项目在 Kubernetes 中的 Pod</translation>
+    </message>
+    <message>
+        <source>Watching %1 pods through kubectl port-forward</source>
+        <translation>正在通过 kubectl port-forward 观察 %1 个 Pod</translation>
+    </message>
+    <message>
+        <source>Write the Kubernetes manifests to</source>
+        <translation>把 Kubernetes 清单写到</translation>
+    </message>
+    <message>
+        <source>Wrote %1 manifest files to %2: kubectl apply -f %2</source>
+        <translation>已把 %1 个清单文件写到 %2：kubectl apply -f %2</translation>
+    </message>
+    <message>
+        <source>ended with status %1</source>
+        <translation>以状态 %1 结束</translation>
+    </message>
+    <message>
+        <source>job %1: %2 (%3)</source>
+        <translation>作业 %1：%2（%3）</translation>
+    </message>
+    <message>
+        <source>job %1: %2</source>
+        <translation>作业 %1：%2</translation>
+    </message>
+    <message>
+        <source>started on %1 (pid %2)</source>
+        <translation>已在 %1 上启动（进程号 %2）</translation>
+    </message>
+    <message>
+        <source>stopped (status %1)</source>
+        <translation>已停止（状态 %1）</translation>
+    </message>
+    <message>
+        <source>the cluster has problems: %1</source>
+        <translation>集群有问题：%1</translation>
+    </message>
+    <message>
+        <source>wrote %1</source>
+        <translation>已写出 %1</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::LaunchSettingsDialog</name>
+    <message>
+        <source>%1: the SSH port &apos;%2&apos; is not a port (1-65535)</source>
+        <translation>%1：SSH 端口“%2”不是有效端口（1-65535）</translation>
+    </message>
+    <message>
+        <source>A SLURM job</source>
+        <translation>SLURM 作业</translation>
+    </message>
+    <message>
+        <source>CPU:</source>
+        <translation>CPU：</translation>
+    </message>
+    <message>
+        <source>Checkpoint directory</source>
+        <translation>检查点目录</translation>
+    </message>
+    <message>
+        <source>Checkpoint volume claim:</source>
+        <translation>检查点卷声明：</translation>
+    </message>
+    <message>
+        <source>ClusterLab program</source>
+        <translation>ClusterLab 程序</translation>
+    </message>
+    <message>
+        <source>Configuration file:</source>
+        <translation>配置文件：</translation>
+    </message>
+    <message>
+        <source>your own (~/.ssh/config)</source>
+        <translation>你自己的（~/.ssh/config）</translation>
+    </message>
+    <message>
+        <source>Copy this ClusterLab to each host (scp)</source>
+        <translation>把本机的 ClusterLab 复制到每台主机（scp）</translation>
+    </message>
+    <message>
+        <source>Data directory</source>
+        <translation>数据目录</translation>
+    </message>
+    <message>
+        <source>Every host without a row of its own</source>
+        <translation>所有没有单独一行的主机</translation>
+    </message>
+    <message>
+        <source>First port:</source>
+        <translation>起始端口：</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>Hosts (empty fields: what ssh and the host decide)</source>
+        <translation>主机（留空的字段由 ssh 和主机决定）</translation>
+    </message>
+    <message>
+        <source>Hosts over SSH</source>
+        <translation>通过 SSH 的主机</translation>
+    </message>
+    <message>
+        <source>Image:</source>
+        <translation>镜像：</translation>
+    </message>
+    <message>
+        <source>Job directory:</source>
+        <translation>作业目录：</translation>
+    </message>
+    <message>
+        <source>Kubernetes (export manifests)</source>
+        <translation>Kubernetes（导出清单）</translation>
+    </message>
+    <message>
+        <source>Kubernetes</source>
+        <translation>Kubernetes</translation>
+    </message>
+    <message>
+        <source>Launch method:</source>
+        <translation>启动方式：</translation>
+    </message>
+    <message>
+        <source>Memory:</source>
+        <translation>内存：</translation>
+    </message>
+    <message>
+        <source>More tasks than CPUs</source>
+        <translation>任务数可多于 CPU 数</translation>
+    </message>
+    <message>
+        <source>Namespace:</source>
+        <translation>命名空间：</translation>
+    </message>
+    <message>
+        <source>Partition:</source>
+        <translation>分区：</translation>
+    </message>
+    <message>
+        <source>Run on hosts</source>
+        <translation>在主机上运行</translation>
+    </message>
+    <message>
+        <source>SLURM</source>
+        <translation>SLURM</translation>
+    </message>
+    <message>
+        <source>SSH port</source>
+        <translation>SSH 端口</translation>
+    </message>
+    <message>
+        <source>SSH</source>
+        <translation>SSH</translation>
+    </message>
+    <message>
+        <source>Start a failed task again</source>
+        <translation>失败的任务重新启动</translation>
+    </message>
+    <message>
+        <source>This machine</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <source>Time limit:</source>
+        <translation>时间限制：</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>beside the project</source>
+        <translation>项目文件旁边</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>the default</source>
+        <translation>默认分区</translation>
+    </message>
+    <message>
+        <source>the partition&apos;s</source>
+        <translation>分区的默认值</translation>
+    </message>
+</context>
+<context>
     <name>clab::ui::LessonPanel</name>
     <message>
         <source>Done.</source>
@@ -263,6 +1330,719 @@
     </message>
 </context>
 <context>
+    <name>clab::ui::MainWindow</name>
+    <message>
+        <source>Change the launch settings</source>
+        <translation>更改启动设置</translation>
+    </message>
+    <message>
+        <source>Kill (SIGKILL)</source>
+        <translation>强制结束 (SIGKILL)</translation>
+    </message>
+    <message>
+        <source>Restart</source>
+        <translation>重启</translation>
+    </message>
+    <message>
+        <source>Remove from the cluster</source>
+        <translation>从集群中移除</translation>
+    </message>
+    <message>
+        <source>Welcome</source>
+        <translation>欢迎</translation>
+    </message>
+    <message>
+        <source>Dashboard</source>
+        <translation>仪表盘</translation>
+    </message>
+    <message>
+        <source>Console</source>
+        <translation>控制台</translation>
+    </message>
+    <message>
+        <source>Placement</source>
+        <translation>设备放置</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>计算图</translation>
+    </message>
+    <message>
+        <source>Checkpoints</source>
+        <translation>检查点</translation>
+    </message>
+    <message>
+        <source>Simulate</source>
+        <translation>模拟</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>Run settings</source>
+        <translation>运行设置</translation>
+    </message>
+    <message>
+        <source>Lessons</source>
+        <translation>课程</translation>
+    </message>
+    <message>
+        <source>Untitled</source>
+        <translation>未命名</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo %1</source>
+        <translation>撤销 %1(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo %1</source>
+        <translation>重做 %1(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Import cluster</source>
+        <translation>导入集群</translation>
+    </message>
+    <message>
+        <source>A ClusterSpec JSON, a TF_CONFIG, a Python dict {&apos;ps&apos;: [...], ...}, or ps=host:port;worker=host:port,...</source>
+        <translation>ClusterSpec JSON、TF_CONFIG、Python dict {&apos;ps&apos;: [...], ...}，或 ps=host:port;worker=host:port,...</translation>
+    </message>
+    <message>
+        <source>Cannot import the cluster</source>
+        <translation>无法导入集群</translation>
+    </message>
+    <message>
+        <source>Copied the cluster as %1</source>
+        <translation>已按 %1 格式复制集群</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;New</source>
+        <translation>新建(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Open...</source>
+        <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save &amp;As...</source>
+        <translation>另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Examples</source>
+        <translation>示例(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Seed: x . w on a ps and a worker</source>
+        <translation>种子示例：在一个 ps 和一个 worker 上计算 x · w</translation>
+    </message>
+    <message>
+        <source>Seed on two workers, 20,000 steps</source>
+        <translation>种子示例，两个 worker，20,000 步</translation>
+    </message>
+    <message>
+        <source>Digits MLP on two workers (real training)</source>
+        <translation>两个 worker 训练手写数字 MLP（真实训练）</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Add &amp;ps task</source>
+        <translation>添加 ps 任务(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Add &amp;worker task</source>
+        <translation>添加 worker 任务(&amp;W)</translation>
+    </message>
+    <message>
+        <source>&amp;Remove task</source>
+        <translation>移除任务(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Import cluster...</source>
+        <translation>导入集群(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>&amp;Copy cluster as</source>
+        <translation>复制集群为(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Run locally</source>
+        <translation>本机运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Start every task as its own process on 127.0.0.1 (F5)</source>
+        <translation>在 127.0.0.1 上把每个任务作为独立进程启动 (F5)</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Stop the processes of this run (Shift+F5)</source>
+        <translation>停止本次运行的进程 (Shift+F5)</translation>
+    </message>
+    <message>
+        <source>Watch tasks already running at the addresses of this project, without starting anything</source>
+        <translation>监视已在本项目地址上运行的任务，不启动任何进程</translation>
+    </message>
+    <message>
+        <source>&amp;Copy start commands</source>
+        <translation>复制启动命令(&amp;C)</translation>
+    </message>
+    <message>
+        <source>The clab command line of every task, to run the cluster by hand</source>
+        <translation>每个任务的 clab 命令行，用于手动运行集群</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Fit cluster</source>
+        <translation>适应集群(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Lessons</source>
+        <translation>课程(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;About ClusterLab</source>
+        <translation>关于 ClusterLab(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <source>Ready: press F5 to run the cluster on this machine</source>
+        <translation>就绪：按 F5 在本机运行集群</translation>
+    </message>
+    <message>
+        <source>The cluster has problems: %1</source>
+        <translation>集群有问题：%1</translation>
+    </message>
+    <message>
+        <source>Set the address of %1 to %2:%3</source>
+        <translation>把 %1 的地址设为 %2:%3</translation>
+    </message>
+    <message>
+        <source>Change the run settings</source>
+        <translation>修改运行设置</translation>
+    </message>
+    <message>
+        <source>Protect the cluster</source>
+        <translation>保护集群</translation>
+    </message>
+    <message>
+        <source>Add %1</source>
+        <translation>添加 %1</translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation>移除 %1</translation>
+    </message>
+    <message>
+        <source>Import the cluster</source>
+        <translation>导入集群</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <source>The project has changes that are not saved. Save them?</source>
+        <translation>项目有未保存的更改。要保存吗？</translation>
+    </message>
+    <message>
+        <source>Cannot open the project</source>
+        <translation>无法打开项目</translation>
+    </message>
+    <message>
+        <source>Cannot run: %1</source>
+        <translation>无法运行：%1</translation>
+    </message>
+    <message>
+        <source>%1  (this run)</source>
+        <translation>%1 (本次运行)</translation>
+    </message>
+    <message>
+        <source>Running %1 tasks on 127.0.0.1</source>
+        <translation>正在 127.0.0.1 上运行 %1 个任务</translation>
+    </message>
+    <message>
+        <source>Attached: watching %1 tasks at their addresses</source>
+        <translation>已连接：正在监视各自地址上的 %1 个任务</translation>
+    </message>
+    <message>
+        <source>Detached: the tasks go on without being watched</source>
+        <translation>已断开：任务继续运行，不再被监视</translation>
+    </message>
+    <message>
+        <source>Stopping the run...</source>
+        <translation>正在停止运行…</translation>
+    </message>
+    <message>
+        <source>global step %1  |  %2 steps/s</source>
+        <translation>全局步 %1  |  %2 步/秒</translation>
+    </message>
+    <message>
+        <source>killed with SIGKILL from the studio</source>
+        <translation>已在 Studio 中用 SIGKILL 强制结束</translation>
+    </message>
+    <message>
+        <source>restarted from the studio</source>
+        <translation>已在 Studio 中重启</translation>
+    </message>
+    <message>
+        <source>the process ended: %1; its last output:
+%2</source>
+        <translation>进程已结束：%1；最后的输出：
+%2</translation>
+    </message>
+    <message>
+        <source>Run finished at global step %1</source>
+        <translation>运行在全局步 %1 结束</translation>
+    </message>
+    <message>
+        <source>Run ended with a failed worker: see the Console</source>
+        <translation>运行因 worker 失败而结束：请查看控制台</translation>
+    </message>
+    <message>
+        <source>&amp;Detach</source>
+        <translation>断开(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Attach to running cluster</source>
+        <translation>连接到运行中的集群(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Open project</source>
+        <translation>打开项目</translation>
+    </message>
+    <message>
+        <source>ClusterLab projects (*.clab)</source>
+        <translation>ClusterLab 项目 (*.clab)</translation>
+    </message>
+    <message>
+        <source>Cannot save the project</source>
+        <translation>无法保存项目</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Save project</source>
+        <translation>保存项目</translation>
+    </message>
+    <message>
+        <source>Copied %1 start commands</source>
+        <translation>已复制 %1 条启动命令</translation>
+    </message>
+    <message>
+        <source>About ClusterLab Studio</source>
+        <translation>关于 ClusterLab Studio</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;ClusterLab Studio %1&lt;/b&gt;&lt;br&gt;Design a cluster of parameter servers and workers, run it, and watch training live.&lt;br&gt;&lt;br&gt;Qt %2, gRPC %3, protobuf %4</source>
+        <translation>&lt;b&gt;ClusterLab Studio %1&lt;/b&gt;&lt;br&gt;设计由参数服务器和工作节点组成的集群，运行它，实时观察训练过程。&lt;br&gt;&lt;br&gt;Qt %2，gRPC %3，protobuf %4</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::NodePropertiesView</name>
+    <message>
+        <source>Select a node to see and edit its attrs and device.
+
+Add nodes from the palette (double-click or drag), connect an output port to an input port by dragging.</source>
+        <translation>选中一个节点即可查看和编辑它的属性与设备。
+
+从运算面板添加节点（双击或拖动），拖动输出端口到输入端口即可连线。</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>运算</translation>
+    </message>
+    <message>
+        <source>The device the node asks for: /job:ps/task:0, /job:worker/task:1/cpu:0, or empty</source>
+        <translation>节点请求的设备：/job:ps/task:0、/job:worker/task:1/cpu:0，或留空</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Placed on</source>
+        <translation>放置于</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a number</source>
+        <translation>“%1”不是数字</translation>
+    </message>
+    <message>
+        <source>The value as JSON: a number, or nested lists of numbers</source>
+        <translation>以 JSON 表示的值：一个数，或嵌套的数字列表</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::OpPalette</name>
+    <message>
+        <source>array</source>
+        <translation>数组</translation>
+    </message>
+    <message>
+        <source>control</source>
+        <translation>控制流</translation>
+    </message>
+    <message>
+        <source>data</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <source>internal</source>
+        <translation>内部</translation>
+    </message>
+    <message>
+        <source>logic</source>
+        <translation>逻辑</translation>
+    </message>
+    <message>
+        <source>math</source>
+        <translation>数学</translation>
+    </message>
+    <message>
+        <source>nn</source>
+        <translation>神经网络</translation>
+    </message>
+    <message>
+        <source>queue</source>
+        <translation>队列</translation>
+    </message>
+    <message>
+        <source>random</source>
+        <translation>随机</translation>
+    </message>
+    <message>
+        <source>runtime</source>
+        <translation>运行时</translation>
+    </message>
+    <message>
+        <source>saver</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>state</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>string</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <source>summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>train</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>训练辅助</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>declared</source>
+        <translation>已声明</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>Filter ops</source>
+        <translation>筛选运算</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::PlacementView</name>
+    <message>
+        <source>Filter by node, op or device</source>
+        <translation>按节点、运算或设备筛选</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>运算</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Placed by</source>
+        <translation>放置者</translation>
+    </message>
+    <message>
+        <source>%1: %2 ops</source>
+        <translation>%1：%2 个运算</translation>
+    </message>
+    <message>
+        <source>No placement yet: it appears when a session places its graph.</source>
+        <translation>还没有放置信息：会话放置计算图后显示在这里。</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::PortForwards</name>
+    <message>
+        <source>cannot run kubectl: %1</source>
+        <translation>无法运行 kubectl：%1</translation>
+    </message>
+    <message>
+        <source>kubectl port-forward ended (status %1): %2</source>
+        <translation>kubectl port-forward 已结束（状态 %1）：%2</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::Project</name>
+    <message>
+        <source>%1: job name &apos;%2&apos; must start with a letter and hold only letters, digits and _</source>
+        <translation>%1：作业名“%2”必须以字母开头，只能包含字母、数字和 _</translation>
+    </message>
+    <message>
+        <source>%1: port %2 is out of range (1-65535)</source>
+        <translation>%1：端口 %2 超出范围 (1-65535)</translation>
+    </message>
+    <message>
+        <source>%1: the host is empty</source>
+        <translation>%1：主机为空</translation>
+    </message>
+    <message>
+        <source>%1: %2 is also the address of %3</source>
+        <translation>%1：%2 也是 %3 的地址</translation>
+    </message>
+    <message>
+        <source>the cluster has no ps job: variables need a parameter server</source>
+        <translation>集群没有 ps 作业：变量需要参数服务器</translation>
+    </message>
+    <message>
+        <source>the cluster has no worker job: nothing would run the program</source>
+        <translation>集群没有 worker 作业：没有节点运行程序</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::RecentProjects</name>
+    <message>
+        <source>(no recent projects)</source>
+        <translation>（没有最近的项目）</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::RemoteRun</name>
+    <message>
+        <source>a run on the hosts is already going: stop it first</source>
+        <translation>主机上已有一次运行：请先停止它</translation>
+    </message>
+    <message>
+        <source>cannot start %1: %2</source>
+        <translation>无法启动 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot write a copy of the project</source>
+        <translation>无法写出项目的副本</translation>
+    </message>
+    <message>
+        <source>clab launch ended with status %1</source>
+        <translation>clab launch 以状态 %1 结束</translation>
+    </message>
+    <message>
+        <source>the launch method is %1: choose ssh or slurm for a run on hosts</source>
+        <translation>启动方式是 %1：在主机上运行请选择 ssh 或 slurm</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::RunMonitor</name>
+    <message numerus="yes">
+        <source>%n event(s) of this task were lost: it sent them faster than they could be shown, and its server keeps only its latest events for a watcher that falls behind.</source>
+        <translation>
+            <numerusform>此任务的 %n 个事件丢失了：它发送事件的速度超过了显示的速度，而它的服务器只为落后的观察者保留最新的事件。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::RunSettingsView</name>
+    <message>
+        <source>StopAtStepHook(last_step=...): the workers stop when the global step reaches it</source>
+        <translation>StopAtStepHook(last_step=...)：全局步到达该值时工作节点停止</translation>
+    </message>
+    <message>
+        <source>exactly the tutorial&apos;s graph</source>
+        <translation>与教程的计算图完全一致</translation>
+    </message>
+    <message>
+        <source>Nothing increments the global step, as in the tutorial: the run never reaches the last step
+and only the time limit ends it (10 s unless set)</source>
+        <translation>与教程一样，没有运算递增全局步：运行永远到不了最后一步，
+只能由时间限制结束（未设定时为 10 秒）</translation>
+    </message>
+    <message>
+        <source>synchronous replicas</source>
+        <translation>同步副本</translation>
+    </message>
+    <message>
+        <source>SyncReplicasOptimizer: each global step applies the mean gradient of every worker;
+unchecked, every worker updates the ps on its own (asynchronously). Training programs only.</source>
+        <translation>SyncReplicasOptimizer：每个全局步应用所有工作节点梯度的平均值；
+不勾选时，每个工作节点各自（异步）更新 ps。仅适用于训练程序。</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>Stop the workers after this long (0: no limit)</source>
+        <translation>运行这么久后停止工作节点（0：不限）</translation>
+    </message>
+    <message>
+        <source>no checkpoints</source>
+        <translation>不保存检查点</translation>
+    </message>
+    <message>
+        <source>Where the chief writes model.ckpt-N files and event files; a restarted chief restores from here</source>
+        <translation>chief 写入 model.ckpt-N 文件和事件文件的位置；重启后的 chief 从这里恢复</translation>
+    </message>
+    <message>
+        <source>not by steps</source>
+        <translation>不按步数</translation>
+    </message>
+    <message>
+        <source>every </source>
+        <translation>每 </translation>
+    </message>
+    <message>
+        <source> steps</source>
+        <translation> 步</translation>
+    </message>
+    <message>
+        <source>--save_checkpoint_steps: the chief checkpoints every N global steps (when set, it wins over seconds)</source>
+        <translation>--save_checkpoint_steps：chief 每隔 N 个全局步保存一次检查点（设定后优先于秒数）</translation>
+    </message>
+    <message>
+        <source>every 600 s (default)</source>
+        <translation>每 600 秒（默认）</translation>
+    </message>
+    <message>
+        <source>--save_checkpoint_secs: the chief checkpoints every S seconds (0: TensorFlow&apos;s default of 600 s)</source>
+        <translation>--save_checkpoint_secs：chief 每隔 S 秒保存一次检查点（0：TensorFlow 默认的 600 秒）</translation>
+    </message>
+    <message>
+        <source>Last step</source>
+        <translation>最后一步</translation>
+    </message>
+    <message>
+        <source>Faithful</source>
+        <translation>忠实模式</translation>
+    </message>
+    <message>
+        <source>Updates</source>
+        <translation>更新方式</translation>
+    </message>
+    <message>
+        <source>Time limit</source>
+        <translation>时间限制</translation>
+    </message>
+    <message>
+        <source>Checkpoints</source>
+        <translation>检查点</translation>
+    </message>
+    <message>
+        <source>Checkpoint steps</source>
+        <translation>检查点步数间隔</translation>
+    </message>
+    <message>
+        <source>Checkpoint time</source>
+        <translation>检查点时间间隔</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::SecurityActions</name>
+    <message>
+        <source>Folder for the cluster&apos;s certificates</source>
+        <translation>存放集群证书的文件夹</translation>
+    </message>
+    <message>
+        <source>Cannot protect the cluster</source>
+        <translation>无法保护集群</translation>
+    </message>
+    <message>
+        <source>&amp;Protect the cluster (TLS and token)...</source>
+        <translation>保护集群（TLS 和令牌）(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Make a cluster CA, a certificate per task and a token (as `clab cert`), and run the tasks with them</source>
+        <translation>生成集群 CA、每个任务一张证书和一个令牌（同 `clab cert`），并用它们运行任务</translation>
+    </message>
+    <message>
+        <source>Certificates and token written to %1</source>
+        <translation>证书和令牌已写入 %1</translation>
+    </message>
+</context>
+<context>
     <name>clab::ui::SimulatePanel</name>
     <message>
         <source>The curve goes 1, 2, 4, ... up to this many workers</source>
@@ -278,7 +2058,7 @@
     </message>
     <message>
         <source>Workers</source>
-        <translation>Worker 数</translation>
+        <translation>工作节点数</translation>
     </message>
     <message>
         <source>Parameter servers</source>
@@ -397,21 +2177,58 @@
         <translation>集群中没有哪一部分很忙：一步在等待其 %1 次调用的往返；减少调用或缩短延迟会有帮助。</translation>
     </message>
     <message>
-        <source>Simulate</source>
-        <translation>模拟</translation>
-    </message>
-    <message>
         <source>Edit the simulated platform</source>
         <translation>编辑模拟的平台</translation>
     </message>
 </context>
 <context>
-    <name>clab::ui::RunMonitor</name>
-    <message numerus="yes">
-        <source>%n event(s) of this task were lost: it sent them faster than they could be shown, and its server keeps only its latest events for a watcher that falls behind.</source>
-        <translation>
-            <numerusform>此任务的 %n 个事件丢失了：它发送事件的速度超过了显示的速度，而它的服务器只为落后的观察者保留最新的事件。</numerusform>
-        </translation>
+    <name>clab::ui::TaskItem</name>
+    <message>
+        <source>Devices:</source>
+        <translation>设备：</translation>
+    </message>
+    <message>
+        <source>%1 / task %2</source>
+        <translation>%1 / 任务 %2</translation>
+    </message>
+    <message>
+        <source>not running</source>
+        <translation>未运行</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::TaskPropertiesView</name>
+    <message>
+        <source>The host the task runs on: a name or an address. Loopback addresses listen on loopback only.</source>
+        <translation>任务运行的主机：主机名或地址。回环地址只在回环接口上监听。</translation>
+    </message>
+    <message>
+        <source>The task&apos;s gRPC port (1-65535)</source>
+        <translation>任务的 gRPC 端口 (1-65535)</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <source>Select a task on the canvas to edit it.</source>
+        <translation>在画布上选中一个任务即可编辑。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;job %2, task %3</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;作业 %2，任务 %3</translation>
+    </message>
+    <message>
+        <source>Devices</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>known once the task runs</source>
+        <translation>任务运行后可知</translation>
     </message>
 </context>
 <context>
@@ -680,474 +2497,42 @@
     </message>
 </context>
 <context>
-    <name>clab::ui::HostRunController</name>
+    <name>clab::ui::WelcomeView</name>
     <message>
-        <source>  (port-forward)</source>
-        <translation>  （端口转发）</translation>
+        <source>&lt;h2&gt;ClusterLab Studio&lt;/h2&gt;&lt;p&gt;Design a cluster of parameter servers and workers, run it on this machine (every task its own process, talking gRPC) or attach to one running on real hosts, and watch training live: each task&apos;s state, the global step and its rate, the loss, where every op runs, the bytes on every link, checkpoints. Right-click a task to kill or restart it and watch the workers recover.&lt;/p&gt;&lt;p&gt;Start from an example, then press &lt;b&gt;F5&lt;/b&gt; to run it.&lt;/p&gt;</source>
+        <translation>&lt;h2&gt;ClusterLab Studio&lt;/h2&gt;&lt;p&gt;设计由参数服务器和工作节点组成的集群，在本机运行（每个任务一个进程，通过 gRPC 通信），或连接到在真实主机上运行的集群，实时观察训练：每个任务的状态、全局步及其速率、损失、每个运算在哪里运行、每条链路上的字节数、检查点。右键单击任务可强制结束或重启它，观察工作节点如何恢复。&lt;/p&gt;&lt;p&gt;从一个示例开始，然后按 &lt;b&gt;F5&lt;/b&gt; 运行。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>  (this job)</source>
-        <translation>  （本作业）</translation>
+        <source>The seed tutorial</source>
+        <translation>种子教程</translation>
     </message>
     <message>
-        <source>Attach through &amp;port-forward</source>
-        <translation>通过端口转发连接(&amp;P)</translation>
+        <source>x . w on a ps and a worker, 200 steps: the placement log and [[20]]</source>
+        <translation>在一个 ps 和一个 worker 上计算 x · w，200 步：放置日志和 [[20]]</translation>
     </message>
     <message>
-        <source>Cannot run on the hosts</source>
-        <translation>无法在主机上运行</translation>
+        <source>The seed on two workers</source>
+        <translation>两个 worker 上的种子示例</translation>
     </message>
     <message>
-        <source>Cannot write the manifests</source>
-        <translation>无法写出清单</translation>
+        <source>20,000 steps on a ps and two workers sharing w</source>
+        <translation>一个 ps 和两个共享 w 的 worker，20,000 步</translation>
     </message>
     <message>
-        <source>Forwarding the pods&apos; ports with kubectl...</source>
-        <translation>正在用 kubectl 转发各 Pod 的端口……</translation>
+        <source>Real training: handwritten digits</source>
+        <translation>真实训练：手写数字</translation>
     </message>
     <message>
-        <source>Run on &amp;hosts...</source>
-        <translation>在主机上运行(&amp;H)...</translation>
+        <source>a 64-128-10 MLP trained by two workers against a ps; the loss falls</source>
+        <translation>两个 worker 配合一个 ps 训练 64-128-10 的 MLP；损失逐步下降</translation>
     </message>
     <message>
-        <source>Start the tasks on their hosts over ssh, or as a SLURM job, or export Kubernetes manifests</source>
-        <translation>通过 ssh 在各自主机上启动任务，或作为 SLURM 作业运行，或导出 Kubernetes 清单</translation>
+        <source>&lt;b&gt;Recent projects&lt;/b&gt; (double-click to open)</source>
+        <translation>&lt;b&gt;最近的项目&lt;/b&gt;（双击打开）</translation>
     </message>
     <message>
-        <source>Running on the hosts: %1 of %2 tasks started</source>
-        <translation>在主机上运行：已启动 %1 个任务（共 %2 个）</translation>
-    </message>
-    <message>
-        <source>Starting %1 tasks via %2...</source>
-        <translation>正在通过 %2 启动 %1 个任务……</translation>
-    </message>
-    <message>
-        <source>Stop exactly the tasks the run on hosts started (or cancel its job)</source>
-        <translation>只停止这次主机运行启动的任务（或取消其作业）</translation>
-    </message>
-    <message>
-        <source>Stop on h&amp;osts</source>
-        <translation>停止主机上的运行(&amp;O)</translation>
-    </message>
-    <message>
-        <source>Stop the &amp;port-forward</source>
-        <translation>停止端口转发(&amp;P)</translation>
-    </message>
-    <message>
-        <source>Stopping the run on the hosts...</source>
-        <translation>正在停止主机上的运行……</translation>
-    </message>
-    <message>
-        <source>The run on the hosts failed: %1</source>
-        <translation>主机上的运行失败：%1</translation>
-    </message>
-    <message>
-        <source>The run on the hosts is over</source>
-        <translation>主机上的运行已结束</translation>
-    </message>
-    <message>
-        <source>Watch the project&apos;s pods in Kubernetes through kubectl port-forward</source>
-        <translation>通过 kubectl port-forward 观察项目在 Kubernetes 中的 Pod</translation>
-    </message>
-    <message>
-        <source>Watching %1 pods through kubectl port-forward</source>
-        <translation>正在通过 kubectl port-forward 观察 %1 个 Pod</translation>
-    </message>
-    <message>
-        <source>Write the Kubernetes manifests to</source>
-        <translation>把 Kubernetes 清单写到</translation>
-    </message>
-    <message>
-        <source>Wrote %1 manifest files to %2: kubectl apply -f %2</source>
-        <translation>已把 %1 个清单文件写到 %2：kubectl apply -f %2</translation>
-    </message>
-    <message>
-        <source>ended with status %1</source>
-        <translation>以状态 %1 结束</translation>
-    </message>
-    <message>
-        <source>job %1: %2 (%3)</source>
-        <translation>作业 %1：%2（%3）</translation>
-    </message>
-    <message>
-        <source>job %1: %2</source>
-        <translation>作业 %1：%2</translation>
-    </message>
-    <message>
-        <source>started on %1 (pid %2)</source>
-        <translation>已在 %1 上启动（进程号 %2）</translation>
-    </message>
-    <message>
-        <source>stopped (status %1)</source>
-        <translation>已停止（状态 %1）</translation>
-    </message>
-    <message>
-        <source>the cluster has problems: %1</source>
-        <translation>集群有问题：%1</translation>
-    </message>
-    <message>
-        <source>wrote %1</source>
-        <translation>已写出 %1</translation>
-    </message>
-</context>
-<context>
-    <name>clab::ui::LaunchSettingsDialog</name>
-    <message>
-        <source>%1: the SSH port &apos;%2&apos; is not a port (1-65535)</source>
-        <translation>%1：SSH 端口“%2”不是有效端口（1-65535）</translation>
-    </message>
-    <message>
-        <source>A SLURM job</source>
-        <translation>SLURM 作业</translation>
-    </message>
-    <message>
-        <source>CPU:</source>
-        <translation>CPU：</translation>
-    </message>
-    <message>
-        <source>Checkpoint directory</source>
-        <translation>检查点目录</translation>
-    </message>
-    <message>
-        <source>Checkpoint volume claim:</source>
-        <translation>检查点卷声明：</translation>
-    </message>
-    <message>
-        <source>ClusterLab program</source>
-        <translation>ClusterLab 程序</translation>
-    </message>
-    <message>
-        <source>Configuration file:</source>
-        <translation>配置文件：</translation>
-    </message>
-    <message>
-        <source>your own (~/.ssh/config)</source>
-        <translation>你自己的（~/.ssh/config）</translation>
-    </message>
-    <message>
-        <source>Copy this ClusterLab to each host (scp)</source>
-        <translation>把本机的 ClusterLab 复制到每台主机（scp）</translation>
-    </message>
-    <message>
-        <source>Data directory</source>
-        <translation>数据目录</translation>
-    </message>
-    <message>
-        <source>Every host without a row of its own</source>
-        <translation>所有没有单独一行的主机</translation>
-    </message>
-    <message>
-        <source>First port:</source>
-        <translation>起始端口：</translation>
-    </message>
-    <message>
-        <source>Host</source>
-        <translation>主机</translation>
-    </message>
-    <message>
-        <source>Hosts (empty fields: what ssh and the host decide)</source>
-        <translation>主机（留空的字段由 ssh 和主机决定）</translation>
-    </message>
-    <message>
-        <source>Hosts over SSH</source>
-        <translation>通过 SSH 的主机</translation>
-    </message>
-    <message>
-        <source>Image:</source>
-        <translation>镜像：</translation>
-    </message>
-    <message>
-        <source>Job directory:</source>
-        <translation>作业目录：</translation>
-    </message>
-    <message>
-        <source>Kubernetes (export manifests)</source>
-        <translation>Kubernetes（导出清单）</translation>
-    </message>
-    <message>
-        <source>Kubernetes</source>
-        <translation>Kubernetes</translation>
-    </message>
-    <message>
-        <source>Launch method:</source>
-        <translation>启动方式：</translation>
-    </message>
-    <message>
-        <source>Memory:</source>
-        <translation>内存：</translation>
-    </message>
-    <message>
-        <source>More tasks than CPUs</source>
-        <translation>任务数可多于 CPU 数</translation>
-    </message>
-    <message>
-        <source>Namespace:</source>
-        <translation>命名空间：</translation>
-    </message>
-    <message>
-        <source>Partition:</source>
-        <translation>分区：</translation>
-    </message>
-    <message>
-        <source>Run on hosts</source>
-        <translation>在主机上运行</translation>
-    </message>
-    <message>
-        <source>SLURM</source>
-        <translation>SLURM</translation>
-    </message>
-    <message>
-        <source>SSH port</source>
-        <translation>SSH 端口</translation>
-    </message>
-    <message>
-        <source>SSH</source>
-        <translation>SSH</translation>
-    </message>
-    <message>
-        <source>Start a failed task again</source>
-        <translation>失败的任务重新启动</translation>
-    </message>
-    <message>
-        <source>This machine</source>
-        <translation>本机</translation>
-    </message>
-    <message>
-        <source>Time limit:</source>
-        <translation>时间限制：</translation>
-    </message>
-    <message>
-        <source>User</source>
-        <translation>用户</translation>
-    </message>
-    <message>
-        <source>beside the project</source>
-        <translation>项目文件旁边</translation>
-    </message>
-    <message>
-        <source>none</source>
-        <translation>无</translation>
-    </message>
-    <message>
-        <source>the default</source>
-        <translation>默认分区</translation>
-    </message>
-    <message>
-        <source>the partition&apos;s</source>
-        <translation>分区的默认值</translation>
-    </message>
-</context>
-<context>
-    <name>clab::ui::MainWindow</name>
-    <message>
-        <source>Change the launch settings</source>
-        <translation>更改启动设置</translation>
-    </message>
-</context>
-<context>
-    <name>clab::ui::PortForwards</name>
-    <message>
-        <source>cannot run kubectl: %1</source>
-        <translation>无法运行 kubectl：%1</translation>
-    </message>
-    <message>
-        <source>kubectl port-forward ended (status %1): %2</source>
-        <translation>kubectl port-forward 已结束（状态 %1）：%2</translation>
-    </message>
-</context>
-<context>
-    <name>clab::ui::RemoteRun</name>
-    <message>
-        <source>a run on the hosts is already going: stop it first</source>
-        <translation>主机上已有一次运行：请先停止它</translation>
-    </message>
-    <message>
-        <source>cannot start %1: %2</source>
-        <translation>无法启动 %1：%2</translation>
-    </message>
-    <message>
-        <source>cannot write a copy of the project</source>
-        <translation>无法写出项目的副本</translation>
-    </message>
-    <message>
-        <source>clab launch ended with status %1</source>
-        <translation>clab launch 以状态 %1 结束</translation>
-    </message>
-    <message>
-        <source>the launch method is %1: choose ssh or slurm for a run on hosts</source>
-        <translation>启动方式是 %1：在主机上运行请选择 ssh 或 slurm</translation>
-    </message>
-</context>
-<context>
-    <name>clab::ui::DashboardView</name>
-    <message>
-        <source>global step -</source>
-        <translation>全局步 -</translation>
-    </message>
-    <message>
-        <source>%1 steps/s</source>
-        <translation>%1 步/秒</translation>
-    </message>
-    <message>
-        <source>Task</source>
-        <translation>任务</translation>
-    </message>
-    <message>
-        <source>State</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <source>Global step</source>
-        <translation>全局步</translation>
-    </message>
-    <message>
-        <source>Steps/s</source>
-        <translation>步/秒</translation>
-    </message>
-    <message>
-        <source>Detail</source>
-        <translation>详情</translation>
-    </message>
-    <message>
-        <source>steps/s (all workers)</source>
-        <translation>步/秒（所有 worker）</translation>
-    </message>
-    <message>
-        <source>Training speed</source>
-        <translation>训练速度</translation>
-    </message>
-    <message>
-        <source>fault injected</source>
-        <translation>注入故障</translation>
-    </message>
-    <message>
-        <source>step failed</source>
-        <translation>步失败</translation>
-    </message>
-    <message>
-        <source>recovered</source>
-        <translation>已恢复</translation>
-    </message>
-    <message>
-        <source>seconds since start</source>
-        <translation>开始后的秒数</translation>
-    </message>
-    <message>
-        <source>steps/s</source>
-        <translation>步/秒</translation>
-    </message>
-    <message>
-        <source>loss</source>
-        <translation>损失</translation>
-    </message>
-    <message>
-        <source>Loss (logged every 100 steps)</source>
-        <translation>损失（每 100 步记录一次）</translation>
-    </message>
-    <message>
-        <source>global step</source>
-        <translation>全局步</translation>
-    </message>
-    <message>
-        <source>its last output is in the Console</source>
-        <translation>最后的输出在控制台中</translation>
-    </message>
-    <message>
-        <source> (waiting for: %1)</source>
-        <translation>（等待：%1）</translation>
-    </message>
-    <message>
-        <source>global step %1</source>
-        <translation>全局步 %1</translation>
-    </message>
-</context>
-<context>
-    <name>TaskLiveText</name>
-    <message>
-        <source>%1, step %2</source>
-        <translation>%1，第 %2 步</translation>
-    </message>
-    <message>
-        <source>%1 (restored from %2 at step %3)</source>
-        <translation>%1（从 %2 恢复，第 %3 步）</translation>
-    </message>
-    <message>
-        <source>stopped</source>
-        <translation>已停止</translation>
-    </message>
-    <message>
-        <source>killed (SIGKILL)</source>
-        <translation>已被终止（SIGKILL）</translation>
-    </message>
-    <message>
-        <source>crashed (%1)</source>
-        <translation>已崩溃（%1）</translation>
-    </message>
-    <message>
-        <source>finished at step %1</source>
-        <translation>已完成，第 %1 步</translation>
-    </message>
-    <message>
-        <source>finished</source>
-        <translation>已完成</translation>
-    </message>
-    <message>
-        <source>exited %1</source>
-        <translation>已退出，状态 %1</translation>
-    </message>
-    <message>
-        <source>failed</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <source>starting</source>
-        <translation>正在启动</translation>
-    </message>
-    <message>
-        <source>unreachable (its event stream was lost)</source>
-        <translation>无法连接（事件流已断开）</translation>
-    </message>
-    <message>
-        <source>recovering</source>
-        <translation>正在恢复</translation>
-    </message>
-    <message>
-        <source>recovering after %1</source>
-        <translation>%1 后正在恢复</translation>
-    </message>
-    <message>
-        <source>listening</source>
-        <translation>正在监听</translation>
-    </message>
-    <message>
-        <source>waiting</source>
-        <translation>正在等待</translation>
-    </message>
-    <message numerus="yes">
-        <source>waiting for the chief to initialise %n variable(s)</source>
-        <translation>
-            <numerusform>等待 chief 初始化 %n 个变量</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>initialising</source>
-        <translation>正在初始化</translation>
-    </message>
-    <message>
-        <source>model ready</source>
-        <translation>模型就绪</translation>
-    </message>
-    <message>
-        <source>no steps</source>
-        <translation>没有新的步</translation>
-    </message>
-    <message>
-        <source>training</source>
-        <translation>训练中</translation>
-    </message>
-    <message>
-        <source>not running</source>
-        <translation>未运行</translation>
+        <source>(none yet: File &gt; Save As writes a .clab project)</source>
+        <translation>（还没有：文件 &gt; 另存为 会写出 .clab 项目）</translation>
     </message>
 </context>
 </TS>

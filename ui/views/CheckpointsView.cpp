@@ -1,5 +1,7 @@
 #include "views/CheckpointsView.h"
 
+#include "translations/Retranslate.h"
+
 #include "clab/io/TensorBundle.h"
 #include "clab/train/CheckpointState.h"
 #include "run/CheckpointChoice.h"
@@ -37,9 +39,8 @@ QString OneLine(const std::string& text) {
 
 qint64 StepOf(const QString& prefix) { return prefix.section('-', -1).toLongLong(); }
 
-QTableWidget* Table(const QStringList& headers, QWidget* parent) {
-  auto* table = new QTableWidget(0, static_cast<int>(headers.size()), parent);
-  table->setHorizontalHeaderLabels(headers);
+QTableWidget* Table(int columns, QWidget* parent) {
+  auto* table = new QTableWidget(0, columns, parent);
   table->horizontalHeader()->setStretchLastSection(true);
   table->verticalHeader()->hide();
   table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -58,11 +59,11 @@ CheckpointsView::CheckpointsView(QWidget* parent) : QWidget(parent) {
   QFont bold = next_->font();
   bold.setBold(true);
   next_->setFont(bold);
-  restore_ = new QPushButton("Restore on next start", this);
-  auto* refresh = new QPushButton("Refresh", this);
-  checkpoints_ = Table({"Step", "Written", "Size", "State", "Prefix"}, this);
+  restore_ = new QPushButton(this);
+  auto* refresh = new QPushButton(this);
+  checkpoints_ = Table(5, this);
   checkpoints_->setContextMenuPolicy(Qt::CustomContextMenu);
-  tensors_ = Table({"Tensor", "Dtype", "Shape", "Values"}, this);
+  tensors_ = Table(4, this);
   auto* splitter = new QSplitter(Qt::Vertical, this);
   splitter->addWidget(checkpoints_);
   splitter->addWidget(tensors_);
@@ -87,11 +88,17 @@ CheckpointsView::CheckpointsView(QWidget* parent) : QWidget(parent) {
     if (row < 0) return;
     checkpoints_->selectRow(row);
     QMenu menu;
-    QAction* action = menu.addAction("Restore on next start", this, &CheckpointsView::chooseSelected);
+    QAction* action = menu.addAction(tr("Restore on next start"), this, &CheckpointsView::chooseSelected);
     action->setEnabled(restore_->isEnabled());
     menu.exec(checkpoints_->viewport()->mapToGlobal(pos));
   });
-  setDirectory({});
+  new Retranslate(this, [this, refresh] {
+    restore_->setText(tr("Restore on next start"));
+    refresh->setText(tr("Refresh"));
+    checkpoints_->setHorizontalHeaderLabels({tr("Step"), tr("Written"), tr("Size"), tr("State"), tr("Prefix")});
+    tensors_->setHorizontalHeaderLabels({tr("Tensor"), tr("Dtype"), tr("Shape"), tr("Values")});
+    CheckpointsView::refresh();
+  });
 }
 
 void CheckpointsView::setDirectory(const QString& dir) {
@@ -105,12 +112,12 @@ void CheckpointsView::refresh() {
   next_->clear();
   updateButton();
   if (dir_.isEmpty()) {
-    header_->setText("No checkpoint directory: set one in the run settings to have the chief save checkpoints.");
+    header_->setText(tr("No checkpoint directory: set one in the run settings to have the chief save checkpoints."));
     return;
   }
   auto state = ReadCheckpointState(dir_.toStdString());
   if (!state.ok()) {
-    header_->setText(QStringLiteral("%1: no checkpoints yet").arg(dir_));
+    header_->setText(tr("%1: no checkpoints yet").arg(dir_));
     return;
   }
   QStringList prefixes;
@@ -142,11 +149,11 @@ void CheckpointsView::refresh() {
         QFont font = checkpoints_->item(row, column)->font();
         font.setBold(true);
         checkpoints_->item(row, column)->setFont(font);
-        checkpoints_->item(row, column)->setToolTip("The next run restores from this checkpoint");
+        checkpoints_->item(row, column)->setToolTip(tr("The next run restores from this checkpoint"));
       }
     }
   }
-  header_->setText(QStringLiteral("%1: %2 checkpoints (newest first)").arg(dir_).arg(checkpoints_->rowCount()));
+  header_->setText(tr("%1: %2 checkpoints (newest first)").arg(dir_).arg(checkpoints_->rowCount()));
   next_->setText(nextRestoreText());
   checkpoints_->resizeColumnsToContents();
 }
@@ -174,11 +181,11 @@ void CheckpointsView::setRunActive(bool active) {
 
 bool CheckpointsView::restoreOnNextStart(int row, QString* error) {
   if (run_active_) {
-    *error = "Stop the run first: its chief rewrites the checkpoint state each time it saves";
+    *error = tr("Stop the run first: its chief rewrites the checkpoint state each time it saves");
     return false;
   }
   if (row < 0 || row >= checkpoints_->rowCount()) {
-    *error = "No checkpoint is selected";
+    *error = tr("No checkpoint is selected");
     return false;
   }
   const bool done = RestoreOnNextStart(dir_, checkpoints_->item(row, kPrefix)->text(), error);
@@ -188,10 +195,10 @@ bool CheckpointsView::restoreOnNextStart(int row, QString* error) {
 
 QString CheckpointsView::nextRestoreText() const {
   const QString next = NextRestoreCheckpoint(dir_);
-  if (next.isEmpty()) return dir_.isEmpty() ? QString() : "The next run starts from the initializers";
+  if (next.isEmpty()) return dir_.isEmpty() ? QString() : tr("The next run starts from the initializers");
   QString condition;
   if (CheckCheckpoint(next, &condition))
-    return QStringLiteral("Next run restores from %1 (step %2)").arg(QFileInfo(next).fileName()).arg(StepOf(next));
+    return tr("Next run restores from %1 (step %2)").arg(QFileInfo(next).fileName()).arg(StepOf(next));
   // As the chief does: the newest listed checkpoint that reads back is restored instead.
   QString fallback;
   if (auto state = ReadCheckpointState(dir_.toStdString()); state.ok()) {
@@ -203,11 +210,12 @@ QString CheckpointsView::nextRestoreText() const {
         fallback = prefix;
     }
   }
-  const QString damaged = QStringLiteral("%1 is DAMAGED (%2): ").arg(QFileInfo(next).fileName(), condition);
-  if (fallback.isEmpty()) return damaged + "the next run starts from the initializers";
-  return damaged + QStringLiteral("the next run restores %1 (step %2) instead")
-                       .arg(QFileInfo(fallback).fileName())
-                       .arg(StepOf(fallback));
+  if (fallback.isEmpty())
+    return tr("%1 is DAMAGED (%2): the next run starts from the initializers")
+        .arg(QFileInfo(next).fileName(), condition);
+  return tr("%1 is DAMAGED (%2): the next run restores %3 (step %4) instead")
+      .arg(QFileInfo(next).fileName(), condition, QFileInfo(fallback).fileName())
+      .arg(StepOf(fallback));
 }
 
 int CheckpointsView::selectedRow() const {
@@ -218,13 +226,14 @@ int CheckpointsView::selectedRow() const {
 void CheckpointsView::chooseSelected() {
   QString error;
   if (!restoreOnNextStart(selectedRow(), &error))
-    QMessageBox::warning(this, "Cannot restore from this checkpoint", error);
+    QMessageBox::warning(this, tr("Cannot restore from this checkpoint"), error);
 }
 
 void CheckpointsView::updateButton() {
   restore_->setEnabled(!run_active_ && selectedRow() >= 0);
-  restore_->setToolTip(run_active_ ? "Stop the run first: its chief rewrites the checkpoint state each time it saves"
-                                   : "Make the next run's chief restore from the selected checkpoint");
+  restore_->setToolTip(run_active_
+                           ? tr("Stop the run first: its chief rewrites the checkpoint state each time it saves")
+                           : tr("Make the next run's chief restore from the selected checkpoint"));
 }
 
 void CheckpointsView::showTensors(const QString& prefix) {

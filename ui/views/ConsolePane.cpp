@@ -1,5 +1,7 @@
 #include "views/ConsolePane.h"
 
+#include "translations/Retranslate.h"
+
 #include <QComboBox>
 #include <QDateTime>
 #include <QHBoxLayout>
@@ -12,11 +14,10 @@ namespace clab::ui {
 
 ConsolePane::ConsolePane(bool show_task, QWidget* parent) : QWidget(parent), show_task_(show_task) {
   level_ = new QComboBox(this);
-  level_->addItem("All levels", 0);
-  level_->addItem("Warnings and errors", 30);
-  level_->addItem("Errors", 40);
+  level_->addItem(QString(), 0);
+  level_->addItem(QString(), 30);
+  level_->addItem(QString(), 40);
   search_ = new QLineEdit(this);
-  search_->setPlaceholderText(show_task ? "Search (task, hook or text)" : "Search (hook or text)");
   search_->setClearButtonEnabled(true);
   text_ = new QPlainTextEdit(this);
   text_->setReadOnly(true);
@@ -27,7 +28,15 @@ ConsolePane::ConsolePane(bool show_task, QWidget* parent) : QWidget(parent), sho
   text_->setFont(mono);
 
   auto* bar = new QHBoxLayout;
-  bar->addWidget(new QLabel("Show:", this));
+  auto* show = new QLabel(this);
+  bar->addWidget(show);
+  new Retranslate(this, [this, show] {
+    level_->setItemText(0, tr("All levels"));
+    level_->setItemText(1, tr("Warnings and errors"));
+    level_->setItemText(2, tr("Errors"));
+    search_->setPlaceholderText(show_task_ ? tr("Search (task, hook or text)") : tr("Search (hook or text)"));
+    show->setText(tr("Show:"));
+  });
   bar->addWidget(level_);
   bar->addWidget(search_, 1);
   auto* layout = new QVBoxLayout(this);

@@ -1,5 +1,7 @@
 #include "views/ConsoleView.h"
 
+#include "translations/Retranslate.h"
+
 #include "views/ConsolePane.h"
 
 #include <QDateTime>
@@ -21,7 +23,8 @@ ConsoleView::ConsoleView(QWidget* parent) : QWidget(parent) {
   tabs_ = new QTabWidget(this);
   tabs_->setDocumentMode(true);
   all_ = new ConsolePane(true, tabs_);
-  tabs_->addTab(all_, "All");
+  tabs_->addTab(all_, QString());
+  new Retranslate(this, [this] { tabs_->setTabText(tabs_->indexOf(all_), tr("All")); });
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(tabs_);

@@ -1,5 +1,7 @@
 #include "views/DashboardView.h"
 
+#include "translations/Retranslate.h"
+
 #include <QChart>
 #include <QChartView>
 #include <QHBoxLayout>
@@ -112,6 +114,27 @@ DashboardView::DashboardView(QWidget* parent) : QWidget(parent) {
   layout->addWidget(table_, 1);
   layout->addLayout(charts, 1);
   run_clock_.start();
+  // The texts again after a change of the studio's language.
+  new Retranslate(this, [this, chart, loss_chart] {
+    table_->setHorizontalHeaderLabels({tr("Task"), tr("State"), tr("Global step"), tr("Steps/s"), tr("Detail")});
+    series_->setName(tr("steps/s (all workers)"));
+    chart->setTitle(tr("Training speed"));
+    faults_->setName(tr("fault injected"));
+    errors_->setName(tr("step failed"));
+    recoveries_->setName(tr("recovered"));
+    x_axis_->setTitleText(tr("seconds since start"));
+    y_axis_->setTitleText(tr("steps/s"));
+    loss_->setName(tr("loss"));
+    loss_chart->setTitle(tr("Loss (logged every 100 steps)"));
+    loss_x_->setTitleText(tr("global step"));
+    loss_y_->setTitleText(tr("loss"));
+    showFigures();
+  });
+}
+
+void DashboardView::showFigures() {
+  step_->setText(shown_step_ >= 0 ? tr("global step %1").arg(shown_step_) : tr("global step -"));
+  rate_->setText(tr("%1 steps/s").arg(shown_rate_, 0, 'f', 0));
 }
 
 void DashboardView::setTasks(const QStringList& tasks) {
@@ -188,13 +211,15 @@ void DashboardView::startRun() {
   y_axis_->setRange(0, max_rate_);
   x_axis_->setRange(0, 10);
   run_clock_.restart();
-  step_->setText(tr("global step -"));
-  rate_->setText(tr("%1 steps/s").arg(0));
+  shown_step_ = -1;
+  shown_rate_ = 0;
+  showFigures();
 }
 
 void DashboardView::updateProgress(qint64 global_step, double steps_per_second) {
-  step_->setText(global_step >= 0 ? tr("global step %1").arg(global_step) : tr("global step -"));
-  rate_->setText(tr("%1 steps/s").arg(steps_per_second, 0, 'f', 0));
+  shown_step_ = global_step;
+  shown_rate_ = steps_per_second;
+  showFigures();
   const double t = static_cast<double>(run_clock_.elapsed()) / 1000.0;
   series_->append(t, steps_per_second);
   if (series_->count() > kChartPoints) series_->removePoints(0, series_->count() - kChartPoints);

@@ -39,6 +39,10 @@ class DashboardView : public QWidget {
   QString stateOf(const QString& task) const;
 
  private:
+  void showFigures();  // the global step and rate above the table
+
+  qint64 shown_step_ = -1;
+  double shown_rate_ = 0;
   QLabel* step_ = nullptr;
   QLabel* rate_ = nullptr;
   QTableWidget* table_ = nullptr;

@@ -1,5 +1,7 @@
 #include "views/PlacementView.h"
 
+#include "translations/Retranslate.h"
+
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -13,12 +15,10 @@ namespace clab::ui {
 
 PlacementView::PlacementView(QWidget* parent) : QWidget(parent) {
   filter_ = new QLineEdit(this);
-  filter_->setPlaceholderText("Filter by node, op or device");
   filter_->setClearButtonEnabled(true);
-  counts_ = new QLabel("No placement yet: it appears when a session places its graph.", this);
+  counts_ = new QLabel(this);
   counts_->setWordWrap(true);
   model_ = new QStandardItemModel(0, 4, this);
-  model_->setHorizontalHeaderLabels({"Node", "Op", "Device", "Placed by"});
   proxy_ = new QSortFilterProxyModel(this);
   proxy_->setSourceModel(model_);
   proxy_->setFilterKeyColumn(-1);
@@ -37,6 +37,11 @@ PlacementView::PlacementView(QWidget* parent) : QWidget(parent) {
   layout->addWidget(table_, 1);
   layout->addWidget(counts_);
   connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
+  new Retranslate(this, [this] {
+    filter_->setPlaceholderText(tr("Filter by node, op or device"));
+    model_->setHorizontalHeaderLabels({tr("Node"), tr("Op"), tr("Device"), tr("Placed by")});
+    showCounts();
+  });
 }
 
 void PlacementView::setRows(const QList<PlacementRow>& rows) {
@@ -47,11 +52,17 @@ void PlacementView::setRows(const QList<PlacementRow>& rows) {
                        new QStandardItem(row.task)});
     ++per_device[row.device];
   }
-  QStringList counts;
-  for (auto it = per_device.begin(); it != per_device.end(); ++it)
-    counts << QStringLiteral("%1: %2 ops").arg(it.key()).arg(it.value());
-  counts_->setText(rows.isEmpty() ? "No placement yet." : counts.join("   "));
+  per_device_ = per_device;
+  showCounts();
   table_->resizeColumnsToContents();
+}
+
+void PlacementView::showCounts() {
+  QStringList counts;
+  for (auto it = per_device_.begin(); it != per_device_.end(); ++it)
+    counts << tr("%1: %2 ops").arg(it.key()).arg(it.value());
+  counts_->setText(counts.isEmpty() ? tr("No placement yet: it appears when a session places its graph.")
+                                    : counts.join("   "));
 }
 
 int PlacementView::rowCount() const { return model_->rowCount(); }

@@ -5,6 +5,7 @@
 
 #include "monitor/RunMonitor.h"
 
+#include <QMap>
 #include <QWidget>
 
 class QLabel;
@@ -27,6 +28,9 @@ class PlacementView : public QWidget {
   QString deviceOf(const QString& node) const;
 
  private:
+  void showCounts();  // ops per device under the table
+
+  QMap<QString, int> per_device_;
   QLineEdit* filter_ = nullptr;
   QLabel* counts_ = nullptr;
   QStandardItemModel* model_ = nullptr;

@@ -1,7 +1,10 @@
 #include "views/RunSettingsView.h"
 
+#include "translations/Retranslate.h"
+
 #include <QCheckBox>
 #include <QFormLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
 
@@ -10,49 +13,53 @@ namespace clab::ui {
 RunSettingsView::RunSettingsView(QWidget* parent) : QWidget(parent) {
   last_step_ = new QSpinBox(this);
   last_step_->setRange(1, 1000000000);
-  last_step_->setToolTip("StopAtStepHook(last_step=...): the workers stop when the global step reaches it");
-  faithful_ = new QCheckBox("exactly the tutorial's graph", this);
-  faithful_->setToolTip(
-      "Nothing increments the global step, as in the tutorial: the run never reaches the last step\n"
-      "and only the time limit ends it (10 s unless set)");
-  sync_ = new QCheckBox("synchronous replicas", this);
-  sync_->setToolTip(
-      "SyncReplicasOptimizer: each global step applies the mean gradient of every worker;\n"
-      "unchecked, every worker updates the ps on its own (asynchronously). Training programs only.");
+  faithful_ = new QCheckBox(this);
+  sync_ = new QCheckBox(this);
   max_seconds_ = new QSpinBox(this);
   max_seconds_->setRange(0, 86400);
-  max_seconds_->setSpecialValueText("none");
-  max_seconds_->setSuffix(" s");
-  max_seconds_->setToolTip("Stop the workers after this long (0: no limit)");
   checkpoint_dir_ = new QLineEdit(this);
-  checkpoint_dir_->setPlaceholderText("no checkpoints");
-  checkpoint_dir_->setToolTip(
-      "Where the chief writes model.ckpt-N files and event files; a restarted chief restores "
-      "from here");
   save_checkpoint_steps_ = new QSpinBox(this);
   save_checkpoint_steps_->setObjectName("save_checkpoint_steps");
   save_checkpoint_steps_->setRange(0, 1000000000);
-  save_checkpoint_steps_->setSpecialValueText("not by steps");
-  save_checkpoint_steps_->setPrefix("every ");
-  save_checkpoint_steps_->setSuffix(" steps");
-  save_checkpoint_steps_->setToolTip(
-      "--save_checkpoint_steps: the chief checkpoints every N global steps (when set, it wins over seconds)");
   save_checkpoint_secs_ = new QSpinBox(this);
   save_checkpoint_secs_->setObjectName("save_checkpoint_secs");
   save_checkpoint_secs_->setRange(0, 7 * 86400);
-  save_checkpoint_secs_->setSpecialValueText("every 600 s (default)");
-  save_checkpoint_secs_->setPrefix("every ");
-  save_checkpoint_secs_->setSuffix(" s");
-  save_checkpoint_secs_->setToolTip(
-      "--save_checkpoint_secs: the chief checkpoints every S seconds (0: TensorFlow's default of 600 s)");
   auto* form = new QFormLayout(this);
-  form->addRow("Last step", last_step_);
-  form->addRow("Faithful", faithful_);
-  form->addRow("Updates", sync_);
-  form->addRow("Time limit", max_seconds_);
-  form->addRow("Checkpoints", checkpoint_dir_);
-  form->addRow("Checkpoint steps", save_checkpoint_steps_);
-  form->addRow("Checkpoint time", save_checkpoint_secs_);
+  for (QWidget* field : std::initializer_list<QWidget*>{last_step_, faithful_, sync_, max_seconds_, checkpoint_dir_,
+                                                        save_checkpoint_steps_, save_checkpoint_secs_})
+    form->addRow(new QLabel(this), field);
+  new Retranslate(this, [this, form] {
+    last_step_->setToolTip(tr("StopAtStepHook(last_step=...): the workers stop when the global step reaches it"));
+    faithful_->setText(tr("exactly the tutorial's graph"));
+    faithful_->setToolTip(
+        tr("Nothing increments the global step, as in the tutorial: the run never reaches the last step\n"
+           "and only the time limit ends it (10 s unless set)"));
+    sync_->setText(tr("synchronous replicas"));
+    sync_->setToolTip(
+        tr("SyncReplicasOptimizer: each global step applies the mean gradient of every worker;\n"
+           "unchecked, every worker updates the ps on its own (asynchronously). Training programs only."));
+    max_seconds_->setSpecialValueText(tr("none"));
+    max_seconds_->setSuffix(tr(" s"));
+    max_seconds_->setToolTip(tr("Stop the workers after this long (0: no limit)"));
+    checkpoint_dir_->setPlaceholderText(tr("no checkpoints"));
+    checkpoint_dir_->setToolTip(
+        tr("Where the chief writes model.ckpt-N files and event files; a restarted chief restores from here"));
+    save_checkpoint_steps_->setSpecialValueText(tr("not by steps"));
+    save_checkpoint_steps_->setPrefix(tr("every "));
+    save_checkpoint_steps_->setSuffix(tr(" steps"));
+    save_checkpoint_steps_->setToolTip(
+        tr("--save_checkpoint_steps: the chief checkpoints every N global steps (when set, it wins over seconds)"));
+    save_checkpoint_secs_->setSpecialValueText(tr("every 600 s (default)"));
+    save_checkpoint_secs_->setPrefix(tr("every "));
+    save_checkpoint_secs_->setSuffix(tr(" s"));
+    save_checkpoint_secs_->setToolTip(
+        tr("--save_checkpoint_secs: the chief checkpoints every S seconds (0: TensorFlow's default of 600 s)"));
+    const QStringList labels = {tr("Last step"),   tr("Faithful"),         tr("Updates"),        tr("Time limit"),
+                                tr("Checkpoints"), tr("Checkpoint steps"), tr("Checkpoint time")};
+    for (int row = 0; row < form->rowCount() && row < labels.size(); ++row)
+      if (auto* label = qobject_cast<QLabel*>(form->itemAt(row, QFormLayout::LabelRole)->widget()))
+        label->setText(labels[row]);
+  });
   connect(save_checkpoint_steps_, &QSpinBox::editingFinished, this, &RunSettingsView::emitEdit);
   connect(save_checkpoint_secs_, &QSpinBox::editingFinished, this, &RunSettingsView::emitEdit);
   connect(last_step_, &QSpinBox::editingFinished, this, &RunSettingsView::emitEdit);

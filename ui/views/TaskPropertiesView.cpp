@@ -1,5 +1,7 @@
 #include "views/TaskPropertiesView.h"
 
+#include "translations/Retranslate.h"
+
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -10,13 +12,11 @@
 namespace clab::ui {
 
 TaskPropertiesView::TaskPropertiesView(QWidget* parent) : QWidget(parent) {
-  title_ = new QLabel("Select a task on the canvas to edit it.", this);
+  title_ = new QLabel(this);
   title_->setWordWrap(true);
   host_ = new QLineEdit(this);
-  host_->setToolTip("The host the task runs on: a name or an address. Loopback addresses listen on loopback only.");
   port_ = new QSpinBox(this);
   port_->setRange(0, 99999);  // out-of-range ports are accepted here and reported as problems
-  port_->setToolTip("The task's gRPC port (1-65535)");
   problem_ = new QLabel(this);
   problem_->setStyleSheet("color: #c02020");
   problem_->setWordWrap(true);
@@ -24,8 +24,10 @@ TaskPropertiesView::TaskPropertiesView(QWidget* parent) : QWidget(parent) {
   devices_->setWordWrap(true);
   devices_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   auto* form = new QFormLayout;
-  form->addRow("Host", host_);
-  form->addRow("Port", port_);
+  auto* host_label = new QLabel(this);
+  auto* port_label = new QLabel(this);
+  form->addRow(host_label, host_);
+  form->addRow(port_label, port_);
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(title_);
   layout->addLayout(form);
@@ -34,7 +36,21 @@ TaskPropertiesView::TaskPropertiesView(QWidget* parent) : QWidget(parent) {
   layout->addStretch(1);
   connect(host_, &QLineEdit::editingFinished, this, &TaskPropertiesView::emitEdit);
   connect(port_, &QSpinBox::editingFinished, this, &TaskPropertiesView::emitEdit);
+  new Retranslate(this, [this, host_label, port_label] {
+    host_->setToolTip(
+        tr("The host the task runs on: a name or an address. Loopback addresses listen on loopback only."));
+    port_->setToolTip(tr("The task's gRPC port (1-65535)"));
+    host_label->setText(tr("Host"));
+    port_label->setText(tr("Port"));
+    showTitle();
+    showDevices(devices_shown_);
+  });
   showTask(nullptr, {});
+}
+
+void TaskPropertiesView::showTitle() {
+  title_->setText(task_.isEmpty() ? tr("Select a task on the canvas to edit it.")
+                                  : tr("<b>%1</b><br>job %2, task %3").arg(task_, job_).arg(index_));
 }
 
 void TaskPropertiesView::showTask(const ProjectTask* task, const QString& problem) {
@@ -42,8 +58,9 @@ void TaskPropertiesView::showTask(const ProjectTask* task, const QString& proble
   task_ = task ? task->name() : QString();
   host_->setEnabled(task != nullptr);
   port_->setEnabled(task != nullptr);
-  title_->setText(task ? QStringLiteral("<b>%1</b><br>job %2, task %3").arg(task->name(), task->job).arg(task->index)
-                       : "Select a task on the canvas to edit it.");
+  job_ = task ? task->job : QString();
+  index_ = task ? task->index : 0;
+  showTitle();
   host_->setText(task ? task->host : QString());
   port_->setValue(task ? task->port : 0);
   problem_->setText(problem);
@@ -52,6 +69,7 @@ void TaskPropertiesView::showTask(const ProjectTask* task, const QString& proble
 }
 
 void TaskPropertiesView::showDevices(const QList<DeviceInfo>& devices) {
+  devices_shown_ = devices;
   if (task_.isEmpty()) {
     devices_->clear();
     return;
@@ -61,8 +79,8 @@ void TaskPropertiesView::showDevices(const QList<DeviceInfo>& devices) {
     lines << QStringLiteral("%1<br>&nbsp;&nbsp;%2, %3%4")
                  .arg(device.name.toHtmlEscaped(), device.type.toHtmlEscaped(), MemoryText(device.memory_bytes),
                       device.description.isEmpty() ? QString() : ", " + device.description.toHtmlEscaped());
-  devices_->setText(lines.isEmpty() ? "<b>Devices</b><br>known once the task runs"
-                                    : "<b>Devices</b><br>" + lines.join("<br>"));
+  devices_->setText("<b>" + tr("Devices") + "</b><br>" +
+                    (lines.isEmpty() ? tr("known once the task runs") : lines.join("<br>")));
 }
 
 QString TaskPropertiesView::devicesText() const {

@@ -34,8 +34,12 @@ class TaskPropertiesView : public QWidget {
 
  private:
   void emitEdit();
+  void showTitle();
 
   QString task_;
+  QString job_;
+  int index_ = 0;
+  QList<DeviceInfo> devices_shown_;
   QLabel* title_ = nullptr;
   QLineEdit* host_ = nullptr;
   QSpinBox* port_ = nullptr;

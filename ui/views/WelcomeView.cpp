@@ -1,5 +1,7 @@
 #include "views/WelcomeView.h"
 
+#include "translations/Retranslate.h"
+
 #include <QCommandLinkButton>
 #include <QLabel>
 #include <QListWidget>
@@ -8,17 +10,10 @@
 namespace clab::ui {
 
 WelcomeView::WelcomeView(QWidget* parent) : QWidget(parent) {
-  auto* intro = new QLabel(
-      "<h2>ClusterLab Studio</h2>"
-      "<p>Design a cluster of parameter servers and workers, run it on this machine (every task its own "
-      "process, talking gRPC) or attach to one running on real hosts, and watch training live: each task's "
-      "state, the global step and its rate, the loss, where every op runs, the bytes on every link, "
-      "checkpoints. Right-click a task to kill or restart it and watch the workers recover.</p>"
-      "<p>Start from an example, then press <b>F5</b> to run it.</p>",
-      this);
+  auto* intro = new QLabel(this);
   intro->setWordWrap(true);
-  auto example = [this](const QString& title, const QString& text, const QString& id) {
-    auto* button = new QCommandLinkButton(title, text, this);
+  auto example = [this](const QString& id) {
+    auto* button = new QCommandLinkButton(this);
     connect(button, &QCommandLinkButton::clicked, this, [this, id] { emit exampleChosen(id); });
     return button;
   };
@@ -29,21 +24,40 @@ WelcomeView::WelcomeView(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(16, 12, 16, 12);
   layout->addWidget(intro);
-  layout->addWidget(
-      example("The seed tutorial", "x . w on a ps and a worker, 200 steps: the placement log and [[20]]", "seed"));
-  layout->addWidget(
-      example("The seed on two workers", "20,000 steps on a ps and two workers sharing w", "seed-two-workers"));
-  layout->addWidget(example("Real training: handwritten digits",
-                            "a 64-128-10 MLP trained by two workers against a ps; the loss falls", "digits-mlp"));
-  layout->addWidget(new QLabel("<b>Recent projects</b> (double-click to open)", this));
+  QCommandLinkButton* seed = example("seed");
+  QCommandLinkButton* seed_two = example("seed-two-workers");
+  QCommandLinkButton* digits = example("digits-mlp");
+  auto* recent_title = new QLabel(this);
+  layout->addWidget(seed);
+  layout->addWidget(seed_two);
+  layout->addWidget(digits);
+  layout->addWidget(recent_title);
   layout->addWidget(recent_);
   layout->addStretch(1);
+  new Retranslate(this, [=, this] {
+    intro->setText(
+        tr("<h2>ClusterLab Studio</h2>"
+           "<p>Design a cluster of parameter servers and workers, run it on this machine (every task its own "
+           "process, talking gRPC) or attach to one running on real hosts, and watch training live: each task's "
+           "state, the global step and its rate, the loss, where every op runs, the bytes on every link, "
+           "checkpoints. Right-click a task to kill or restart it and watch the workers recover.</p>"
+           "<p>Start from an example, then press <b>F5</b> to run it.</p>"));
+    seed->setText(tr("The seed tutorial"));
+    seed->setDescription(tr("x . w on a ps and a worker, 200 steps: the placement log and [[20]]"));
+    seed_two->setText(tr("The seed on two workers"));
+    seed_two->setDescription(tr("20,000 steps on a ps and two workers sharing w"));
+    digits->setText(tr("Real training: handwritten digits"));
+    digits->setDescription(tr("a 64-128-10 MLP trained by two workers against a ps; the loss falls"));
+    recent_title->setText(tr("<b>Recent projects</b> (double-click to open)"));
+    setRecent(recent_paths_);
+  });
 }
 
 void WelcomeView::setRecent(const QStringList& paths) {
+  recent_paths_ = paths;
   recent_->clear();
   recent_->addItems(paths);
-  if (paths.isEmpty()) recent_->addItem("(none yet: File > Save As writes a .clab project)");
+  if (paths.isEmpty()) recent_->addItem(tr("(none yet: File > Save As writes a .clab project)"));
 }
 
 }  // namespace clab::ui

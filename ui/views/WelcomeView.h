@@ -22,6 +22,7 @@ class WelcomeView : public QWidget {
 
  private:
   QListWidget* recent_ = nullptr;
+  QStringList recent_paths_;
 };
 
 }  // namespace clab::ui

@@ -1,5 +1,7 @@
 #include "window/GraphEditor.h"
 
+#include "translations/Retranslate.h"
+
 #include "graph/BuilderDialog.h"
 #include "graph/DeviceFunctionDialog.h"
 #include "graph/DevicePlacement.h"
@@ -68,7 +70,6 @@ GraphEditor::GraphEditor(QUndoStack* undo, QWidget* parent) : QWidget(parent) {
   legend_ = new QListWidget(this);
   legend_->setObjectName("legend");
   legend_->setSelectionMode(QAbstractItemView::NoSelection);
-  legend_->setToolTip("One colour per task; grey: no device");
   problems_ = new QListWidget(this);
   problems_->setObjectName("problems");
   problems_->setWordWrap(true);
@@ -86,19 +87,28 @@ GraphEditor::GraphEditor(QUndoStack* undo, QWidget* parent) : QWidget(parent) {
   buildToolbar(toolbar);
 
   auto* right = new QSplitter(Qt::Vertical, this);
-  auto add_titled = [right](const QString& title, QWidget* widget) {
+  auto add_titled = [right](QWidget* widget) {
     auto* box = new QWidget(right);
     auto* layout = new QVBoxLayout(box);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->setSpacing(2);
-    auto* label = new QLabel("<b>" + title + "</b>", box);
+    auto* label = new QLabel(box);
     layout->addWidget(label);
     layout->addWidget(widget, 1);
     right->addWidget(box);
+    return label;
   };
-  add_titled("Node", properties_);
-  add_titled("Devices", legend_);
-  add_titled("Problems", problems_);
+  QLabel* node_title = add_titled(properties_);
+  QLabel* devices_title = add_titled(legend_);
+  QLabel* problems_title = add_titled(problems_);
+  new Retranslate(this, [=, this] {
+    legend_->setToolTip(tr("One colour per task; grey: no device"));
+    node_title->setText("<b>" + tr("Node") + "</b>");
+    devices_title->setText("<b>" + tr("Devices") + "</b>");
+    problems_title->setText("<b>" + tr("Problems") + "</b>");
+    updatePanels();
+    if (status_text_) status_->setText(" " + status_text_());
+  });
   right->setStretchFactor(0, 4);
   right->setStretchFactor(1, 2);
   right->setStretchFactor(2, 1);
@@ -126,10 +136,10 @@ GraphEditor::GraphEditor(QUndoStack* undo, QWidget* parent) : QWidget(parent) {
   connect(palette_, &OpPalette::opActivated, this, [this](const QString& op) {
     QString error;
     const QPointF centre = view_->mapToScene(view_->viewport()->rect().center());
-    if (scene_->addNodeAt(op, centre, &error).isEmpty()) setStatus("Cannot add the node: " + error);
+    if (scene_->addNodeAt(op, centre, &error).isEmpty()) setStatus(tr("Cannot add the node: %1").arg(error));
   });
   connect(scene_, &GraphScene::nodeSelectionChanged, properties_, &NodePropertiesView::showNode);
-  connect(scene_, &GraphScene::message, this, &GraphEditor::setStatus);
+  connect(scene_, &GraphScene::message, this, qOverload<const QString&>(&GraphEditor::setStatus));
   connect(scene_, &GraphScene::rebuilt, this, &GraphEditor::updatePanels);
   connect(document_, &GraphDocument::changed, this, [this] {
     // A placement describes the graph it was made for: make it again.
@@ -159,55 +169,38 @@ GraphEditor::GraphEditor(QUndoStack* undo, QWidget* parent) : QWidget(parent) {
 GraphEditor::~GraphEditor() = default;
 
 void GraphEditor::buildToolbar(QToolBar* toolbar) {
-  toolbar
-      ->addAction("Import...", this,
-                  [this] {
-                    const QString path = QFileDialog::getOpenFileName(this, "Import a graph", {},
-                                                                      "GraphDef (*.pbtxt *.pb *.txt);;All files (*)");
-                    QString error;
-                    if (!path.isEmpty() && !importGraph(path, &error))
-                      QMessageBox::warning(this, "Cannot import the graph", error);
-                  })
-      ->setObjectName("import-graph");
-  toolbar
-      ->addAction("Export...", this,
-                  [this] {
-                    const QString path = QFileDialog::getSaveFileName(
-                        this, "Export the graph", "graph.pbtxt", "Text GraphDef (*.pbtxt);;Binary GraphDef (*.pb)");
-                    QString error;
-                    if (!path.isEmpty() && !exportGraph(path, &error))
-                      QMessageBox::warning(this, "Cannot export the graph", error);
-                  })
-      ->setObjectName("export-graph");
+  QAction* import = toolbar->addAction(QString(), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import a graph"), {},
+                                                      tr("GraphDef (*.pbtxt *.pb *.txt);;All files (*)"));
+    QString error;
+    if (!path.isEmpty() && !importGraph(path, &error)) QMessageBox::warning(this, tr("Cannot import the graph"), error);
+  });
+  import->setObjectName("import-graph");
+  QAction* export_action = toolbar->addAction(QString(), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export the graph"), "graph.pbtxt",
+                                                      tr("Text GraphDef (*.pbtxt);;Binary GraphDef (*.pb)"));
+    QString error;
+    if (!path.isEmpty() && !exportGraph(path, &error)) QMessageBox::warning(this, tr("Cannot export the graph"), error);
+  });
+  export_action->setObjectName("export-graph");
   toolbar->addSeparator();
-  toolbar
-      ->addAction("Layout", this,
-                  [this] {
-                    scene_->autoLayout();
-                    view_->fitAll();
-                  })
-      ->setToolTip("Lay the graph out again, inputs to the left");
-  toolbar->addAction("Fit", this, &GraphEditor::fitGraph)->setToolTip("Show the whole graph");
-  toolbar
-      ->addAction("Collapse", this,
-                  [this] {
-                    scene_->collapseAll();
-                    scene_->autoLayout();
-                    view_->fitAll();
-                  })
-      ->setToolTip(
-          "Show each top-level name scope as one box (double-click a box, or right-click a node, to change one)");
-  toolbar
-      ->addAction("Expand", this,
-                  [this] {
-                    scene_->expandAll();
-                    scene_->autoLayout();
-                    view_->fitAll();
-                  })
-      ->setToolTip("Show every node of every name scope");
+  QAction* layout = toolbar->addAction(QString(), this, [this] {
+    scene_->autoLayout();
+    view_->fitAll();
+  });
+  QAction* fit = toolbar->addAction(QString(), this, &GraphEditor::fitGraph);
+  QAction* collapse = toolbar->addAction(QString(), this, [this] {
+    scene_->collapseAll();
+    scene_->autoLayout();
+    view_->fitAll();
+  });
+  QAction* expand = toolbar->addAction(QString(), this, [this] {
+    scene_->expandAll();
+    scene_->autoLayout();
+    view_->fitAll();
+  });
   search_ = new QLineEdit(toolbar);
   search_->setObjectName("find-node");
-  search_->setPlaceholderText("Find node");
   search_->setClearButtonEnabled(true);
   search_->setMaximumWidth(200);
   auto* completer = new QCompleter(new QStringListModel(search_), search_);
@@ -215,21 +208,22 @@ void GraphEditor::buildToolbar(QToolBar* toolbar) {
   completer->setFilterMode(Qt::MatchContains);
   search_->setCompleter(completer);
   connect(search_, &QLineEdit::returnPressed, this, [this] {
-    if (!findNode(search_->text())) setStatus(QStringLiteral("No node named like '%1'").arg(search_->text()));
+    if (!findNode(search_->text())) setStatus(tr("No node named like '%1'").arg(search_->text()));
   });
   connect(completer, qOverload<const QString&>(&QCompleter::activated), this,
           [this](const QString& name) { findNode(name); });
   toolbar->addWidget(search_);
   toolbar->addSeparator();
-  toolbar->addWidget(new QLabel(" Colour by ", toolbar));
+  auto* colour_by = new QLabel(toolbar);
+  toolbar->addWidget(colour_by);
   color_by_ = new QComboBox(toolbar);
   color_by_->setObjectName("color-by");
-  color_by_->addItems({"requested device", "placed device"});
+  color_by_->addItems({QString(), QString()});
   connect(color_by_, &QComboBox::activated, this, [this](int index) {
     if (index == 1 && scene_->assignedDevices().isEmpty()) {
       QString error;
       if (!previewPlacement(&error)) {
-        setStatus("Cannot place the graph: " + error);
+        setStatus(tr("Cannot place the graph: %1").arg(error));
         color_by_->setCurrentIndex(0);
         return;
       }
@@ -242,7 +236,7 @@ void GraphEditor::buildToolbar(QToolBar* toolbar) {
   });
   toolbar->addWidget(color_by_);
   toolbar->addSeparator();
-  QAction* setter = toolbar->addAction("replica_device_setter...", this, [this] {
+  QAction* setter = toolbar->addAction(QString(), this, [this] {
     QStringList workers;
     for (const ProjectTask& task : project_.tasksOf("worker"))
       workers << QStringLiteral("/job:worker/task:%1").arg(task.index);
@@ -250,39 +244,30 @@ void GraphEditor::buildToolbar(QToolBar* toolbar) {
     if (dialog.exec() != QDialog::Accepted) return;
     QString error;
     if (!applyReplicaDeviceSetter(dialog.choice(), &error))
-      QMessageBox::warning(this, "Cannot apply the device function", error);
+      QMessageBox::warning(this, tr("Cannot apply the device function"), error);
   });
   setter->setObjectName("replica-device-setter");
-  setter->setToolTip(
-      "Put variables on the ps tasks (round robin) and every other op on /job:worker/task:0, "
-      "as tf.train.replica_device_setter does, then show where the Placer puts each node");
-  toolbar
-      ->addAction("Device...", this,
-                  [this] {
-                    const QStringList nodes = scene_->selectedNodes();
-                    if (nodes.isEmpty()) {
-                      setStatus("Select the nodes to place first");
-                      return;
-                    }
-                    QStringList choices{""};
-                    for (const ProjectTask& task : project_.tasks)
-                      choices << QStringLiteral("/job:%1/task:%2").arg(task.job).arg(task.index);
-                    bool ok = false;
-                    const QString device = QInputDialog::getItem(
-                        this, "Device of the selection",
-                        QStringLiteral("Device for %1 node(s) (empty: none)").arg(nodes.size()), choices, 0, true, &ok);
-                    QString error;
-                    if (ok && !document_->setDevices(nodes, device, &error) && !error.isEmpty())
-                      QMessageBox::warning(this, "Cannot set the device", error);
-                  })
-      ->setToolTip("Set the requested device of every selected node at once");
-  toolbar
-      ->addAction("Place", this,
-                  [this] {
-                    QString error;
-                    if (!previewPlacement(&error)) QMessageBox::warning(this, "Cannot place the graph", error);
-                  })
-      ->setToolTip("Run the engine's Placer on the project's tasks and colour nodes by where they land");
+  QAction* device_action = toolbar->addAction(QString(), this, [this] {
+    const QStringList nodes = scene_->selectedNodes();
+    if (nodes.isEmpty()) {
+      setStatus(tr("Select the nodes to place first"));
+      return;
+    }
+    QStringList choices{""};
+    for (const ProjectTask& task : project_.tasks)
+      choices << QStringLiteral("/job:%1/task:%2").arg(task.job).arg(task.index);
+    bool ok = false;
+    const QString device =
+        QInputDialog::getItem(this, tr("Device of the selection"),
+                              tr("Device for %1 node(s) (empty: none)").arg(nodes.size()), choices, 0, true, &ok);
+    QString error;
+    if (ok && !document_->setDevices(nodes, device, &error) && !error.isEmpty())
+      QMessageBox::warning(this, tr("Cannot set the device"), error);
+  });
+  QAction* place = toolbar->addAction(QString(), this, [this] {
+    QString error;
+    if (!previewPlacement(&error)) QMessageBox::warning(this, tr("Cannot place the graph"), error);
+  });
   toolbar->addSeparator();
   auto* build_menu = new QMenu(toolbar);
   const auto open_builder = [this](BuilderDialog::Kind kind) {
@@ -294,27 +279,60 @@ void GraphEditor::buildToolbar(QToolBar* toolbar) {
       QMessageBox::warning(this, dialog.windowTitle(), error);
     }
   };
-  build_menu->addAction("Dense layer...", this, [open_builder] { open_builder(BuilderDialog::Kind::kDense); });
-  build_menu->addAction("Loss...", this, [open_builder] { open_builder(BuilderDialog::Kind::kLoss); });
-  build_menu->addAction("Optimizer...", this, [open_builder] { open_builder(BuilderDialog::Kind::kOptimizer); });
-  build_menu->addAction("Global step", this, [this] {
+  QAction* dense =
+      build_menu->addAction(QString(), this, [open_builder] { open_builder(BuilderDialog::Kind::kDense); });
+  QAction* loss = build_menu->addAction(QString(), this, [open_builder] { open_builder(BuilderDialog::Kind::kLoss); });
+  QAction* optimizer =
+      build_menu->addAction(QString(), this, [open_builder] { open_builder(BuilderDialog::Kind::kOptimizer); });
+  QAction* global_step = build_menu->addAction(QString(), this, [this] {
     QString error;
     if (!applyBuild(GraphBuilders::addGlobalStep(document_->graph()), &error))
-      QMessageBox::warning(this, "Cannot add the global step", error);
+      QMessageBox::warning(this, tr("Cannot add the global step"), error);
   });
   auto* build_button = new QToolButton(toolbar);
   build_button->setObjectName("build-menu");
-  build_button->setText("Build");
-  build_button->setToolTip("Add a dense layer, a loss, an optimizer (gradients and apply ops) or the global step");
   build_button->setMenu(build_menu);
   build_button->setPopupMode(QToolButton::InstantPopup);
   toolbar->addWidget(build_button);
   toolbar->addSeparator();
-  QAction* teach = toolbar->addAction("Teach");
+  QAction* teach = toolbar->addAction(QString());
   teach->setObjectName("teach");
   teach->setCheckable(true);
-  teach->setToolTip("Walk through one distributed step of this graph: prune, place, partition, register, run");
   connect(teach, &QAction::toggled, this, &GraphEditor::setTeaching);
+  new Retranslate(this, [=, this] {
+    import->setText(tr("Import..."));
+    export_action->setText(tr("Export..."));
+    layout->setText(tr("Layout"));
+    layout->setToolTip(tr("Lay the graph out again, inputs to the left"));
+    fit->setText(tr("Fit"));
+    fit->setToolTip(tr("Show the whole graph"));
+    collapse->setText(tr("Collapse"));
+    collapse->setToolTip(
+        tr("Show each top-level name scope as one box (double-click a box, or right-click a node, to change one)"));
+    expand->setText(tr("Expand"));
+    expand->setToolTip(tr("Show every node of every name scope"));
+    search_->setPlaceholderText(tr("Find node"));
+    colour_by->setText(tr(" Colour by "));
+    color_by_->setItemText(0, tr("requested device"));
+    color_by_->setItemText(1, tr("placed device"));
+    setter->setText("replica_device_setter...");
+    setter->setToolTip(
+        tr("Put variables on the ps tasks (round robin) and every other op on /job:worker/task:0, "
+           "as tf.train.replica_device_setter does, then show where the Placer puts each node"));
+    device_action->setText(tr("Device..."));
+    device_action->setToolTip(tr("Set the requested device of every selected node at once"));
+    place->setText(tr("Place"));
+    place->setToolTip(tr("Run the engine's Placer on the project's tasks and colour nodes by where they land"));
+    dense->setText(tr("Dense layer..."));
+    loss->setText(tr("Loss..."));
+    optimizer->setText(tr("Optimizer..."));
+    global_step->setText(tr("Global step"));
+    build_button->setText(tr("Build"));
+    build_button->setToolTip(
+        tr("Add a dense layer, a loss, an optimizer (gradients and apply ops) or the global step"));
+    teach->setText(tr("Teach"));
+    teach->setToolTip(tr("Walk through one distributed step of this graph: prune, place, partition, register, run"));
+  });
 }
 
 void GraphEditor::setTeaching(bool on) {
@@ -368,15 +386,20 @@ void GraphEditor::setProject(const Project& project) {
   if (!project.graph.isEmpty()) {
     auto graph = GraphFiles::fromText(project.graph);
     document_->setGraph(graph.ok() ? *graph : tensorflow::GraphDef());
-    setStatus(graph.ok() ? QStringLiteral("The project's graph: %1 nodes").arg(document_->nodeCount())
-                         : "The project's graph cannot be read: " + Q(std::string(graph.status().message())));
+    const QString problem = graph.ok() ? QString() : Q(std::string(graph.status().message()));
+    setStatus([this, problem] {
+      return problem.isEmpty() ? tr("The project's graph: %1 nodes").arg(document_->nodeCount())
+                               : tr("The project's graph cannot be read: %1").arg(problem);
+    });
   } else {
     auto graph = ProgramGraphs::build(project.program, ClusterOf(project));
     document_->setGraph(graph.ok() ? *graph : tensorflow::GraphDef());
-    setStatus(graph.ok() ? QStringLiteral("The graph the %1 program builds on worker 0: %2 nodes")
-                               .arg(project.program)
-                               .arg(document_->nodeCount())
-                         : Q(std::string(graph.status().message())));
+    const QString problem = graph.ok() ? QString() : Q(std::string(graph.status().message()));
+    setStatus([this, problem, program = project.program] {
+      return problem.isEmpty()
+                 ? tr("The graph the %1 program builds on worker 0: %2 nodes").arg(program).arg(document_->nodeCount())
+                 : problem;
+    });
   }
   scene_->autoLayout();
   teaching_->setProject(project, true);
@@ -400,10 +423,10 @@ bool GraphEditor::importGraph(const QString& path, QString* error) {
     if (error) *error = Q(std::string(graph.status().message()));
     return false;
   }
-  document_->replaceGraph("Import " + QFileInfo(path).fileName(), *graph);
+  document_->replaceGraph(tr("Import %1").arg(QFileInfo(path).fileName()), *graph);
   scene_->autoLayout();
   fitGraph();
-  setStatus(QStringLiteral("Imported %1: %2 nodes").arg(path).arg(document_->nodeCount()));
+  setStatus(tr("Imported %1: %2 nodes").arg(path).arg(document_->nodeCount()));
   return true;
 }
 
@@ -418,7 +441,7 @@ bool GraphEditor::applyReplicaDeviceSetter(QString* error) { return applyReplica
 bool GraphEditor::applyReplicaDeviceSetter(const SetterChoice& choice, QString* error) {
   const int ps = choice.ps_tasks > 0 ? choice.ps_tasks : static_cast<int>(project_.tasksOf("ps").size());
   if (ps == 0) {
-    if (error) *error = "The cluster has no ps task: add one on the cluster canvas first.";
+    if (error) *error = tr("The cluster has no ps task: add one on the cluster canvas first.");
     return false;
   }
   auto placed = DevicePlacement::applyReplicaDeviceSetter(document_->graph(), ClusterOf(project_), choice);
@@ -426,20 +449,17 @@ bool GraphEditor::applyReplicaDeviceSetter(const SetterChoice& choice, QString* 
     if (error) *error = Q(std::string(placed.status().message()));
     return false;
   }
-  document_->replaceGraph(QStringLiteral("Apply replica_device_setter (%1 ps task%2, %3)")
-                              .arg(ps)
-                              .arg(ps == 1 ? "" : "s")
-                              .arg(choice.greedy ? "greedy" : "round robin"),
+  document_->replaceGraph(tr("Apply replica_device_setter (%n ps task(s), %1)", nullptr, ps)
+                              .arg(choice.greedy ? tr("greedy") : tr("round robin")),
                           *placed);
   QString place_error;
   if (previewPlacement(&place_error)) {
     scene_->setColorBy(GraphScene::ColorBy::kAssignedDevice);
     color_by_->setCurrentIndex(1);
-    setStatus(QStringLiteral("replica_device_setter over %1 ps task%2; colours show where the Placer puts each node")
-                  .arg(ps)
-                  .arg(ps == 1 ? "" : "s"));
+    setStatus(
+        tr("replica_device_setter over %n ps task(s); colours show where the Placer puts each node", nullptr, ps));
   } else {
-    setStatus("replica_device_setter applied; the graph cannot be placed yet: " + place_error);
+    setStatus(tr("replica_device_setter applied; the graph cannot be placed yet: %1").arg(place_error));
   }
   return true;
 }
@@ -463,14 +483,14 @@ bool GraphEditor::previewPlacement(QString* error) {
 bool GraphEditor::applyBuild(const StatusOr<BuildResult>& result, QString* error) {
   if (!result.ok()) {
     if (error) *error = Q(std::string(result.status().message()));
-    setStatus("Cannot build: " + Q(std::string(result.status().message())));
+    setStatus(tr("Cannot build: %1").arg(Q(std::string(result.status().message()))));
     return false;
   }
   const int before = document_->nodeCount();
   document_->replaceGraph(result->description, result->graph);
   scene_->autoLayout();
   view_->showNode(result->output);
-  setStatus(QStringLiteral("%1: %2 new nodes, ends in %3")
+  setStatus(tr("%1: %2 new nodes, ends in %3")
                 .arg(result->description)
                 .arg(document_->nodeCount() - before)
                 .arg(result->output));
@@ -490,8 +510,8 @@ void GraphEditor::showPlannedTransfers() {
   placement_plan_ = std::make_unique<StepWalkthrough>(std::move(*plan));
   placement_stage_->setWalkthrough(placement_plan_.get());
   placement_stage_->showPhase(TeachingPhase::kPartition);
-  setStatus(QStringLiteral("Placed on the project's tasks: a step of %1 sends %2 tensor(s) across tasks, %3 in all "
-                           "(dashed orange: _Send/_Recv pairs)")
+  setStatus(tr("Placed on the project's tasks: a step of %1 sends %2 tensor(s) across tasks, %3 in all "
+               "(dashed orange: _Send/_Recv pairs)")
                 .arg(fetches.join(", "))
                 .arg(placement_plan_->transfers.size())
                 .arg(TeachingText::bytes(placement_plan_->transferBytes())));
@@ -507,7 +527,7 @@ void GraphEditor::showRunPlacement(const QList<PlacementRow>& rows) {
   if (assigned.isEmpty()) return;
   scene_->setAssignedDevices(assigned);
   properties_->setAssignedDevices(assigned);
-  setStatus(QStringLiteral("Placement of the running graph by %1").arg(first_task));
+  setStatus(tr("Placement of the running graph by %1").arg(first_task));
 }
 
 bool GraphEditor::findNode(const QString& text) {
@@ -529,7 +549,15 @@ QColor GraphEditor::nodeColor(const QString& node) const {
 
 QString GraphEditor::statusText() const { return status_->text(); }
 
-void GraphEditor::setStatus(const QString& text) { status_->setText(" " + text); }
+void GraphEditor::setStatus(const QString& text) {
+  status_text_ = nullptr;
+  status_->setText(" " + text);
+}
+
+void GraphEditor::setStatus(std::function<QString()> text) {
+  status_text_ = std::move(text);
+  status_->setText(" " + status_text_());
+}
 
 void GraphEditor::updatePanels() {
   // Legend: each task with the number of nodes shown on it.
@@ -547,8 +575,8 @@ void GraphEditor::updatePanels() {
     item->setData(Qt::UserRole, task);
   }
   if (unplaced > 0) {
-    auto* item = new QListWidgetItem(Swatch(DeviceColors::unplacedColor()),
-                                     QStringLiteral("no device  (%1)").arg(unplaced), legend_);
+    auto* item =
+        new QListWidgetItem(Swatch(DeviceColors::unplacedColor()), tr("no device  (%1)").arg(unplaced), legend_);
     item->setData(Qt::UserRole, QString());
   }
   problems_->clear();
@@ -561,7 +589,7 @@ void GraphEditor::updatePanels() {
   }
   if (!check.graph_error.isEmpty()) new QListWidgetItem(check.graph_error, problems_);
   if (problems_->count() == 0) {
-    auto* item = new QListWidgetItem("No problems: the engine accepts this graph.", problems_);
+    auto* item = new QListWidgetItem(tr("No problems: the engine accepts this graph."), problems_);
     item->setForeground(QColor(30, 120, 30));
   }
   if (auto* model = qobject_cast<QStringListModel*>(search_->completer()->model()))

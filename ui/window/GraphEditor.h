@@ -9,6 +9,7 @@
 // graph to the project through graphEdited().
 #pragma once
 
+#include <functional>
 #include <memory>
 
 #include "graph/DevicePlacement.h"
@@ -96,6 +97,9 @@ class GraphEditor : public QWidget {
   void buildToolbar(QToolBar* toolbar);
   void updatePanels();
   void setStatus(const QString& text);
+  // A status that follows the studio's language: `text` is asked again after a change.
+  void setStatus(std::function<QString()> text);
+  std::function<QString()> status_text_;
   // After a placement: the Send/Recv pairs a step of the graph would need, with their bytes.
   void showPlannedTransfers();
   QStringList taskNames() const;

@@ -19,19 +19,25 @@
 #include <QMessageBox>
 #include <QStatusBar>
 #include <QUndoStack>
+#include "translations/Retranslate.h"
 
 namespace clab::ui {
 HostRunController::HostRunController(MainWindow& window, QMenu* run_menu, QString clab_program)
     : QObject(&window), window_(window) {
   run_ = new RemoteRun(std::move(clab_program), this);
   forwards_ = new PortForwards("kubectl", this);
-  on_hosts_ = run_menu->addAction(tr("Run on &hosts..."), this, &HostRunController::editAndRun);
-  on_hosts_->setToolTip(
-      tr("Start the tasks on their hosts over ssh, or as a SLURM job, or export Kubernetes manifests"));
-  stop_ = run_menu->addAction(tr("Stop on h&osts"), this, &HostRunController::stopOnHosts);
-  stop_->setToolTip(tr("Stop exactly the tasks the run on hosts started (or cancel its job)"));
-  attach_ = run_menu->addAction(tr("Attach through &port-forward"), this, &HostRunController::attachThroughPortForward);
-  attach_->setToolTip(tr("Watch the project's pods in Kubernetes through kubectl port-forward"));
+  on_hosts_ = run_menu->addAction(QString(), this, &HostRunController::editAndRun);
+  stop_ = run_menu->addAction(QString(), this, &HostRunController::stopOnHosts);
+  attach_ = run_menu->addAction(QString(), this, &HostRunController::attachThroughPortForward);
+  new Retranslate(&window, [this] {
+    on_hosts_->setText(tr("Run on &hosts..."));
+    on_hosts_->setToolTip(
+        tr("Start the tasks on their hosts over ssh, or as a SLURM job, or export Kubernetes manifests"));
+    stop_->setText(tr("Stop on h&osts"));
+    stop_->setToolTip(tr("Stop exactly the tasks the run on hosts started (or cancel its job)"));
+    attach_->setText(tr("Attach through &port-forward"));
+    attach_->setToolTip(tr("Watch the project's pods in Kubernetes through kubectl port-forward"));
+  });
 
   connect(run_, &RemoteRun::taskProblem, this, [this](const QString& task, const QString& problem) {
     if (TaskItem* item = window_.scene()->item(task)) item->setProblem(problem);

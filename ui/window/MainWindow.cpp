@@ -11,6 +11,7 @@
 #include "run/StartCommands.h"
 #include "sim/SimulatePanel.h"
 #include "teach/LessonPanel.h"
+#include "translations/Retranslate.h"
 #include "views/CheckpointsView.h"
 #include "views/ConsoleView.h"
 #include "views/DashboardView.h"
@@ -22,6 +23,7 @@
 #include "window/GraphMaximiser.h"
 #include "window/HostRunController.h"
 #include "window/LessonActions.h"
+#include "window/MainMenus.h"
 #include "window/RecentProjects.h"
 #include "window/SecurityActions.h"
 
@@ -63,7 +65,7 @@ MainWindow::MainWindow(QString clab_program, QWidget* parent)
   run_control_ = new RunController(clab_program_, this);
   RunMonitor* monitor = run_control_->monitor();
   buildLayout();
-  buildActions();
+  MainMenus::build(*this);
 
   connect(run_control_, &RunController::taskStateChanged, this, &MainWindow::onStatusChanged);
   connect(run_control_, &RunController::progress, this, &MainWindow::onProgress);
@@ -87,12 +89,12 @@ MainWindow::MainWindow(QString clab_program, QWidget* parent)
   welcome_->setRecent(recent_->paths());
   connect(scene_, &ClusterScene::taskMenuRequested, this, [this](const QString& task, const QPoint& pos) {
     QMenu menu;
-    QAction* kill = menu.addAction("Kill (SIGKILL)", this, [this, task] { killTask(task); });
+    QAction* kill = menu.addAction(tr("Kill (SIGKILL)"), this, [this, task] { killTask(task); });
     kill->setEnabled(cluster()->taskRunning(task));
-    QAction* restart = menu.addAction("Restart", this, [this, task] { restartTask(task); });
+    QAction* restart = menu.addAction(tr("Restart"), this, [this, task] { restartTask(task); });
     restart->setEnabled(isRunning());
     menu.addSeparator();
-    menu.addAction("Remove from the cluster", this, [this, task] { removeTask(task); })->setEnabled(!isRunning());
+    menu.addAction(tr("Remove from the cluster"), this, [this, task] { removeTask(task); })->setEnabled(!isRunning());
     menu.exec(pos);
   });
   connect(properties_, &TaskPropertiesView::addressEdited, this, &MainWindow::editAddress);
@@ -122,21 +124,24 @@ void MainWindow::buildLayout() {
   placement_ = new PlacementView(this);
   tabs_ = new QTabWidget(this);
   welcome_ = new WelcomeView(this);
-  tabs_->addTab(welcome_, "Welcome");
-  tabs_->addTab(dashboard_, "Dashboard");
-  tabs_->addTab(console_, "Console");
-  tabs_->addTab(placement_, "Placement");
+  tabs_->addTab(welcome_, QString());
+  tabs_->addTab(dashboard_, QString());
+  tabs_->addTab(console_, QString());
+  tabs_->addTab(placement_, QString());
   graph_editor_ = new GraphEditor(undo_, this);
-  tabs_->addTab(graph_editor_, "Graph");
+  tabs_->addTab(graph_editor_, QString());
   checkpoints_ = new CheckpointsView(this);
-  tabs_->addTab(checkpoints_, "Checkpoints");
+  tabs_->addTab(checkpoints_, QString());
   simulate_ = new SimulatePanel(this);
-  tabs_->addTab(simulate_, SimulatePanel::tr("Simulate"));
+  tabs_->addTab(simulate_, QString());
   connect(simulate_, &SimulatePanel::platformEdited, this, [this](const QJsonObject& platform) {
     Project after = project_;
     after.platform = platform;
     edit(SimulatePanel::tr("Edit the simulated platform"), after);
   });
+  // The pages by their English names, whatever the language (clusterlab --tab NAME).
+  const QStringList pages = {"Welcome", "Dashboard", "Console", "Placement", "Graph", "Checkpoints", "Simulate"};
+  for (int i = 0; i < pages.size() && i < tabs_->count(); ++i) tabs_->widget(i)->setProperty("page", pages[i]);
   auto* splitter = new QSplitter(Qt::Vertical, this);
   splitter->addWidget(view_);
   splitter->addWidget(tabs_);
@@ -145,17 +150,17 @@ void MainWindow::buildLayout() {
   setCentralWidget(splitter);
   graph_maximiser_ = new GraphMaximiser(this, splitter, view_, tabs_, graph_editor_);
   properties_ = new TaskPropertiesView(this);
-  auto* dock = new QDockWidget("Task", this);
+  auto* dock = new QDockWidget(this);
   dock->setObjectName("task-properties");
   dock->setWidget(properties_);
   addDockWidget(Qt::RightDockWidgetArea, dock);
   run_settings_ = new RunSettingsView(this);
-  auto* settings_dock = new QDockWidget("Run settings", this);
+  auto* settings_dock = new QDockWidget(this);
   settings_dock->setObjectName("run-settings");
   settings_dock->setWidget(run_settings_);
   addDockWidget(Qt::RightDockWidgetArea, settings_dock);
   lessons_ = new LessonPanel(this);
-  lessons_dock_ = new QDockWidget("Lessons", this);
+  lessons_dock_ = new QDockWidget(this);
   lessons_dock_->setObjectName("lessons");
   lessons_dock_->setWidget(lessons_);
   addDockWidget(Qt::RightDockWidgetArea, lessons_dock_);
@@ -172,6 +177,18 @@ void MainWindow::buildLayout() {
   });
   status_step_ = new QLabel(this);
   statusBar()->addPermanentWidget(status_step_);
+  new Retranslate(this, [this, dock, settings_dock] {
+    const QStringList names = {tr("Welcome"), tr("Dashboard"),   tr("Console"), tr("Placement"),
+                               tr("Graph"),   tr("Checkpoints"), tr("Simulate")};
+    for (int i = 0; i < names.size() && i < tabs_->count(); ++i) tabs_->setTabText(i, names[i]);
+    dock->setWindowTitle(tr("Task"));
+    settings_dock->setWindowTitle(tr("Run settings"));
+    lessons_dock_->setWindowTitle(tr("Lessons"));
+    // What the window says about the run, in the new language.
+    if (!isRunning() && !isAttached() && !project_.tasks.isEmpty()) showProjectState();
+    for (const ProjectTask& task : project_.tasks) onStatusChanged(task.name());
+    showStepText();
+  });
 }
 
 bool MainWindow::openExample(const QString& example) {
@@ -180,97 +197,6 @@ bool MainWindow::openExample(const QString& example) {
              : example == "seed-two-workers" ? Project::seedTwoWorkers()
                                              : Project::seed());
   return true;
-}
-
-void MainWindow::buildActions() {
-  QMenu* file = menuBar()->addMenu("&File");
-  file->addAction("&New", this,
-                  [this] {
-                    if (!maybeSave()) return;
-                    Project project = Project::seed();
-                    project.name = "Untitled";
-                    setProject(project);
-                  })
-      ->setShortcut(QKeySequence::New);
-  QAction* open_action = file->addAction("&Open...", this, &MainWindow::open);
-  open_action->setShortcut(QKeySequence::Open);
-  QAction* save_action = file->addAction("&Save", this, &MainWindow::save);
-  save_action->setShortcut(QKeySequence::Save);
-  file->addAction("Save &As...", this, &MainWindow::saveAs)->setShortcut(QKeySequence::SaveAs);
-  QMenu* examples = file->addMenu("&Examples");
-  examples->addAction("Seed: x . w on a ps and a worker", this, [this] { openExample("seed"); });
-  examples->addAction("Seed on two workers, 20,000 steps", this, [this] { openExample("seed-two-workers"); });
-  examples->addAction("Digits MLP on two workers (real training)", this, [this] { openExample("digits-mlp"); });
-  recent_ = new RecentProjects(file->addMenu("Open &Recent"), this);
-  connect(recent_, &RecentProjects::changed, welcome_, &WelcomeView::setRecent);
-  connect(recent_, &RecentProjects::chosen, this, &MainWindow::openRecent);
-  file->addSeparator();
-  file->addAction("&Quit", this, &QWidget::close)->setShortcut(QKeySequence::Quit);
-
-  QMenu* edit_menu = menuBar()->addMenu("&Edit");
-  QAction* undo = undo_->createUndoAction(this, "&Undo");
-  undo->setShortcut(QKeySequence::Undo);
-  QAction* redo = undo_->createRedoAction(this, "&Redo");
-  redo->setShortcut(QKeySequence::Redo);
-  edit_menu->addAction(undo);
-  edit_menu->addAction(redo);
-  edit_menu->addSeparator();
-  edit_menu->addAction("Add &ps task", this, [this] { addTask("ps"); });
-  edit_menu->addAction("Add &worker task", this, [this] { addTask("worker"); });
-  edit_menu->addAction("&Remove task", this, [this] { removeTask(scene_->selectedTask()); })
-      ->setShortcut(QKeySequence::Delete);
-  edit_menu->addSeparator();
-  edit_menu->addAction("&Import cluster...", this, [this] {
-    bool ok = false;
-    const QString text = QInputDialog::getMultiLineText(
-        this, "Import cluster",
-        "A ClusterSpec JSON, a TF_CONFIG, a Python dict {'ps': [...], ...}, or ps=host:port;worker=host:port,...", {},
-        &ok);
-    QString error;
-    if (ok && !importCluster(text, &error)) QMessageBox::warning(this, "Cannot import the cluster", error);
-  });
-  QMenu* copy_as = edit_menu->addMenu("&Copy cluster as");
-  for (const QString& format : {QString("ClusterSpec JSON"), QString("Python dict"), QString("TF_CONFIG")}) {
-    copy_as->addAction(format, this, [this, format] {
-      QApplication::clipboard()->setText(exportCluster(format, scene_->selectedTask()));
-      statusBar()->showMessage("Copied the cluster as " + format, 3000);
-    });
-  }
-
-  QMenu* run_menu = menuBar()->addMenu("&Run");
-  run_ = run_menu->addAction("&Run locally", this, [this] { runProject(); });
-  run_->setShortcut(Qt::Key_F5);
-  run_->setToolTip("Start every task as its own process on 127.0.0.1 (F5)");
-  stop_ = run_menu->addAction("&Stop", this, &MainWindow::stopRun);
-  stop_->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
-  stop_->setToolTip("Stop the processes of this run (Shift+F5)");
-  attach_ = run_menu->addAction("&Attach to running cluster", this, [this] { isAttached() ? detach() : attach(); });
-  attach_->setToolTip("Watch tasks already running at the addresses of this project, without starting anything");
-  run_menu->addSeparator();
-  host_run_ = new HostRunController(*this, run_menu, clab_program_);
-  security_ = new SecurityActions(*this, run_menu);
-  run_menu->addSeparator();
-  run_menu->addAction("&Copy start commands", this, &MainWindow::copyStartCommands)
-      ->setToolTip("The clab command line of every task, to run the cluster by hand");
-
-  QMenu* view_menu = menuBar()->addMenu("&View");
-  view_menu->addAction("&Fit cluster", this, &MainWindow::fitCluster)->setShortcut(Qt::CTRL | Qt::Key_0);
-  view_menu->addAction(graph_maximiser_->action());
-  QMenu* help = menuBar()->addMenu("&Help");
-  QAction* lessons = lessons_dock_->toggleViewAction();
-  lessons->setText("&Lessons");
-  lessons->setShortcut(Qt::Key_F1);
-  help->addAction(lessons);
-  help->addAction("&About ClusterLab", this, &MainWindow::about);
-
-  QToolBar* toolbar = addToolBar("Main");
-  toolbar->setObjectName("main-toolbar");
-  toolbar->addAction(open_action);
-  toolbar->addAction(save_action);
-  toolbar->addSeparator();
-  toolbar->addAction(run_);
-  toolbar->addAction(stop_);
-  updateActions();
 }
 
 void MainWindow::setProject(const Project& project, const QString& path) {
@@ -303,10 +229,14 @@ void MainWindow::applyProject(const Project& project) {
   for (const ProjectTask& task : project_.tasks) tasks << task.name();
   dashboard_->setTasks(tasks);
   setWindowTitle(QStringLiteral("%1[*] - ClusterLab Studio").arg(path_.isEmpty() ? project_.name : path_));
-  const QStringList problems = project_.validate();
-  statusBar()->showMessage(problems.isEmpty() ? "Ready: press F5 to run the cluster on this machine"
-                                              : "The cluster has problems: " + problems.join("; "));
+  showProjectState();
   updateActions();
+}
+
+void MainWindow::showProjectState() {
+  const QStringList problems = project_.validate();
+  statusBar()->showMessage(problems.isEmpty() ? tr("Ready: press F5 to run the cluster on this machine")
+                                              : tr("The cluster has problems: %1").arg(problems.join("; ")));
 }
 
 void MainWindow::edit(const QString& text, const Project& after) {
@@ -335,14 +265,13 @@ void MainWindow::showDevices(const QString& task) {
 
 void MainWindow::editAddress(const QString& task, const QString& host, int port) {
   const Project after = project_.withAddress(task, host, port);
-  if (after.toJson() != project_.toJson())
-    edit(QStringLiteral("Set the address of %1 to %2:%3").arg(task, host).arg(port), after);
+  if (after.toJson() != project_.toJson()) edit(tr("Set the address of %1 to %2:%3").arg(task, host).arg(port), after);
 }
 
 void MainWindow::editRunSettings(const RunSettings& settings) {
   Project after = project_;
   after.run = settings;
-  if (after.toJson() != project_.toJson()) edit("Change the run settings", after);
+  if (after.toJson() != project_.toJson()) edit(tr("Change the run settings"), after);
 }
 
 void MainWindow::editLaunchSettings(const launch::LaunchSettings& settings) {
@@ -359,18 +288,18 @@ void MainWindow::editSecurity(const launch::ProjectSecurity& security) {
 
 void MainWindow::addTask(const QString& job) {
   const Project after = project_.withTaskAdded(job);
-  edit(QStringLiteral("Add %1").arg(after.tasksOf(job).last().name()), after);
+  edit(tr("Add %1").arg(after.tasksOf(job).last().name()), after);
 }
 
 void MainWindow::removeTask(const QString& task) {
   const Project after = project_.withTaskRemoved(task);
-  if (after.tasks.size() != project_.tasks.size()) edit(QStringLiteral("Remove %1").arg(task), after);
+  if (after.tasks.size() != project_.tasks.size()) edit(tr("Remove %1").arg(task), after);
 }
 
 bool MainWindow::importCluster(const QString& spec, QString* error) {
   Project after = project_;
   if (!ImportCluster(spec, &after.tasks, error)) return false;
-  edit("Import the cluster", after);
+  edit(tr("Import the cluster"), after);
   return true;
 }
 
@@ -381,7 +310,7 @@ QString MainWindow::exportCluster(const QString& format, const QString& task) co
 bool MainWindow::maybeSave() {
   if (undo_->isClean()) return true;
   const auto answer =
-      QMessageBox::question(this, "Unsaved changes", "The project has changes that are not saved. Save them?",
+      QMessageBox::question(this, tr("Unsaved changes"), tr("The project has changes that are not saved. Save them?"),
                             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
   if (answer == QMessageBox::Cancel) return false;
   if (answer == QMessageBox::Save) {
@@ -403,7 +332,7 @@ void MainWindow::openRecent(const QString& path) {
   if (!maybeSave()) return;
   QString error;
   if (!openProject(path, &error)) {
-    QMessageBox::warning(this, "Cannot open the project", error);
+    QMessageBox::warning(this, tr("Cannot open the project"), error);
     return;
   }
   if (tabs_->currentWidget() == welcome_) tabs_->setCurrentWidget(dashboard_);
@@ -415,7 +344,7 @@ bool MainWindow::runProject(QString* error) {
   placement_->setRows({});
   scene_->resetStatuses();
   if (!run_control_->start(project_, &problem)) {
-    statusBar()->showMessage("Cannot run: " + problem);
+    statusBar()->showMessage(tr("Cannot run: %1").arg(problem));
     if (error) *error = problem;
     return false;
   }
@@ -423,8 +352,8 @@ bool MainWindow::runProject(QString* error) {
   if (tabs_->currentWidget() == welcome_) tabs_->setCurrentWidget(dashboard_);
   // Local runs use free ports: the cards show where each task really listens.
   for (auto it = cluster()->addresses().begin(); it != cluster()->addresses().end(); ++it)
-    if (TaskItem* item = scene_->item(it.key())) item->setAddress(it.value() + "  (this run)");
-  statusBar()->showMessage(QStringLiteral("Running %1 tasks on 127.0.0.1").arg(project_.tasks.size()));
+    if (TaskItem* item = scene_->item(it.key())) item->setAddress(tr("%1  (this run)").arg(it.value()));
+  statusBar()->showMessage(tr("Running %1 tasks on 127.0.0.1").arg(project_.tasks.size()));
   updateActions();
   return true;
 }
@@ -440,20 +369,20 @@ void MainWindow::attach() {
   scene_->resetStatuses();
   dashboard_->startRun();
   run_control_->attach(addresses);
-  statusBar()->showMessage(QStringLiteral("Attached: watching %1 tasks at their addresses").arg(addresses.size()));
+  statusBar()->showMessage(tr("Attached: watching %1 tasks at their addresses").arg(addresses.size()));
   updateActions();
 }
 
 void MainWindow::detach() {
   if (!isAttached()) return;
   run_control_->detach();
-  statusBar()->showMessage("Detached: the tasks go on without being watched");
+  statusBar()->showMessage(tr("Detached: the tasks go on without being watched"));
   updateActions();
 }
 
 void MainWindow::stopRun() {
   run_control_->stop();
-  statusBar()->showMessage("Stopping the run...");
+  statusBar()->showMessage(tr("Stopping the run..."));
 }
 
 bool MainWindow::isRunning() const { return run_control_ && run_control_->running(); }
@@ -475,15 +404,21 @@ void MainWindow::onProgress() {
   const qint64 step = monitor()->globalStep();
   const double rate = monitor()->totalStepsPerSecond();
   dashboard_->updateProgress(step, rate);
-  status_step_->setText(step >= 0 ? QStringLiteral("global step %1  |  %2 steps/s").arg(step).arg(rate, 0, 'f', 0)
-                                  : QString());
+  showStepText();
+}
+
+void MainWindow::showStepText() {
+  const qint64 step = monitor()->globalStep();
+  status_step_->setText(
+      step >= 0 ? tr("global step %1  |  %2 steps/s").arg(step).arg(monitor()->totalStepsPerSecond(), 0, 'f', 0)
+                : QString());
 }
 
 bool MainWindow::killTask(const QString& task) {
   if (!run_control_->killTask(task)) return false;
   dashboard_->mark("fault");
   ConsoleLine line{task, static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0, 30, "fault",
-                   "killed with SIGKILL from the studio"};
+                   tr("killed with SIGKILL from the studio")};
   console_->append({line});
   return true;
 }
@@ -492,7 +427,7 @@ bool MainWindow::restartTask(const QString& task) {
   if (!run_control_->restartTask(task)) return false;
   dashboard_->mark("fault");
   ConsoleLine line{task, static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0, 30, "fault",
-                   "restarted from the studio"};
+                   tr("restarted from the studio")};
   console_->append({line});
   return true;
 }
@@ -502,15 +437,14 @@ void MainWindow::onTaskEnded(const QString& task, const ProcessEnd& end, const Q
   const bool telling = end.kind == ProcessEnd::Kind::kSignalled || end.kind == ProcessEnd::Kind::kKilled ||
                        (end.kind == ProcessEnd::Kind::kExited && end.code != 0);
   if (!telling) return;
-  ConsoleLine line{
-      task, static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0, 40, "process",
-      QStringLiteral("the process ended: %1; its last output:\n%2").arg(run_control_->state(task).text, last_lines)};
+  ConsoleLine line{task, static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0, 40, "process",
+                   tr("the process ended: %1; its last output:\n%2").arg(run_control_->state(task).text, last_lines)};
   console_->append({line});
 }
 
 void MainWindow::onRunFinished(bool ok) {
-  statusBar()->showMessage(ok ? QStringLiteral("Run finished at global step %1").arg(monitor()->globalStep())
-                              : "Run ended with a failed worker: see the Console");
+  statusBar()->showMessage(ok ? tr("Run finished at global step %1").arg(monitor()->globalStep())
+                              : tr("Run ended with a failed worker: see the Console"));
   updateActions();
 }
 
@@ -522,33 +456,34 @@ void MainWindow::updateActions() {
   if (checkpoints_) checkpoints_->setRunActive(running || attached);
   if (attach_) {
     attach_->setEnabled(!running);
-    attach_->setText(attached ? "&Detach" : "&Attach to running cluster");
+    attach_->setText(attached ? tr("&Detach") : tr("&Attach to running cluster"));
   }
 }
 
 void MainWindow::open() {
   if (!maybeSave()) return;
-  const QString path = QFileDialog::getOpenFileName(this, "Open project", {}, "ClusterLab projects (*.clab)");
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open project"), {}, tr("ClusterLab projects (*.clab)"));
   if (path.isEmpty()) return;
   QString error;
-  if (!openProject(path, &error)) QMessageBox::warning(this, "Cannot open the project", error);
+  if (!openProject(path, &error)) QMessageBox::warning(this, tr("Cannot open the project"), error);
 }
 
 void MainWindow::save() {
   if (path_.isEmpty()) return saveAs();
   QString error;
   if (!project_.save(path_, &error)) {
-    QMessageBox::warning(this, "Cannot save the project", error);
+    QMessageBox::warning(this, tr("Cannot save the project"), error);
     return;
   }
   undo_->setClean();
   recent_->remember(path_);
   setWindowTitle(QStringLiteral("%1[*] - ClusterLab Studio").arg(path_));
-  statusBar()->showMessage("Saved " + path_, 3000);
+  statusBar()->showMessage(tr("Saved %1").arg(path_), 3000);
 }
 
 void MainWindow::saveAs() {
-  const QString path = QFileDialog::getSaveFileName(this, "Save project", path_, "ClusterLab projects (*.clab)");
+  const QString path =
+      QFileDialog::getSaveFileName(this, tr("Save project"), path_, tr("ClusterLab projects (*.clab)"));
   if (path.isEmpty()) return;
   path_ = path;
   save();
@@ -559,14 +494,14 @@ QStringList MainWindow::startCommands() const { return StartCommands(project_, p
 void MainWindow::copyStartCommands() {
   const QStringList lines = startCommands();
   QApplication::clipboard()->setText(lines.join('\n'));
-  statusBar()->showMessage(QStringLiteral("Copied %1 start commands").arg(lines.size()), 3000);
+  statusBar()->showMessage(tr("Copied %1 start commands").arg(lines.size()), 3000);
 }
 
 void MainWindow::about() {
   QMessageBox::about(
-      this, "About ClusterLab Studio",
-      QStringLiteral("<b>ClusterLab Studio %1</b><br>Design a cluster of parameter servers and "
-                     "workers, run it, and watch training live.<br><br>Qt %2, gRPC %3, protobuf %4")
+      this, tr("About ClusterLab Studio"),
+      tr("<b>ClusterLab Studio %1</b><br>Design a cluster of parameter servers and "
+         "workers, run it, and watch training live.<br><br>Qt %2, gRPC %3, protobuf %4")
           .arg(CLAB_VERSION, qVersion(), QString::fromStdString(grpc::Version()),
                QString::fromStdString(google::protobuf::internal::VersionString(GOOGLE_PROTOBUF_VERSION))));
 }

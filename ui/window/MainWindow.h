@@ -107,11 +107,14 @@ class MainWindow : public QMainWindow {
   void closeEvent(QCloseEvent* event) override;
 
  private:
+  friend class MainMenus;  // builds the menus and toolbar on the window's actions and slots
+
   bool eventFilter(QObject* watched, QEvent* event) override;
   // Shows the whole cluster, never larger than life.
   void fitCluster();
-  void buildActions();
   void applyProject(const Project& project);  // what undo and redo call
+  // "Ready" or the project's problems, in the status bar.
+  void showProjectState();
   void edit(const QString& text, const Project& after);
   void showSelectedTask();
   void showDevices(const QString& task);
@@ -120,6 +123,7 @@ class MainWindow : public QMainWindow {
   void buildLayout();
   void onStatusChanged(const QString& task);
   void onProgress();
+  void showStepText();  // global step and rate in the status bar
   void onTaskEnded(const QString& task, const ProcessEnd& end, const QString& last_lines);
   void onRunFinished(bool ok);
   void updateActions();

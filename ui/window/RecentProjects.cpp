@@ -31,7 +31,7 @@ void RecentProjects::remember(const QString& path) {
 void RecentProjects::fillMenu() {
   menu_->clear();
   const QStringList recent = paths();
-  if (recent.isEmpty()) menu_->addAction("(no recent projects)")->setEnabled(false);
+  if (recent.isEmpty()) menu_->addAction(tr("(no recent projects)"))->setEnabled(false);
   for (const QString& path : recent) menu_->addAction(path, this, [this, path] { emit chosen(path); });
 }
 

@@ -9,18 +9,22 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QStatusBar>
+#include "translations/Retranslate.h"
 
 namespace clab::ui {
 
 SecurityActions::SecurityActions(MainWindow& window, QMenu* run_menu) : QObject(&window), window_(window) {
-  QAction* protect = run_menu->addAction(tr("&Protect the cluster (TLS and token)..."), this, [this] {
+  QAction* protect = run_menu->addAction(QString(), this, [this] {
     const QString dir = QFileDialog::getExistingDirectory(&window_, tr("Folder for the cluster's certificates"));
     if (dir.isEmpty()) return;
     QString error;
     if (!protectProject(dir, &error)) QMessageBox::warning(&window_, tr("Cannot protect the cluster"), error);
   });
-  protect->setToolTip(
-      tr("Make a cluster CA, a certificate per task and a token (as `clab cert`), and run the tasks with them"));
+  new Retranslate(&window, [protect] {
+    protect->setText(tr("&Protect the cluster (TLS and token)..."));
+    protect->setToolTip(
+        tr("Make a cluster CA, a certificate per task and a token (as `clab cert`), and run the tasks with them"));
+  });
 }
 
 bool SecurityActions::useAccess(const launch::ProjectSecurity& security, QString* error) {
