@@ -1,6 +1,7 @@
 #include "views/TaskPropertiesView.h"
 
 #include <QFormLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
@@ -32,6 +33,9 @@ TaskPropertiesView::TaskPropertiesView(QWidget* parent) : QWidget(parent) {
   layout->addWidget(problem_);
   layout->addWidget(devices_);
   layout->addStretch(1);
+  host_->installEventFilter(this);
+  port_->installEventFilter(this);
+  for (QLineEdit* inner : port_->findChildren<QLineEdit*>()) inner->installEventFilter(this);
   connect(host_, &QLineEdit::editingFinished, this, &TaskPropertiesView::emitEdit);
   connect(port_, &QSpinBox::editingFinished, this, &TaskPropertiesView::emitEdit);
   showTask(nullptr, {});
@@ -44,8 +48,10 @@ void TaskPropertiesView::showTask(const ProjectTask* task, const QString& proble
   port_->setEnabled(task != nullptr);
   title_->setText(task ? QStringLiteral("<b>%1</b><br>job %2, task %3").arg(task->name(), task->job).arg(task->index)
                        : "Select a task on the canvas to edit it.");
-  host_->setText(task ? task->host : QString());
-  port_->setValue(task ? task->port : 0);
+  shown_host_ = task ? task->host : QString();
+  shown_port_ = task ? task->port : 0;
+  host_->setText(shown_host_);
+  port_->setValue(shown_port_);
   problem_->setText(problem);
   showDevices({});
   filling_ = false;
@@ -81,8 +87,25 @@ void TaskPropertiesView::setPort(int port) {
   emitEdit();
 }
 
+bool TaskPropertiesView::showsProject() const {
+  return host_->text().trimmed() == shown_host_ && port_->value() == shown_port_;
+}
+
+bool TaskPropertiesView::eventFilter(QObject* watched, QEvent* event) {
+  // A line edit takes Ctrl+Z for its own text (ShortcutOverride accepted). Ignoring it lets
+  // the window's Undo shortcut fire instead, unless there is typing to undo.
+  if (event->type() == QEvent::ShortcutOverride) {
+    auto* key = static_cast<QKeyEvent*>(event);
+    if ((key->matches(QKeySequence::Undo) || key->matches(QKeySequence::Redo)) && showsProject()) {
+      event->ignore();
+      return true;
+    }
+  }
+  return QWidget::eventFilter(watched, event);
+}
+
 void TaskPropertiesView::emitEdit() {
-  if (filling_ || task_.isEmpty()) return;
+  if (filling_ || task_.isEmpty() || showsProject()) return;
   emit addressEdited(task_, host_->text().trimmed(), port_->value());
 }
 

@@ -3,6 +3,7 @@
 #include <QCommandLinkButton>
 #include <QLabel>
 #include <QListWidget>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 namespace clab::ui {
@@ -26,7 +27,15 @@ WelcomeView::WelcomeView(QWidget* parent) : QWidget(parent) {
   recent_->setMaximumHeight(140);
   connect(recent_, &QListWidget::itemActivated, this,
           [this](QListWidgetItem* item) { emit recentChosen(item->text()); });
-  auto* layout = new QVBoxLayout(this);
+  // Scrolled when the tab is shorter than its text (a small or high-DPI screen).
+  auto* content = new QWidget(this);
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  auto* outer = new QVBoxLayout(this);
+  outer->setContentsMargins(0, 0, 0, 0);
+  outer->addWidget(scroll);
+  auto* layout = new QVBoxLayout(content);
   layout->setContentsMargins(16, 12, 16, 12);
   layout->addWidget(intro);
   layout->addWidget(
@@ -38,6 +47,7 @@ WelcomeView::WelcomeView(QWidget* parent) : QWidget(parent) {
   layout->addWidget(new QLabel("<b>Recent projects</b> (double-click to open)", this));
   layout->addWidget(recent_);
   layout->addStretch(1);
+  scroll->setWidget(content);
 }
 
 void WelcomeView::setRecent(const QStringList& paths) {

@@ -5,6 +5,7 @@
 #include "cluster/TaskItem.h"
 #include "monitor/RunMonitor.h"
 #include "project/ClusterFormats.h"
+#include "project/ExampleProjects.h"
 #include "project/ProjectEditCommand.h"
 #include "run/LocalCluster.h"
 #include "run/RunController.h"
@@ -22,6 +23,7 @@
 #include "window/HostRunController.h"
 #include "window/LessonActions.h"
 #include "window/RecentProjects.h"
+#include "window/ScreenFit.h"
 #include "window/SecurityActions.h"
 
 #include <google/protobuf/stubs/common.h>
@@ -71,7 +73,7 @@ MainWindow::MainWindow(QString clab_program, QWidget* parent)
   connect(monitor, &RunMonitor::placementsChanged, graph_editor_, &GraphEditor::showRunPlacement);
   connect(graph_editor_, &GraphEditor::graphEdited, this, [this](const QString& graph) { project_.graph = graph; });
   connect(monitor, &RunMonitor::trafficChanged, scene_, &ClusterScene::setLinkRate);
-  connect(monitor, &RunMonitor::lossReported, dashboard_, &DashboardView::addLoss);
+  connect(monitor, &RunMonitor::scalarReported, dashboard_, &DashboardView::addScalar);
   connect(monitor, &RunMonitor::timelineMark, dashboard_,
           [this](const QString&, const QString& kind) { dashboard_->mark(kind); });
   connect(monitor, &RunMonitor::devicesChanged, this, &MainWindow::showDevices);
@@ -100,7 +102,7 @@ MainWindow::MainWindow(QString clab_program, QWidget* parent)
 
   InitUiResources();
   setWindowIcon(QIcon(":/clusterlab.svg"));
-  resize(1280, 860);
+  FitToScreen(this, {1280, 860});
   setProject(Project::seed());
 }
 
@@ -108,13 +110,14 @@ MainWindow::~MainWindow() {
   // The scene outlives the views while children are deleted; its last selection change
   // must not reach a half-destroyed window.
   scene_->disconnect(this);
+  properties_->disconnect(this);  // a field that loses focus now finishes its edit
 }
 
 void MainWindow::buildLayout() {
   view_ = new QGraphicsView(scene_, this);
   view_->setRenderHint(QPainter::Antialiasing);
   view_->setDragMode(QGraphicsView::RubberBandDrag);
-  view_->setMinimumHeight(220);
+  view_->setMinimumHeight(80);
   view_->viewport()->installEventFilter(this);
   dashboard_ = new DashboardView(this);
   console_ = new ConsoleView(this);
@@ -180,6 +183,15 @@ bool MainWindow::openExample(const QString& example) {
   return true;
 }
 
+bool MainWindow::openExampleProject(const QString& id) {
+  Project project;
+  QString error;
+  if (!maybeSave()) return false;
+  if (!LoadExampleProject(id, &project, &error)) QMessageBox::warning(this, tr("Cannot open the example"), error);
+  else setProject(project);
+  return error.isEmpty();
+}
+
 void MainWindow::buildActions() {
   QMenu* file = menuBar()->addMenu("&File");
   file->addAction("&New", this,
@@ -196,9 +208,8 @@ void MainWindow::buildActions() {
   save_action->setShortcut(QKeySequence::Save);
   file->addAction("Save &As...", this, &MainWindow::saveAs)->setShortcut(QKeySequence::SaveAs);
   QMenu* examples = file->addMenu("&Examples");
-  examples->addAction("Seed: x . w on a ps and a worker", this, [this] { openExample("seed"); });
-  examples->addAction("Seed on two workers, 20,000 steps", this, [this] { openExample("seed-two-workers"); });
-  examples->addAction("Digits MLP on two workers (real training)", this, [this] { openExample("digits-mlp"); });
+  for (const ExampleProject& example : ExampleProjects())
+    examples->addAction(example.name, this, [this, id = example.id] { openExampleProject(id); })->setData(example.id);
   recent_ = new RecentProjects(file->addMenu("Open &Recent"), this);
   connect(recent_, &RecentProjects::changed, welcome_, &WelcomeView::setRecent);
   connect(recent_, &RecentProjects::chosen, this, &MainWindow::openRecent);
@@ -276,7 +287,7 @@ void MainWindow::setProject(const Project& project, const QString& path) {
   console_->clear();
   placement_->setRows({});
   scene_->resetStatuses();
-  dashboard_->startRun();
+  dashboard_->reset();
   status_step_->clear();
   path_ = path;
   undo_->clear();
