@@ -23,14 +23,13 @@ class StudioHiDpiTest : public QObject {
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     const QRect available = window.screen()->availableGeometry();
-    QVERIFY2(available.contains(window.frameGeometry()),
-             qPrintable(QString("frame %1,%2 %3x%4 outside %5x%6")
-                            .arg(window.frameGeometry().x())
-                            .arg(window.frameGeometry().y())
-                            .arg(window.frameGeometry().width())
-                            .arg(window.frameGeometry().height())
-                            .arg(available.width())
-                            .arg(available.height())));
+    QVERIFY2(available.contains(window.frameGeometry()), qPrintable(QString("frame %1,%2 %3x%4 outside %5x%6")
+                                                                        .arg(window.frameGeometry().x())
+                                                                        .arg(window.frameGeometry().y())
+                                                                        .arg(window.frameGeometry().width())
+                                                                        .arg(window.frameGeometry().height())
+                                                                        .arg(available.width())
+                                                                        .arg(available.height())));
     for (QDockWidget* dock : window.findChildren<QDockWidget*>()) {
       if (!dock->isVisible()) continue;
       const QRect on_screen(dock->mapToGlobal(QPoint(0, 0)), dock->size());

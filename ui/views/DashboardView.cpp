@@ -93,7 +93,7 @@ DashboardView::DashboardView(QWidget* parent) : QWidget(parent) {
   layout->setContentsMargins(6, 6, 6, 6);
   layout->addLayout(figures);
   layout->addWidget(table_, 1);
-  layout->addLayout(charts, 1);
+  layout->addLayout(charts, 2);
   run_clock_.start();
 }
 

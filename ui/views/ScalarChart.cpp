@@ -74,8 +74,8 @@ void ScalarChart::updateLegend() {
   // The legend names each run once, by its smoothed curve (and its marks once it has some).
   for (const Curve& curve : std::as_const(runs_)) {
     for (QLegendMarker* marker : chart_->legend()->markers(curve.raw_series)) marker->setVisible(false);
-    for (QLegendMarker* marker : chart_->legend()->markers(curve.mark_series))
-      marker->setVisible(curve.visible && !curve.marks.isEmpty());
+    // Marks share their run's colour; the title says what they are.
+    for (QLegendMarker* marker : chart_->legend()->markers(curve.mark_series)) marker->setVisible(false);
   }
 }
 
@@ -179,9 +179,9 @@ void ScalarChart::setRunVisible(int run, bool visible) {
 void ScalarChart::removeRun(int run) {
   auto it = runs_.find(run);
   if (it == runs_.end()) return;
-  for (QAbstractSeries* series : {static_cast<QAbstractSeries*>(it->raw_series),
-                                  static_cast<QAbstractSeries*>(it->smoothed_series),
-                                  static_cast<QAbstractSeries*>(it->mark_series)}) {
+  for (QAbstractSeries* series :
+       {static_cast<QAbstractSeries*>(it->raw_series), static_cast<QAbstractSeries*>(it->smoothed_series),
+        static_cast<QAbstractSeries*>(it->mark_series)}) {
     chart_->removeSeries(series);
     delete series;
   }

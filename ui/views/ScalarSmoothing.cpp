@@ -7,8 +7,7 @@ namespace clab::ui {
 
 QList<QPointF> SmoothScalars(const QList<QPointF>& raw, double weight) {
   weight = std::clamp(weight, 0.0, 1.0);
-  const bool constant =
-      std::all_of(raw.begin(), raw.end(), [&](const QPointF& p) { return p.y() == raw.front().y(); });
+  const bool constant = std::all_of(raw.begin(), raw.end(), [&](const QPointF& p) { return p.y() == raw.front().y(); });
   QList<QPointF> smoothed;
   smoothed.reserve(raw.size());
   double last = 0;

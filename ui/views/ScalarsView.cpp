@@ -3,13 +3,13 @@
 #include "views/ScalarChart.h"
 
 #include <QCheckBox>
-#include <QDateTime>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QPixmap>
 #include <QPushButton>
 #include <QSlider>
+#include <QTime>
 #include <QVBoxLayout>
 
 namespace clab::ui {
@@ -29,7 +29,7 @@ QColor RunColor(int run) {
 ScalarsView::ScalarsView(QWidget* parent) : QWidget(parent) {
   loss_ = new ScalarChart(tr("Loss"), tr("loss"), this);
   loss_->setObjectName("loss-chart");
-  accuracy_ = new ScalarChart(tr("Accuracy"), tr("accuracy"), this);
+  accuracy_ = new ScalarChart(tr("Accuracy (dots: held-out)"), tr("accuracy"), this);
   accuracy_->setObjectName("accuracy-chart");
   accuracy_->hide();  // until a run reports one (linear regression has none)
 
@@ -37,8 +37,9 @@ ScalarsView::ScalarsView(QWidget* parent) : QWidget(parent) {
   smoothing_->setObjectName("smoothing");
   smoothing_->setRange(0, 99);
   smoothing_->setValue(60);
-  smoothing_->setToolTip(tr("Exponential moving average of the curves, as TensorBoard smooths them: "
-                            "0 shows the raw values"));
+  smoothing_->setToolTip(
+      tr("Exponential moving average of the curves, as TensorBoard smooths them: "
+         "0 shows the raw values"));
   smoothing_value_ = new QLabel(this);
   log_scale_ = new QCheckBox(tr("Log scale (loss)"), this);
   log_scale_->setObjectName("log-scale");
@@ -107,13 +108,14 @@ void ScalarsView::ensureRun() {
   if (run_ == 0) run_ = 1;  // values before any Start (an attached cluster)
   if (run_listed_) return;
   run_listed_ = true;
-  const QString name = tr("Run %1 (%2)").arg(run_).arg(QDateTime::currentDateTime().toString("HH:mm"));
+  const QString name = tr("Run %1").arg(run_);
   const QColor color = RunColor(run_);
   loss_->addRun(run_, name, color);
   accuracy_->addRun(run_, name, color);
   QPixmap swatch(12, 12);
   swatch.fill(color);
   auto* item = new QListWidgetItem(QIcon(swatch), name);
+  item->setToolTip(tr("%1, started at %2").arg(name, QTime::currentTime().toString("HH:mm:ss")));
   item->setData(kRunRole, run_);
   item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
   item->setCheckState(Qt::Checked);
@@ -131,10 +133,8 @@ void ScalarsView::add(const QString& name, qint64 global_step, double value) {
     return;
   }
   accuracy_->show();
-  if (name == "accuracy")
-    accuracy_->add(run_, global_step, value);
-  else
-    accuracy_->addMark(run_, global_step, value, tr("held-out, run %1").arg(run_));
+  if (name == "accuracy") accuracy_->add(run_, global_step, value);
+  else accuracy_->addMark(run_, global_step, value, tr("held-out, run %1").arg(run_));
 }
 
 void ScalarsView::removeEarlierRuns() {

@@ -49,8 +49,8 @@ class ScalarsView : public QWidget {
   QCheckBox* log_scale_ = nullptr;
   QListWidget* runs_ = nullptr;
   QPushButton* clear_ = nullptr;
-  int run_ = 0;               // the current run's number (1, 2, ...), 0 before the first
-  bool run_listed_ = false;   // the current run has reported something and is listed
+  int run_ = 0;              // the current run's number (1, 2, ...), 0 before the first
+  bool run_listed_ = false;  // the current run has reported something and is listed
   int loss_points_ = 0;
 };
 

@@ -144,6 +144,7 @@ void MainWindow::buildLayout() {
   splitter->addWidget(tabs_);
   splitter->setStretchFactor(0, 2);
   splitter->setStretchFactor(1, 3);
+  splitter->setSizes({2000, 3000});  // 2:3 of whatever height the window gets
   setCentralWidget(splitter);
   properties_ = new TaskPropertiesView(this);
   auto* dock = new QDockWidget("Task", this);

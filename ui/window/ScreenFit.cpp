@@ -3,8 +3,8 @@
 #include <QGuiApplication>
 #include <QScreen>
 
-#include <algorithm>
 #include <QWidget>
+#include <algorithm>
 
 namespace clab::ui {
 
