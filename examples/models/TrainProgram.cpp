@@ -70,7 +70,8 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
   }
   const Output train = model.train, loss = model.loss;
   const std::shared_ptr<SyncReplicasOptimizer> sync = model.sync;
-  // How a worker reports what it learnt at the end.
+  // How a worker reports what it learnt at the end (a classifier: its held-out accuracy).
+  double held_out_accuracy = -1;
   std::function<StatusOr<std::string>(Session&)> report = [&](Session& session) -> StatusOr<std::string> {
     if (options.model == "linear-regression") {
       std::vector<Tensor> values;
@@ -78,12 +79,16 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
       return StrCat("learnt w = ", values[0].data<float>()[0], ", b = ", values[1].data<float>()[0],
                     " (the data follow y = ", tools::kRegressionSlope, "x + ", tools::kRegressionIntercept, ")");
     }
-    CLAB_ASSIGN_OR_RETURN(const double accuracy, Accuracy(session, model.classifier, data.held_out));
-    return StrCat("held-out accuracy ", accuracy);
+    CLAB_ASSIGN_OR_RETURN(held_out_accuracy, Accuracy(session, model.classifier, data.held_out));
+    return StrCat("held-out accuracy ", held_out_accuracy);
   };
 
   MonitoredTrainingSessionOptions session_options = WorkerSessionOptions(options, *server, options.max_seconds);
-  CLAB_ASSIGN_OR_RETURN(auto logging, LoggingTensorHook::Create({{"loss", loss.name()}}, options.log_every, 0));
+  // The loss, and a classifier's minibatch accuracy, every log_every steps: the studio charts
+  // them live from these hook events.
+  std::map<std::string, std::string> logged = {{"loss", loss.name()}};
+  if (!accuracy_name.empty()) logged.emplace("accuracy", accuracy_name);
+  CLAB_ASSIGN_OR_RETURN(auto logging, LoggingTensorHook::Create(logged, options.log_every, 0));
   session_options.hooks.push_back(logging);
   // The loss curve goes into the chief's event files, as tf.summary.scalar("loss", loss) would.
   session_options.summary_scalars = {{"loss", loss.name()}};
@@ -103,6 +108,9 @@ Status RunTrainProgram(const TrainProgramOptions& options, std::ostream& out) {
     ++runs;
   }
   CLAB_ASSIGN_OR_RETURN(const std::string learnt, report(*session->raw_session()));
+  // Measured once, at the end: an event of its own, so that a watcher can show it.
+  if (held_out_accuracy >= 0)
+    session->log().Hook("HeldOutEvaluation", LogLevel::kInfo, learnt, {{"held_out_accuracy", held_out_accuracy}});
   CLAB_RETURN_IF_ERROR(session->Close());
   out << "Worker " << options.task_index << " ran " << runs << " steps; " << learnt << std::endl;
   return server->Stop();

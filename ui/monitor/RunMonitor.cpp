@@ -207,9 +207,9 @@ void RunMonitor::apply(const QString& task, const TaskEvent& event, QList<Consol
       break;
     }
     case TaskEvent::kHook:
-      if (auto loss = event.hook().values().find("loss"); loss != event.hook().values().end())
-        emit lossReported(task, event.hook().global_step() >= 0 ? event.hook().global_step() : status.global_step,
-                          loss->second);
+      for (const auto& [name, value] : event.hook().values())
+        emit scalarReported(task, event.hook().global_step() >= 0 ? event.hook().global_step() : status.global_step,
+                            QString::fromStdString(name), value);
       lines->append({task, event.wall_time(), event.hook().level(), QString::fromStdString(event.hook().hook()),
                      QString::fromStdString(event.hook().text())});
       break;

@@ -99,8 +99,9 @@ class RunMonitor : public QObject {
   // Moments worth marking on the run's timeline: "error" (a step failed; the session will
   // recreate itself) and "recovered" (the model is ready again after an error).
   void timelineMark(const QString& task, const QString& kind);
-  // A loss a hook logged (LoggingTensorHook's "loss"), at the task's latest global step.
-  void lossReported(const QString& task, qint64 global_step, double loss);
+  // A value a hook logged, by its name (LoggingTensorHook's "loss", StepCounterHook's
+  // "global_step/sec"), at the hook's global step or else the task's latest.
+  void scalarReported(const QString& task, qint64 global_step, const QString& name, double value);
   void trafficChanged(const QString& task, const QString& peer, double bytes_per_second);
 
  private:

@@ -1,6 +1,7 @@
 #include "views/DashboardView.h"
 
 #include "translations/Retranslate.h"
+#include "views/ScalarsView.h"
 
 #include <QChart>
 #include <QChartView>
@@ -79,29 +80,10 @@ DashboardView::DashboardView(QWidget* parent) : QWidget(parent) {
   chart_view->setRenderHint(QPainter::Antialiasing);
   chart_view->setMinimumHeight(180);
 
-  loss_ = new QLineSeries;
-  loss_->setName(tr("loss"));
-  auto* loss_chart = new QChart;
-  loss_chart->addSeries(loss_);
-  loss_chart->setTitle(tr("Loss (logged every 100 steps)"));
-  loss_chart->legend()->hide();
-  loss_x_ = new QValueAxis;
-  loss_x_->setTitleText(tr("global step"));
-  loss_y_ = new QValueAxis;
-  loss_y_->setTitleText(tr("loss"));
-  for (QValueAxis* axis : {loss_x_, loss_y_}) axis->setLabelFormat("%g");
-  loss_chart->addAxis(loss_x_, Qt::AlignBottom);
-  loss_chart->addAxis(loss_y_, Qt::AlignLeft);
-  loss_->attachAxis(loss_x_);
-  loss_->attachAxis(loss_y_);
-  auto* loss_view = new QChartView(loss_chart, this);
-  loss_view->setRenderHint(QPainter::Antialiasing);
-  loss_view->setMinimumHeight(180);
-  loss_view->hide();  // until a run reports a loss (the seed program has none)
-  loss_view_ = loss_view;
+  scalars_ = new ScalarsView(this);
   auto* charts = new QHBoxLayout;
   charts->addWidget(chart_view, 1);
-  charts->addWidget(loss_view, 1);
+  charts->addWidget(scalars_, 3);
 
   auto* figures = new QHBoxLayout;
   figures->addWidget(step_);
@@ -112,10 +94,10 @@ DashboardView::DashboardView(QWidget* parent) : QWidget(parent) {
   layout->setContentsMargins(6, 6, 6, 6);
   layout->addLayout(figures);
   layout->addWidget(table_, 1);
-  layout->addLayout(charts, 1);
+  layout->addLayout(charts, 2);
   run_clock_.start();
   // The texts again after a change of the studio's language.
-  new Retranslate(this, [this, chart, loss_chart] {
+  new Retranslate(this, [this, chart] {
     table_->setHorizontalHeaderLabels({tr("Task"), tr("State"), tr("Global step"), tr("Steps/s"), tr("Detail")});
     series_->setName(tr("steps/s (all workers)"));
     chart->setTitle(tr("Training speed"));
@@ -124,10 +106,6 @@ DashboardView::DashboardView(QWidget* parent) : QWidget(parent) {
     recoveries_->setName(tr("recovered"));
     x_axis_->setTitleText(tr("seconds since start"));
     y_axis_->setTitleText(tr("steps/s"));
-    loss_->setName(tr("loss"));
-    loss_chart->setTitle(tr("Loss (logged every 100 steps)"));
-    loss_x_->setTitleText(tr("global step"));
-    loss_y_->setTitleText(tr("loss"));
     showFigures();
   });
 }
@@ -186,24 +164,20 @@ int DashboardView::markCount(const QString& kind) const {
   return series->count();
 }
 
-void DashboardView::addLoss(const QString&, qint64 global_step, double loss) {
-  loss_view_->show();
-  loss_->append(static_cast<double>(global_step), loss);
-  max_loss_ = std::max(max_loss_, loss);
-  max_loss_step_ = std::max(max_loss_step_, global_step);
-  loss_y_->setRange(0, max_loss_ * 1.1);
-  loss_y_->applyNiceNumbers();
-  loss_x_->setRange(0, static_cast<double>(std::max<qint64>(max_loss_step_, 100)));
-  loss_x_->applyNiceNumbers();
+void DashboardView::addScalar(const QString&, qint64 global_step, const QString& name, double value) {
+  scalars_->add(name, global_step, value);
 }
 
-int DashboardView::lossPoints() const { return loss_->count(); }
+int DashboardView::lossPoints() const { return scalars_->lossPoints(); }
+
+void DashboardView::reset() {
+  startRun();
+  scalars_->clear();
+}
 
 void DashboardView::startRun() {
   series_->clear();
-  loss_->clear();
-  max_loss_ = 0;
-  max_loss_step_ = 0;
+  scalars_->startRun();
   faults_->clear();
   errors_->clear();
   recoveries_->clear();

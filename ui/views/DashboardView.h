@@ -1,6 +1,7 @@
 // What a run is doing, at a glance: the global step and steps per second in large type, a
 // table with each task's state (so a task everyone waits for stands out, with the variables a
-// waiting non-chief still needs) and a live chart of steps per second.
+// waiting non-chief still needs), a live chart of steps per second (falling to 0 when no step
+// arrives) and the run's scalars (loss, accuracy) with the earlier runs of the session overlaid.
 #pragma once
 
 #include "monitor/RunMonitor.h"
@@ -17,6 +18,8 @@ class QValueAxis;
 
 namespace clab::ui {
 
+class ScalarsView;
+
 class DashboardView : public QWidget {
   Q_OBJECT
 
@@ -27,13 +30,19 @@ class DashboardView : public QWidget {
   // `state` decides the words and colour of the State column; `status` gives the figures.
   void updateTask(const QString& task, const TaskLiveState& state, const TaskStatus& status);
   void updateProgress(qint64 global_step, double steps_per_second);
+  // A new run: the speed chart starts again; the scalar charts keep the earlier runs' curves.
   void startRun();
   // A mark on the speed chart at this moment: "fault" (killed or restarted from the studio),
   // "error" (a step failed) or "recovered" (a session is ready again).
   void mark(const QString& kind);
-  // A point of the loss chart (shown once a run reports a loss).
-  void addLoss(const QString& task, qint64 global_step, double loss);
+  // A scalar a task's hook reported ("loss", "accuracy", "held_out_accuracy"): a point of the
+  // current run's curve in the scalar charts (shown once a run reports one).
+  void addScalar(const QString& task, qint64 global_step, const QString& name, double value);
+  // Points of the current run's loss curve.
   int lossPoints() const;
+  // Forgets every run's curves (a new project); startRun() keeps the earlier runs'.
+  void reset();
+  ScalarsView* scalars() const { return scalars_; }
   int markCount(const QString& kind) const;
   QString globalStepText() const;
   QString stateOf(const QString& task) const;
@@ -52,12 +61,7 @@ class DashboardView : public QWidget {
   QScatterSeries* recoveries_ = nullptr;
   QValueAxis* x_axis_ = nullptr;
   QValueAxis* y_axis_ = nullptr;
-  QLineSeries* loss_ = nullptr;
-  QValueAxis* loss_x_ = nullptr;
-  QValueAxis* loss_y_ = nullptr;
-  QWidget* loss_view_ = nullptr;
-  double max_loss_ = 0;
-  qint64 max_loss_step_ = 0;
+  ScalarsView* scalars_ = nullptr;
   QElapsedTimer run_clock_;
   double max_rate_ = 10;
 };

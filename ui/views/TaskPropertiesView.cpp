@@ -3,6 +3,7 @@
 #include "translations/Retranslate.h"
 
 #include <QFormLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
@@ -34,6 +35,9 @@ TaskPropertiesView::TaskPropertiesView(QWidget* parent) : QWidget(parent) {
   layout->addWidget(problem_);
   layout->addWidget(devices_);
   layout->addStretch(1);
+  host_->installEventFilter(this);
+  port_->installEventFilter(this);
+  for (QLineEdit* inner : port_->findChildren<QLineEdit*>()) inner->installEventFilter(this);
   connect(host_, &QLineEdit::editingFinished, this, &TaskPropertiesView::emitEdit);
   connect(port_, &QSpinBox::editingFinished, this, &TaskPropertiesView::emitEdit);
   new Retranslate(this, [this, host_label, port_label] {
@@ -61,8 +65,10 @@ void TaskPropertiesView::showTask(const ProjectTask* task, const QString& proble
   job_ = task ? task->job : QString();
   index_ = task ? task->index : 0;
   showTitle();
-  host_->setText(task ? task->host : QString());
-  port_->setValue(task ? task->port : 0);
+  shown_host_ = task ? task->host : QString();
+  shown_port_ = task ? task->port : 0;
+  host_->setText(shown_host_);
+  port_->setValue(shown_port_);
   problem_->setText(problem);
   showDevices({});
   filling_ = false;
@@ -99,8 +105,25 @@ void TaskPropertiesView::setPort(int port) {
   emitEdit();
 }
 
+bool TaskPropertiesView::showsProject() const {
+  return host_->text().trimmed() == shown_host_ && port_->value() == shown_port_;
+}
+
+bool TaskPropertiesView::eventFilter(QObject* watched, QEvent* event) {
+  // A line edit takes Ctrl+Z for its own text (ShortcutOverride accepted). Ignoring it lets
+  // the window's Undo shortcut fire instead, unless there is typing to undo.
+  if (event->type() == QEvent::ShortcutOverride) {
+    auto* key = static_cast<QKeyEvent*>(event);
+    if ((key->matches(QKeySequence::Undo) || key->matches(QKeySequence::Redo)) && showsProject()) {
+      event->ignore();
+      return true;
+    }
+  }
+  return QWidget::eventFilter(watched, event);
+}
+
 void TaskPropertiesView::emitEdit() {
-  if (filling_ || task_.isEmpty()) return;
+  if (filling_ || task_.isEmpty() || showsProject()) return;
   emit addressEdited(task_, host_->text().trimmed(), port_->value());
 }
 

@@ -1,7 +1,9 @@
 // The selected task's properties: job and index, host and port, edited in place. Each
 // finished edit is reported once (editingFinished), so the window can make it one undoable
 // step; a value that makes the cluster invalid is still taken, and shown as a problem. Below,
-// the task's devices (name, type, memory) as the running task reported them.
+// the task's devices (name, type, memory) as the running task reported them. Undo and Redo
+// (Ctrl+Z, Ctrl+Shift+Z) in a field whose text is the project's go to the window's Undo and
+// Redo, so they undo the project edit; in a field being typed in, they undo the typing first.
 #pragma once
 
 #include "monitor/DeviceInfo.h"
@@ -32,9 +34,14 @@ class TaskPropertiesView : public QWidget {
  signals:
   void addressEdited(const QString& task, const QString& host, int port);
 
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
  private:
   void emitEdit();
   void showTitle();
+  // The fields say what the project says (no edit is being typed).
+  bool showsProject() const;
 
   QString task_;
   QString job_;
@@ -46,6 +53,8 @@ class TaskPropertiesView : public QWidget {
   QLabel* problem_ = nullptr;
   QLabel* devices_ = nullptr;
   bool filling_ = false;
+  QString shown_host_;
+  int shown_port_ = 0;
 };
 
 }  // namespace clab::ui

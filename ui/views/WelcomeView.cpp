@@ -5,6 +5,7 @@
 #include <QCommandLinkButton>
 #include <QLabel>
 #include <QListWidget>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 namespace clab::ui {
@@ -21,7 +22,15 @@ WelcomeView::WelcomeView(QWidget* parent) : QWidget(parent) {
   recent_->setMaximumHeight(140);
   connect(recent_, &QListWidget::itemActivated, this,
           [this](QListWidgetItem* item) { emit recentChosen(item->text()); });
-  auto* layout = new QVBoxLayout(this);
+  // Scrolled when the tab is shorter than its text (a small or high-DPI screen).
+  auto* content = new QWidget(this);
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  auto* outer = new QVBoxLayout(this);
+  outer->setContentsMargins(0, 0, 0, 0);
+  outer->addWidget(scroll);
+  auto* layout = new QVBoxLayout(content);
   layout->setContentsMargins(16, 12, 16, 12);
   layout->addWidget(intro);
   QCommandLinkButton* seed = example("seed");
@@ -51,6 +60,7 @@ WelcomeView::WelcomeView(QWidget* parent) : QWidget(parent) {
     recent_title->setText(tr("<b>Recent projects</b> (double-click to open)"));
     setRecent(recent_paths_);
   });
+  scroll->setWidget(content);
 }
 
 void WelcomeView::setRecent(const QStringList& paths) {

@@ -1,6 +1,7 @@
 #include "window/MainMenus.h"
 
 #include "cluster/ClusterScene.h"
+#include "project/ExampleProjects.h"
 #include "project/Project.h"
 #include "translations/Retranslate.h"
 #include "translations/StudioLanguage.h"
@@ -42,9 +43,13 @@ void MainMenus::build(MainWindow& w) {
   QAction* save_as = file->addAction(QString(), &w, &MainWindow::saveAs);
   save_as->setShortcut(QKeySequence::SaveAs);
   QMenu* examples = file->addMenu(QString());
-  QAction* seed = examples->addAction(QString(), &w, [&w] { w.openExample("seed"); });
-  QAction* seed_two = examples->addAction(QString(), &w, [&w] { w.openExample("seed-two-workers"); });
-  QAction* digits = examples->addAction(QString(), &w, [&w] { w.openExample("digits-mlp"); });
+  // Every shipped example project, by its (translated) name.
+  QList<QPair<QAction*, QString>> example_actions;
+  for (const ExampleProject& example : ExampleProjects()) {
+    QAction* action = examples->addAction(example.name, &w, [&w, id = example.id] { w.openExampleProject(id); });
+    action->setData(example.id);
+    example_actions.append({action, example.name});
+  }
   QMenu* recent = file->addMenu(QString());
   w.recent_ = new RecentProjects(recent, &w);
   QObject::connect(w.recent_, &RecentProjects::changed, w.welcome_, &WelcomeView::setRecent);
@@ -145,9 +150,8 @@ void MainMenus::build(MainWindow& w) {
     save_action->setText(MainWindow::tr("&Save"));
     save_as->setText(MainWindow::tr("Save &As..."));
     examples->setTitle(MainWindow::tr("&Examples"));
-    seed->setText(MainWindow::tr("Seed: x . w on a ps and a worker"));
-    seed_two->setText(MainWindow::tr("Seed on two workers, 20,000 steps"));
-    digits->setText(MainWindow::tr("Digits MLP on two workers (real training)"));
+    for (const auto& [action, name] : example_actions)
+      action->setText(QCoreApplication::translate("clab::ui::ExampleProjects", name.toUtf8().constData()));
     recent->setTitle(MainWindow::tr("Open &Recent"));
     quit->setText(MainWindow::tr("&Quit"));
     edit_menu->setTitle(MainWindow::tr("&Edit"));

@@ -5,6 +5,7 @@
 #include "cluster/TaskItem.h"
 #include "monitor/RunMonitor.h"
 #include "project/ClusterFormats.h"
+#include "project/ExampleProjects.h"
 #include "project/ProjectEditCommand.h"
 #include "run/LocalCluster.h"
 #include "run/RunController.h"
@@ -25,6 +26,7 @@
 #include "window/LessonActions.h"
 #include "window/MainMenus.h"
 #include "window/RecentProjects.h"
+#include "window/ScreenFit.h"
 #include "window/SecurityActions.h"
 
 #include <google/protobuf/stubs/common.h>
@@ -74,7 +76,7 @@ MainWindow::MainWindow(QString clab_program, QWidget* parent)
   connect(monitor, &RunMonitor::placementsChanged, graph_editor_, &GraphEditor::showRunPlacement);
   connect(graph_editor_, &GraphEditor::graphEdited, this, [this](const QString& graph) { project_.graph = graph; });
   connect(monitor, &RunMonitor::trafficChanged, scene_, &ClusterScene::setLinkRate);
-  connect(monitor, &RunMonitor::lossReported, dashboard_, &DashboardView::addLoss);
+  connect(monitor, &RunMonitor::scalarReported, dashboard_, &DashboardView::addScalar);
   connect(monitor, &RunMonitor::timelineMark, dashboard_,
           [this](const QString&, const QString& kind) { dashboard_->mark(kind); });
   connect(monitor, &RunMonitor::devicesChanged, this, &MainWindow::showDevices);
@@ -103,7 +105,7 @@ MainWindow::MainWindow(QString clab_program, QWidget* parent)
 
   InitUiResources();
   setWindowIcon(QIcon(":/clusterlab.svg"));
-  resize(1280, 860);
+  FitToScreen(this, {1280, 860});
   setProject(Project::seed());
 }
 
@@ -111,13 +113,14 @@ MainWindow::~MainWindow() {
   // The scene outlives the views while children are deleted; its last selection change
   // must not reach a half-destroyed window.
   scene_->disconnect(this);
+  properties_->disconnect(this);  // a field that loses focus now finishes its edit
 }
 
 void MainWindow::buildLayout() {
   view_ = new QGraphicsView(scene_, this);
   view_->setRenderHint(QPainter::Antialiasing);
   view_->setDragMode(QGraphicsView::RubberBandDrag);
-  view_->setMinimumHeight(220);
+  view_->setMinimumHeight(80);
   view_->viewport()->installEventFilter(this);
   dashboard_ = new DashboardView(this);
   console_ = new ConsoleView(this);
@@ -147,6 +150,7 @@ void MainWindow::buildLayout() {
   splitter->addWidget(tabs_);
   splitter->setStretchFactor(0, 2);
   splitter->setStretchFactor(1, 3);
+  splitter->setSizes({2000, 3000});  // 2:3 of whatever height the window gets
   setCentralWidget(splitter);
   graph_maximiser_ = new GraphMaximiser(this, splitter, view_, tabs_, graph_editor_);
   properties_ = new TaskPropertiesView(this);
@@ -199,13 +203,22 @@ bool MainWindow::openExample(const QString& example) {
   return true;
 }
 
+bool MainWindow::openExampleProject(const QString& id) {
+  Project project;
+  QString error;
+  if (!maybeSave()) return false;
+  if (!LoadExampleProject(id, &project, &error)) QMessageBox::warning(this, tr("Cannot open the example"), error);
+  else setProject(project);
+  return error.isEmpty();
+}
+
 void MainWindow::setProject(const Project& project, const QString& path) {
   // Nothing of the previous project's run stays: states, steps, charts, console, devices.
   run_control_->reset();
   console_->clear();
   placement_->setRows({});
   scene_->resetStatuses();
-  dashboard_->startRun();
+  dashboard_->reset();
   status_step_->clear();
   path_ = path;
   undo_->clear();

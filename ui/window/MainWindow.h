@@ -65,6 +65,9 @@ class MainWindow : public QMainWindow {
   // Opens a built-in example ("seed", "seed-two-workers", "digits-mlp") after offering to
   // save unsaved changes; false when the user cancels.
   bool openExample(const QString& example);
+  // Opens the example project file `id` (File > Examples: "digits-cnn" for
+  // examples/projects/digits-cnn.clab) after offering to save; false when it was not opened.
+  bool openExampleProject(const QString& id);
   const Project& project() const { return project_; }
   // The project's file ("" until it is saved).
   const QString& path() const { return path_; }
