@@ -247,7 +247,9 @@ void FormatLevel(const T* values, const std::vector<int64_t>& dims, size_t depth
   int64_t stride = 1;
   for (size_t d = depth + 1; d < dims.size(); ++d) stride *= dims[d];
   for (int64_t i = 0; i < dims[depth]; ++i) {
-    if (*printed >= max_entries) {
+    // Rows are counted too: a shape like [1e15, 0] has no entries but would still loop over
+    // every row.
+    if (*printed >= max_entries || i >= max_entries) {
       out->append("...");
       *offset += (dims[depth] - i) * stride;
       break;

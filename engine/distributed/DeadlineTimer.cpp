@@ -60,7 +60,10 @@ void DeadlineTimer::Loop() {
     }
     const auto next = by_time_.begin();
     if (Clock::now() < next->first) {
-      cv_.wait_until(lock, next->first);
+      // A copy: while this thread waits, Cancel may erase the entry, and wait_until reads
+      // its deadline again after every wake-up.
+      const Clock::time_point deadline = next->first;
+      cv_.wait_until(lock, deadline);
       continue;
     }
     const int64_t id = next->second;

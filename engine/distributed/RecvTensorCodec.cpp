@@ -66,6 +66,10 @@ StatusOr<std::optional<Tensor>> DecodeTensorFast(google::protobuf::io::CodedInpu
   while (uint32_t tag = in.ReadTag()) {
     const int field = WireFormatLite::GetTagFieldNumber(tag);
     const auto type = WireFormatLite::GetTagWireType(tag);
+    // A dtype or shape after the content, or a second shape (protobuf merges the two),
+    // changes what the content means: the ordinary parse decides.
+    if ((field == kTensorDtype || field == kTensorShape) && (tensor || (field == kTensorShape && shape)))
+      return std::optional<Tensor>();
     if (field == kTensorDtype && type == WireFormatLite::WIRETYPE_VARINT) {
       uint64_t value = 0;
       if (!in.ReadVarint64(&value)) return Malformed("truncated dtype");

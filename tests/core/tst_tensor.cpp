@@ -12,6 +12,15 @@ class TensorTest : public QObject {
   Q_OBJECT
 
  private slots:
+  // No entries but a trillion rows: the text stops after max_entries rows instead of
+  // looping over every one of them.
+  void debugStringOfManyEmptyRowsStops() {
+    Tensor t(DT_FLOAT, TensorShape({1000000000000, 0}));
+    QCOMPARE(t.NumElements(), int64_t{0});
+    const std::string text = t.DebugString(3);
+    QCOMPARE(text, std::string("[[]\n []\n []\n...]"));
+  }
+
   void zeroInitialisedAndAligned_data() {
     // clang-format off
     QTest::addColumn<DataType>("dtype");
