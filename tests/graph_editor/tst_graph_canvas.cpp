@@ -19,7 +19,9 @@
 #include "window/MainWindow.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QDockWidget>
+#include <QFile>
 #include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
 #include <QPainter>
@@ -29,6 +31,7 @@
 #include <QSplitter>
 #include <QStyleOptionGraphicsItem>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
 
@@ -429,5 +432,19 @@ class GraphCanvasTest : public QObject {
   }
 };
 
-QTEST_MAIN(GraphCanvasTest)
+// A desktop-sized screen (the offscreen platform's own is 800x600), so that the window gets
+// its default size rather than one fitted to a small screen.
+int main(int argc, char** argv) {
+  QTemporaryDir dir;
+  const QString config = dir.filePath("screen.json");
+  QFile file(config);
+  if (!file.open(QIODevice::WriteOnly)) return 1;
+  file.write(R"({"screens": [{"name": "desktop", "x": 0, "y": 0, "width": 1920, "height": 1200,
+                              "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})");
+  file.close();
+  qputenv("QT_QPA_PLATFORM", ("offscreen:configfile=" + config).toUtf8());
+  QApplication app(argc, argv);
+  GraphCanvasTest test;
+  return QTest::qExec(&test, argc, argv);
+}
 #include "tst_graph_canvas.moc"

@@ -398,6 +398,34 @@
         <source>Show:</source>
         <translation>显示：</translation>
     </message>
+    <message>
+        <source>All sources</source>
+        <translation>所有来源</translation>
+    </message>
+    <message>
+        <source>Show the lines of one source only: the log, a hook, the process&apos;s output</source>
+        <translation>只显示一个来源的行：日志、某个钩子或进程的输出</translation>
+    </message>
+    <message>
+        <source>Collapse step counters</source>
+        <translation>折叠步数计数器</translation>
+    </message>
+    <message>
+        <source>Show each task&apos;s latest step-counter line once, at the bottom, with how many there were</source>
+        <translation>每个任务的最新步数计数行只在底部显示一次，并注明共有多少行</translation>
+    </message>
+    <message>
+        <source>Keep the newest line in view. Scrolling up pauses; new lines wait until you follow again.</source>
+        <translation>保持最新一行可见。向上滚动即暂停；新行会等待，直到再次跟随。</translation>
+    </message>
+    <message>
+        <source>Follow</source>
+        <translation>跟随</translation>
+    </message>
+    <message>
+        <source>Follow (%1 new)</source>
+        <translation>跟随（%1 条新行）</translation>
+    </message>
 </context>
 <context>
     <name>clab::ui::ConsoleView</name>
@@ -465,18 +493,6 @@
         <translation>步/秒</translation>
     </message>
     <message>
-        <source>loss</source>
-        <translation>损失</translation>
-    </message>
-    <message>
-        <source>Loss (logged every 100 steps)</source>
-        <translation>损失（每 100 步记录一次）</translation>
-    </message>
-    <message>
-        <source>global step</source>
-        <translation>全局步</translation>
-    </message>
-    <message>
         <source>its last output is in the Console</source>
         <translation>最后的输出在控制台中</translation>
     </message>
@@ -517,6 +533,33 @@
     <message>
         <source>memory unknown</source>
         <translation>内存未知</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::ExampleProjects</name>
+    <message>
+        <source>Digits CNN on a ps and two workers</source>
+        <translation>手写数字 CNN：一个参数服务器和两个工作节点</translation>
+    </message>
+    <message>
+        <source>Digits MLP on a ps and two workers</source>
+        <translation>手写数字 MLP：一个参数服务器和两个工作节点</translation>
+    </message>
+    <message>
+        <source>Softmax regression on Iris, a ps and two workers</source>
+        <translation>鸢尾花多项逻辑回归：一个参数服务器和两个工作节点</translation>
+    </message>
+    <message>
+        <source>Linear regression on synthetic data, synchronous replicas</source>
+        <translation>合成数据上的线性回归，同步副本</translation>
+    </message>
+    <message>
+        <source>Seed on two workers, 20,000 steps, with checkpoints</source>
+        <translation>种子程序：两个工作节点，20,000 步，带检查点</translation>
+    </message>
+    <message>
+        <source>Seed: x . w on a ps and a worker</source>
+        <translation>种子程序：在一个参数服务器和一个工作节点上计算 x . w</translation>
     </message>
 </context>
 <context>
@@ -814,6 +857,17 @@
     <message>
         <source>No problems: the engine accepts this graph.</source>
         <translation>没有问题：引擎接受这个计算图。</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::GraphMaximiser</name>
+    <message>
+        <source>&amp;Maximise graph</source>
+        <translation>最大化计算图(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Give the Graph tab the whole window: the cluster canvas and the side panels make way</source>
+        <translation>让“计算图”标签页占满整个窗口：集群画布和侧边面板让出位置</translation>
     </message>
 </context>
 <context>
@@ -1448,18 +1502,6 @@
         <translation>示例(&amp;E)</translation>
     </message>
     <message>
-        <source>Seed: x . w on a ps and a worker</source>
-        <translation>种子示例：在一个 ps 和一个 worker 上计算 x · w</translation>
-    </message>
-    <message>
-        <source>Seed on two workers, 20,000 steps</source>
-        <translation>种子示例，两个 worker，20,000 步</translation>
-    </message>
-    <message>
-        <source>Digits MLP on two workers (real training)</source>
-        <translation>两个 worker 训练手写数字 MLP（真实训练）</translation>
-    </message>
-    <message>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
@@ -1685,6 +1727,10 @@
         <source>&lt;b&gt;ClusterLab Studio %1&lt;/b&gt;&lt;br&gt;Design a cluster of parameter servers and workers, run it, and watch training live.&lt;br&gt;&lt;br&gt;Qt %2, gRPC %3, protobuf %4</source>
         <translation>&lt;b&gt;ClusterLab Studio %1&lt;/b&gt;&lt;br&gt;设计由参数服务器和工作节点组成的集群，运行它，实时观察训练过程。&lt;br&gt;&lt;br&gt;Qt %2，gRPC %3，protobuf %4</translation>
     </message>
+    <message>
+        <source>Cannot open the example</source>
+        <translation>无法打开示例</translation>
+    </message>
 </context>
 <context>
     <name>clab::ui::NodePropertiesView</name>
@@ -1810,6 +1856,14 @@ Add nodes from the palette (double-click or drag), connect an output port to an 
     <message>
         <source>Filter ops</source>
         <translation>筛选运算</translation>
+    </message>
+    <message>
+        <source>io</source>
+        <translation>输入输出</translation>
+    </message>
+    <message>
+        <source>tensor array</source>
+        <translation>张量数组</translation>
     </message>
 </context>
 <context>
@@ -2017,6 +2071,72 @@ unchecked, every worker updates the ps on its own (asynchronously). Training pro
     <message>
         <source>Checkpoint time</source>
         <translation>检查点时间间隔</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::ScalarChart</name>
+    <message>
+        <source>global step</source>
+        <translation>全局步</translation>
+    </message>
+    <message>
+        <source>%1 (raw)</source>
+        <translation>%1（原始值）</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::ScalarsView</name>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>Accuracy (dots: held-out)</source>
+        <translation>准确率（圆点：留出集）</translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <source>Exponential moving average of the curves, as TensorBoard smooths them: 0 shows the raw values</source>
+        <translation>曲线的指数移动平均，与 TensorBoard 的平滑方式相同：0 表示显示原始值</translation>
+    </message>
+    <message>
+        <source>Log scale (loss)</source>
+        <translation>对数坐标（损失）</translation>
+    </message>
+    <message>
+        <source>Each Start of training is a run; untick one to hide its curves</source>
+        <translation>每次开始训练即为一次运行；取消勾选可隐藏其曲线</translation>
+    </message>
+    <message>
+        <source>Clear earlier runs</source>
+        <translation>清除之前的运行</translation>
+    </message>
+    <message>
+        <source>Smoothing</source>
+        <translation>平滑</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Run %1</source>
+        <translation>运行 %1</translation>
+    </message>
+    <message>
+        <source>%1, started at %2</source>
+        <translation>%1，开始于 %2</translation>
+    </message>
+    <message>
+        <source>held-out, run %1</source>
+        <translation>留出集，运行 %1</translation>
     </message>
 </context>
 <context>

@@ -198,4 +198,11 @@ bool ScalarChart::hasData() const {
                      [](const Curve& curve) { return !curve.raw.isEmpty() || !curve.marks.isEmpty(); });
 }
 
+void ScalarChart::setTitles(const QString& title, const QString& value_title) {
+  chart_->setTitle(title);
+  x_->setTitleText(tr("global step"));
+  y_->setTitleText(value_title);
+  log_y_->setTitleText(value_title);
+}
+
 }  // namespace clab::ui

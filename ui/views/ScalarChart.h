@@ -24,6 +24,8 @@ class ScalarChart : public QWidget {
 
  public:
   ScalarChart(const QString& title, const QString& value_title, QWidget* parent = nullptr);
+  // The chart's title and its value axis's (after a change of language).
+  void setTitles(const QString& title, const QString& value_title);
 
   void addRun(int run, const QString& name, const QColor& color);
   void add(int run, qint64 step, double value);

@@ -1,5 +1,7 @@
 #include "views/ScalarsView.h"
 
+#include "translations/Retranslate.h"
+
 #include "views/ScalarChart.h"
 
 #include <QCheckBox>
@@ -53,10 +55,12 @@ ScalarsView::ScalarsView(QWidget* parent) : QWidget(parent) {
   smoothing_row->addWidget(smoothing_, 1);
   smoothing_row->addWidget(smoothing_value_);
   auto* controls = new QVBoxLayout;
-  controls->addWidget(new QLabel(tr("Smoothing"), this));
+  auto* smoothing_title = new QLabel(this);
+  controls->addWidget(smoothing_title);
   controls->addLayout(smoothing_row);
   controls->addWidget(log_scale_);
-  controls->addWidget(new QLabel(tr("Runs"), this));
+  auto* runs_title = new QLabel(this);
+  controls->addWidget(runs_title);
   controls->addWidget(runs_, 1);
   controls->addWidget(clear_);
   auto* layout = new QHBoxLayout(this);
@@ -74,6 +78,18 @@ ScalarsView::ScalarsView(QWidget* parent) : QWidget(parent) {
     accuracy_->setRunVisible(run, visible);
   });
   connect(clear_, &QPushButton::clicked, this, &ScalarsView::removeEarlierRuns);
+  new Retranslate(this, [this, smoothing_title, runs_title] {
+    loss_->setTitles(tr("Loss"), tr("loss"));
+    accuracy_->setTitles(tr("Accuracy (dots: held-out)"), tr("accuracy"));
+    smoothing_->setToolTip(
+        tr("Exponential moving average of the curves, as TensorBoard smooths them: "
+           "0 shows the raw values"));
+    log_scale_->setText(tr("Log scale (loss)"));
+    runs_->setToolTip(tr("Each Start of training is a run; untick one to hide its curves"));
+    clear_->setText(tr("Clear earlier runs"));
+    smoothing_title->setText(tr("Smoothing"));
+    runs_title->setText(tr("Runs"));
+  });
   setSmoothing(smoothing_->value());
   clear_->setEnabled(false);
   hide();

@@ -1,5 +1,7 @@
 #include "window/GraphMaximiser.h"
 
+#include "translations/Retranslate.h"
+
 #include <QAction>
 #include <QDockWidget>
 #include <QMainWindow>
@@ -12,12 +14,15 @@ namespace clab::ui {
 GraphMaximiser::GraphMaximiser(QMainWindow* window, QSplitter* splitter, QWidget* canvas, QTabWidget* tabs,
                                QWidget* graph)
     : QObject(window), window_(window), splitter_(splitter), canvas_(canvas), tabs_(tabs), graph_(graph) {
-  action_ = new QAction(tr("&Maximise graph"), this);
+  action_ = new QAction(this);
   action_->setObjectName("maximise-graph");
   action_->setCheckable(true);
   action_->setShortcut(Qt::Key_F11);
   action_->setShortcutContext(Qt::WindowShortcut);
-  action_->setToolTip(tr("Give the Graph tab the whole window: the cluster canvas and the side panels make way"));
+  new Retranslate(window_, [this] {
+    action_->setText(tr("&Maximise graph"));
+    action_->setToolTip(tr("Give the Graph tab the whole window: the cluster canvas and the side panels make way"));
+  });
   window_->addAction(action_);
   connect(action_, &QAction::toggled, this, &GraphMaximiser::setMaximised);
   // Choosing another tab brings the rest of the window back.

@@ -150,7 +150,7 @@ void MainWindow::buildLayout() {
   splitter->addWidget(tabs_);
   splitter->setStretchFactor(0, 2);
   splitter->setStretchFactor(1, 3);
-  splitter->setSizes({2000, 3000});  // 2:3 of whatever height the window gets
+  splitter->setSizes({2000, 4000});  // 1:2 of whatever height the window gets
   setCentralWidget(splitter);
   graph_maximiser_ = new GraphMaximiser(this, splitter, view_, tabs_, graph_editor_);
   properties_ = new TaskPropertiesView(this);

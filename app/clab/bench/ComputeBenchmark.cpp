@@ -31,8 +31,7 @@ class Stretch {
     const rusage end = Usage();
     const double wall = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start_).count();
     auto micros = [](const timeval& t) { return static_cast<double>(t.tv_sec) * 1e6 + static_cast<double>(t.tv_usec); };
-    const double cpu =
-        micros(end.ru_utime) - micros(usage_.ru_utime) + micros(end.ru_stime) - micros(usage_.ru_stime);
+    const double cpu = micros(end.ru_utime) - micros(usage_.ru_utime) + micros(end.ru_stime) - micros(usage_.ru_stime);
     const double switches = static_cast<double>(end.ru_nvcsw - usage_.ru_nvcsw + end.ru_nivcsw - usage_.ru_nivcsw);
     const double n = static_cast<double>(steps);
     return ComputeSide{wall / n, cpu / n, switches / n};
@@ -124,7 +123,8 @@ StatusOr<ComputeRow> MlpRow(const ComputeBenchmarkOptions& options) {
   auto floor = [&]() {
     Stretch stretch;
     for (int64_t s = 0; s < steps; ++s)
-      plain_loss += plain.Step(plain_x[static_cast<size_t>(s % kBatches)], plain_labels[static_cast<size_t>(s % kBatches)]);
+      plain_loss +=
+          plain.Step(plain_x[static_cast<size_t>(s % kBatches)], plain_labels[static_cast<size_t>(s % kBatches)]);
     return stretch.PerStep(steps);
   };
   std::vector<ComputeSide> engine_sides, floor_sides;
@@ -209,15 +209,14 @@ StatusOr<std::vector<ComputeRow>> RunComputeBenchmark(const ComputeBenchmarkOpti
 }
 
 std::string FormatComputeTable(const std::vector<ComputeRow>& rows) {
-  std::string table = absl::StrFormat("%-30s %12s %12s %8s %8s %11s %11s %9s %9s\n", "", "clab us", "floor us",
-                                      "ratio", "target", "clab cpu", "floor cpu", "clab cs", "floor cs");
+  std::string table = absl::StrFormat("%-30s %12s %12s %8s %8s %11s %11s %9s %9s\n", "", "clab us", "floor us", "ratio",
+                                      "target", "clab cpu", "floor cpu", "clab cs", "floor cs");
   for (const ComputeRow& row : rows) {
     const double ratio = row.floor.micros / row.engine.micros;  // > 1: faster than the floor
     table += absl::StrFormat("%-30s %12.1f %12.1f %7.2fx %7.2fx %9.1fus %9.1fus %9.2f %9.2f\n", row.name,
                              row.engine.micros, row.floor.micros, ratio, row.target_ratio, row.engine.cpu_micros,
                              row.floor.cpu_micros, row.engine.context_switches, row.floor.context_switches);
-    if (row.gflops > 0)
-      table += absl::StrFormat("%-30s %12.1f %12.1f   GFLOP/s\n", "", row.gflops, row.floor_gflops);
+    if (row.gflops > 0) table += absl::StrFormat("%-30s %12.1f %12.1f   GFLOP/s\n", "", row.gflops, row.floor_gflops);
   }
   table += "ratio: floor time / ClusterLab time (1.00x: as fast as the floor); cs: context switches per step.\n";
   return table;

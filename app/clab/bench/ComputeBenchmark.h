@@ -31,9 +31,9 @@ struct ComputeBenchmarkOptions {
 };
 
 struct ComputeSide {
-  double micros = 0;             // wall time per step, median over rounds
-  double cpu_micros = 0;         // user + system CPU per step, same
-  double context_switches = 0;   // voluntary + involuntary per step, same
+  double micros = 0;            // wall time per step, median over rounds
+  double cpu_micros = 0;        // user + system CPU per step, same
+  double context_switches = 0;  // voluntary + involuntary per step, same
 };
 
 struct ComputeRow {
