@@ -5,6 +5,7 @@
 #include "clab/core/TensorAllocation.h"
 #include "clab/core/TensorSize.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -236,7 +237,13 @@ std::string FormatValue(T v) {
 
 template <typename T>
 void FormatLevel(const T* values, const std::vector<int64_t>& dims, size_t depth, int64_t* offset, int64_t* printed,
-                 int max_entries, std::string* out) {
+                 int max_entries, std::string* out, int64_t* budget) {
+  // Every level visited costs one: shapes whose rows hold no entries (a dimension of 0 at
+  // the end) would otherwise be walked row by row, exponentially in the rank.
+  if (--*budget < 0) {
+    if (*budget == -1) out->append("...");
+    return;
+  }
   if (depth == dims.size()) {
     if (*printed < max_entries) out->append(FormatValue(values[*offset]));
     ++*offset;
@@ -262,7 +269,7 @@ void FormatLevel(const T* values, const std::vector<int64_t>& dims, size_t depth
         out->append(depth + 1, ' ');
       }
     }
-    FormatLevel(values, dims, depth + 1, offset, printed, max_entries, out);
+    FormatLevel(values, dims, depth + 1, offset, printed, max_entries, out, budget);
   }
   out->push_back(']');
 }
@@ -274,11 +281,13 @@ std::string Tensor::DebugString(int max_entries) const {
   if (!OnHost()) return StrCat("<", DataTypeName(dtype_), " ", shape_.DebugString(), " on device>");
   std::string out;
   int64_t offset = 0, printed = 0;
+  int64_t budget = 8 * static_cast<int64_t>(std::max(max_entries, 0)) + 64;
   if (HoldsStrings(dtype_)) {
-    FormatLevel(data<std::string>(), shape_.dims(), 0, &offset, &printed, max_entries, &out);
+    FormatLevel(data<std::string>(), shape_.dims(), 0, &offset, &printed, max_entries, &out, &budget);
     return out;
   }
-  CLAB_SWITCH_POD_TYPES(dtype_, T, FormatLevel(data<T>(), shape_.dims(), 0, &offset, &printed, max_entries, &out),
+  CLAB_SWITCH_POD_TYPES(dtype_, T,
+                        FormatLevel(data<T>(), shape_.dims(), 0, &offset, &printed, max_entries, &out, &budget),
                         return StrCat("<", DataTypeName(dtype_), " ", shape_.DebugString(), ">"));
   return out;
 }
