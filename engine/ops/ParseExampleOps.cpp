@@ -12,6 +12,7 @@
 // the step naming the example and the key.
 #include "ops/MathOpsInternal.h"
 
+#include "clab/core/TensorSize.h"
 #include "clab/graph/AttrValues.h"
 #include "tensorflow/example.pb.h"
 
@@ -26,6 +27,9 @@ struct ParseExampleAttrs {
   int64_t num_sparse = 0, num_dense = 0;
   std::vector<DataType> sparse_types, dense_types;
   std::vector<PartialShape> dense_shapes;
+  // Per dense key: the elements of one row (all of dense_shape after its first dimension),
+  // counted with overflow checks when the node is read.
+  std::vector<int64_t> dense_row_elements;
 };
 
 std::vector<PartialShape> ShapeListAttr(const tensorflow::NodeDef& node, const std::string& name) {
@@ -59,6 +63,13 @@ Status ReadParseExampleAttrs(const tensorflow::NodeDef& node, ParseExampleAttrs*
       if (shape.dim(d) < 0)
         return errors::InvalidArgument("Node '", node.name(), "' (op ParseExample): dense_shapes[", j,
                                        "] may be unknown only in its first dimension, got ", shape.DebugString());
+    std::vector<int64_t> row_dims;
+    for (int d = 1; d < shape.rank(); ++d) row_dims.push_back(shape.dim(d));
+    StatusOr<int64_t> row = TensorSize::NumElements(row_dims);
+    if (!row.ok())
+      return errors::InvalidArgument("Node '", node.name(), "' (op ParseExample): dense_shapes[", j,
+                                     "]: ", row.status().message());
+    attrs->dense_row_elements.push_back(*row);
   }
   return OkStatus();
 }
@@ -160,9 +171,13 @@ class ParseExampleKernel : public OpKernel {
     const DataType dtype = attrs_.dense_types[static_cast<size_t>(j)];
     const PartialShape& shape = attrs_.dense_shapes[static_cast<size_t>(j)];
     const bool variable = shape.rank() >= 1 && shape.dim(0) < 0;
-    int64_t row = 1;  // elements per row (all of dense_shape after its first dimension)
-    for (int d = 1; d < shape.rank(); ++d) row *= shape.dim(d);
-    const int64_t fixed = variable ? -1 : (shape.rank() >= 1 ? shape.dim(0) : 1) * row;
+    const int64_t row = attrs_.dense_row_elements[static_cast<size_t>(j)];
+    int64_t fixed = -1;
+    if (!variable && __builtin_mul_overflow(shape.rank() >= 1 ? shape.dim(0) : 1, row, &fixed)) {
+      ctx->SetStatus(KernelInvalidArgument(ctx, "ParseExample: dense shape ", shape.DebugString(), " of key '", key,
+                                           "' has too many elements"));
+      return false;
+    }
     if (fill.dtype() != dtype) {
       ctx->SetStatus(KernelInvalidArgument(ctx, "ParseExample: the default of key '", key, "' is ",
                                            DataTypeName(fill.dtype()), ", Tdense says ", DataTypeName(dtype)));
@@ -200,14 +215,16 @@ class ParseExampleKernel : public OpKernel {
                                              "': data types don't match: expected a ", ListName(dtype)));
         return false;
       }
-      if ((!variable && count != fixed) || (variable && count % row != 0)) {
+      // A row of no elements (a 0 in dense_shape) holds no values at all.
+      const bool fits = !variable ? count == fixed : row == 0 ? count == 0 : count % row == 0;
+      if (!fits) {
         ctx->SetStatus(KernelInvalidArgument(ctx, "ParseExample: ", Where(names, i), ", feature '", key, "' has ",
                                              count, " values; dense shape ", shape.DebugString(), " needs ",
                                              variable ? absl::StrCat("a multiple of ", row) : absl::StrCat(fixed)));
         return false;
       }
       counts[static_cast<size_t>(i)] = count;
-      if (variable) rows = std::max(rows, count / row);
+      if (variable && row > 0) rows = std::max(rows, count / row);
     }
     std::vector<int64_t> dims = {batch};
     if (shape.rank() >= 1) dims.push_back(rows);

@@ -135,6 +135,29 @@ class ParseExampleTest : public QObject {
     QVERIFY2(text.find("parse") != std::string::npos, text.c_str());  // the node
   }
 
+  // A dense shape whose rows hold no elements ([?, 0]) divides by nothing: values for it are
+  // an error naming the key, an absent or empty feature parses to zero rows.
+  void rowsOfNoElements() {
+    auto bad = RunKernel(Parser({}, {DT_FLOAT}, {Shape({-1, 0})}), {Strings({Serialized({{"z", Floats({1, 2})}})}),
+                                                                    Strings({}), Key("z"), Tensor::Scalar<float>(0)});
+    QVERIFY(!bad.ok());
+    QVERIFY2(std::string(bad.status().message()).find("feature 'z' has 2 values") != std::string::npos,
+             std::string(bad.status().message()).c_str());
+    auto empty = RunKernel(Parser({}, {DT_FLOAT}, {Shape({-1, 0})}),
+                           {Strings({Serialized({})}), Strings({}), Key("z"), Tensor::Scalar<float>(0)});
+    QVERIFY2(empty.ok(), std::string(empty.status().message()).c_str());
+    QCOMPARE((*empty)[0].shape(), TensorShape({1, 0, 0}));
+  }
+
+  // Row sizes that overflow int64 are refused when the node is made, naming the shape.
+  void rowSizeThatOverflows() {
+    auto out = RunKernel(Parser({}, {DT_FLOAT}, {Shape({-1, int64_t{1} << 40, int64_t{1} << 40})}),
+                         {Strings({Serialized({})}), Strings({}), Key("z"), Tensor::Scalar<float>(0)});
+    QVERIFY(!out.ok());
+    QVERIFY2(std::string(out.status().message()).find("dense_shapes[0]") != std::string::npos,
+             std::string(out.status().message()).c_str());
+  }
+
   void shapeFunction() {
     auto shapes = InferShapes(Parser({DT_STRING}, {DT_FLOAT, DT_INT64}, {Shape({3}), Shape({-1, 2})}),
                               {Shape({5}), Shape({0}), Shape({}), Shape({}), Shape({}), Shape({0}), Shape({})});
