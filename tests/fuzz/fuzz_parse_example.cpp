@@ -17,11 +17,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const tensorflow::NodeDef node = [] {
     std::vector<std::string> inputs;
     for (int i = 0; i < 9; ++i) inputs.push_back("in" + std::to_string(i));
-    tensorflow::NodeDef n = testing::MakeNode("parse", "ParseExample", inputs,
-                                              {{"Nsparse", AttrOf(int64_t{1})},
-                                               {"Ndense", AttrOf(int64_t{3})},
-                                               {"sparse_types", AttrOf(std::vector<DataType>{DT_INT64})},
-                                               {"Tdense", AttrOf(std::vector<DataType>{DT_FLOAT, DT_INT64, DT_STRING})}});
+    tensorflow::NodeDef n =
+        testing::MakeNode("parse", "ParseExample", inputs,
+                          {{"Nsparse", AttrOf(int64_t{1})},
+                           {"Ndense", AttrOf(int64_t{3})},
+                           {"sparse_types", AttrOf(std::vector<DataType>{DT_INT64})},
+                           {"Tdense", AttrOf(std::vector<DataType>{DT_FLOAT, DT_INT64, DT_STRING})}});
     auto* shapes = (*n.mutable_attr())["dense_shapes"].mutable_list();
     for (const PartialShape& shape : {PartialShape{2}, PartialShape{-1, 3}, PartialShape::Scalar()})
       *shapes->add_shape() = AttrOf(shape).shape();

@@ -59,6 +59,28 @@ Output SumAll(GraphBuilder& g, const Output& x) {
   return ops::Sum(g, x, ops::Const(g, Tensor::Vector<int32_t>(axes)));
 }
 
+// Every element of every input's analytic gradient against central differences of
+// `loss_at` with step `eps`: |numeric - exact| <= tolerance * max(1, |numeric|).
+template <typename T, typename LossAt>
+void ExpectCentralDifferences(const std::vector<Tensor>& values, const std::vector<Tensor>& analytic, LossAt loss_at,
+                              T eps, double tolerance) {
+  for (size_t i = 0; i < values.size(); ++i) {
+    QCOMPARE(analytic[i].shape(), values[i].shape());
+    for (int64_t k = 0; k < values[i].NumElements(); ++k) {
+      std::vector<Tensor> plus = values, minus = values;
+      plus[i] = values[i].DeepCopy();
+      minus[i] = values[i].DeepCopy();
+      plus[i].template data<T>()[k] += eps;
+      minus[i].template data<T>()[k] -= eps;
+      const double numeric = (loss_at(plus) - loss_at(minus)) / (2 * static_cast<double>(eps));
+      const double exact = analytic[i].template data<T>()[k];
+      QVERIFY2(
+          std::abs(numeric - exact) <= tolerance * std::max(1.0, std::abs(numeric)),
+          qPrintable(QString("input %1 element %2: analytic %3, numeric %4").arg(i).arg(k).arg(exact).arg(numeric)));
+    }
+  }
+}
+
 }  // namespace
 
 Q_DECLARE_METATYPE(GradCase)
@@ -228,22 +250,7 @@ class GradientsTest : public QObject {
     std::vector<Tensor> analytic;
     const Status run = (*session)->Run(feeds_of(values), grad_names, {}, &analytic);
     QVERIFY2(run.ok(), StatusText(run));
-    constexpr double kEps = 1e-6;
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      QCOMPARE(analytic[i].shape(), values[i].shape());
-      for (int64_t k = 0; k < values[i].NumElements(); ++k) {
-        std::vector<Tensor> plus = values, minus = values;
-        plus[i] = values[i].DeepCopy();
-        minus[i] = values[i].DeepCopy();
-        plus[i].data<double>()[k] += kEps;
-        minus[i].data<double>()[k] -= kEps;
-        const double numeric = (loss_at(plus) - loss_at(minus)) / (2 * kEps);
-        const double exact = analytic[i].data<double>()[k];
-        QVERIFY2(
-            std::abs(numeric - exact) <= 1e-5 * std::max(1.0, std::abs(numeric)),
-            qPrintable(QString("input %1 element %2: analytic %3, numeric %4").arg(i).arg(k).arg(exact).arg(numeric)));
-      }
-    }
+    ExpectCentralDifferences<double>(values, analytic, loss_at, 1e-6, 1e-5);
   }
 
   // Ops TensorFlow defines for float alone (LRN, FusedBatchNorm): their gradient functions
@@ -305,20 +312,7 @@ class GradientsTest : public QObject {
     std::vector<Tensor> analytic;
     const Status run = (*session)->Run(feeds_of(values), names, {}, &analytic);
     QVERIFY2(run.ok(), StatusText(run));
-    constexpr float kEps = 1e-2f;
-    for (size_t i = 0; i < inputs.size(); ++i)
-      for (int64_t k = 0; k < values[i].NumElements(); ++k) {
-        std::vector<Tensor> plus = values, minus = values;
-        plus[i] = values[i].DeepCopy();
-        minus[i] = values[i].DeepCopy();
-        plus[i].data<float>()[k] += kEps;
-        minus[i].data<float>()[k] -= kEps;
-        const double numeric = (loss_at(plus) - loss_at(minus)) / (2 * kEps);
-        const double exact = analytic[i].data<float>()[k];
-        QVERIFY2(
-            std::abs(numeric - exact) <= 2e-2 * std::max(1.0, std::abs(numeric)),
-            qPrintable(QString("input %1 element %2: analytic %3, numeric %4").arg(i).arg(k).arg(exact).arg(numeric)));
-      }
+    ExpectCentralDifferences<float>(values, analytic, loss_at, 1e-2f, 2e-2);
   }
 
   void accuracyInTheGraph() {
