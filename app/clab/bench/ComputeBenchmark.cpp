@@ -2,6 +2,7 @@
 
 #include "bench/ComputeBenchmark.h"
 
+#include "bench/Median.h"
 #include "bench/PlainEigenMlp.h"
 #include "clab/ops/Ops.h"
 #include "clab/runtime/Session.h"
@@ -46,12 +47,6 @@ class Stretch {
   std::chrono::steady_clock::time_point start_;
   rusage usage_;
 };
-
-double Median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const size_t n = values.size();
-  return n == 0 ? 0 : n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
 
 ComputeSide MedianSide(const std::vector<ComputeSide>& sides) {
   std::vector<double> wall, cpu, switches;

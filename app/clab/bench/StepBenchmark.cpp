@@ -1,5 +1,7 @@
 #include "bench/StepBenchmark.h"
 
+#include "bench/Median.h"
+
 #include "clab/distributed/LinkProbe.h"
 #include "clab/distributed/ReplicaDeviceSetter.h"
 #include "clab/distributed/Server.h"
@@ -29,13 +31,6 @@ using Clock = std::chrono::steady_clock;
 
 constexpr double kSeedStepTargetRatio = 3.0;
 constexpr double kLargestPullTargetRatio = 1.5;
-
-double Median(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const size_t mid = values.size() / 2;
-  return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-}
 
 // Median latency in microseconds of `count` calls of `call`.
 template <typename Call>

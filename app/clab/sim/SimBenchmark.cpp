@@ -1,5 +1,7 @@
 #include "sim/SimBenchmark.h"
 
+#include "bench/Median.h"
+
 #include "cli/TextTable.h"
 #include "project/SimProject.h"
 #include "run/Simulator.h"
@@ -28,13 +30,6 @@ constexpr double kEthernetPayload = 1448.0 / 1514.0;
 constexpr double kHtbBurst = 1600;
 // Times a failed real run is run again before the benchmark gives up.
 constexpr int kRetries = 2;
-
-double Median(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const size_t mid = values.size() / 2;
-  return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-}
 
 std::string ProjectPath(const SimBenchmarkOptions& options, const std::string& name) {
   return (std::filesystem::path(options.project_dir) / (name + ".clab")).string();
