@@ -251,14 +251,22 @@ void FormatLevel(const T* values, const std::vector<int64_t>& dims, size_t depth
     return;
   }
   out->push_back('[');
+  // Saturating: a tensor with a 0 dimension has no entries, but the product of its other
+  // dimensions can still exceed int64 (the offset is never used to read such a tensor).
   int64_t stride = 1;
-  for (size_t d = depth + 1; d < dims.size(); ++d) stride *= dims[d];
+  for (size_t d = depth + 1; d < dims.size(); ++d) {
+    if (__builtin_mul_overflow(stride, dims[d], &stride)) stride = std::numeric_limits<int64_t>::max();
+  }
   for (int64_t i = 0; i < dims[depth]; ++i) {
     // Rows are counted too: a shape like [1e15, 0] has no entries but would still loop over
     // every row.
     if (*printed >= max_entries || i >= max_entries) {
       out->append("...");
-      *offset += (dims[depth] - i) * stride;
+      int64_t skipped = 0;
+      if (__builtin_mul_overflow(dims[depth] - i, stride, &skipped) ||
+          __builtin_add_overflow(*offset, skipped, offset)) {
+        *offset = std::numeric_limits<int64_t>::max();
+      }
       break;
     }
     if (i > 0) {
