@@ -25,7 +25,9 @@ uint64_t Load32(const char* p) {
   return value;
 }
 
-uint64_t RotateRight(uint64_t value, int shift) { return shift == 0 ? value : (value >> shift) | (value << (64 - shift)); }
+uint64_t RotateRight(uint64_t value, int shift) {
+  return shift == 0 ? value : (value >> shift) | (value << (64 - shift));
+}
 
 uint64_t ShiftMix(uint64_t value) { return value ^ (value >> 47); }
 

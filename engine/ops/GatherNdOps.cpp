@@ -60,12 +60,13 @@ void GatherNdKernel(OpKernelContext* ctx) {
   out_dims.insert(out_dims.end(), dims.begin() + depth, dims.end());
   std::vector<int64_t> positions;
   if (depth > 0 && !SlicePositions(ctx, *flat, count, depth, dims, &positions)) return;
-  if (depth == 0) positions.assign(static_cast<size_t>(count), 0);
   Tensor* out = ctx->allocate_output(0, params.dtype(), TensorShape(out_dims));
   if (out == nullptr) return;
   const int64_t slice = Product(dims, static_cast<size_t>(depth));
-  for (size_t i = 0; i < positions.size(); ++i)
-    CopyElements(params, positions[i] * slice, out, static_cast<int64_t>(i) * slice, slice);
+  // depth 0: every index row takes the whole of params (count is bounded by the output's
+  // allocation, which succeeded).
+  for (int64_t i = 0; slice > 0 && i < count; ++i)
+    CopyElements(params, depth == 0 ? 0 : positions[static_cast<size_t>(i)] * slice, out, i * slice, slice);
 }
 
 template <typename T>
@@ -98,8 +99,9 @@ void ScatterNdKernel(OpKernelContext* ctx) {
   Tensor* out = ctx->allocate_output(0, updates.dtype(), TensorShape(*dims));
   if (out == nullptr) return;
   const int64_t slice = Product(*dims, static_cast<size_t>(depth));
-  CLAB_SWITCH_REAL_TYPES(updates.dtype(), T, { AddSlices<T>(updates, positions, slice, out); },
-                         return FailInvalidArgument(ctx, "no kernel for ", DataTypeName(updates.dtype())));
+  CLAB_SWITCH_REAL_TYPES(
+      updates.dtype(), T, { AddSlices<T>(updates, positions, slice, out); },
+      return FailInvalidArgument(ctx, "no kernel for ", DataTypeName(updates.dtype())));
 }
 
 Status GatherNdShape(ShapeContext& c) {

@@ -40,7 +40,7 @@ class HashTable : public Resource {
   const std::string name;
   std::mutex mu;
   bool initialized = false;
-  Tensor keys, values;                              // as filled, in order
+  Tensor keys, values;                             // as filled, in order
   std::unordered_map<std::string, int64_t> index;  // key bytes -> position in keys/values
 };
 
@@ -100,11 +100,9 @@ StatusOr<std::unique_ptr<OpKernel>> MakeHashTableKernel(OpKernelConstruction& c)
   if (key_dtype != DT_STRING && key_dtype != DT_INT64 && key_dtype != DT_INT32)
     return errors::Unimplemented("Node '", c.name(), "' (op HashTableV2): keys of ", DataTypeName(key_dtype),
                                  " are not supported (string, int64, int32)");
-  return LambdaKernel(
-      [container, name, key_dtype, value_dtype](OpKernelContext* ctx) {
-        MakeTableCompute(ctx, container, name, key_dtype, value_dtype);
-      },
-      /*expensive=*/false)(c);
+  return LambdaKernel([container, name, key_dtype, value_dtype](
+                          OpKernelContext* ctx) { MakeTableCompute(ctx, container, name, key_dtype, value_dtype); },
+                      /*expensive=*/false)(c);
 }
 
 void ImportCompute(OpKernelContext* ctx) {

@@ -7,6 +7,7 @@
 //     modulo the largest int64 when num_buckets is 0) — TensorFlow's bucket ids exactly;
 //   otherwise: the features as strings joined with "_X_".
 #include "clab/core/Fingerprint.h"
+#include "clab/core/TensorSize.h"
 #include "clab/graph/OpRegistry.h"
 #include "clab/graph/ShapeContext.h"
 #include "clab/runtime/OpKernel.h"
@@ -66,6 +67,11 @@ bool ReadColumns(OpKernelContext* ctx, const CrossSettings& s, std::vector<Colum
     const int64_t rows = shape.data<int64_t>()[0];
     if (rows < 0 || !agree(rows, "shapes", i)) {
       if (rows < 0) FailInvalidArgument(ctx, "shapes[", i, "][0] = ", rows, " is negative");
+      return false;
+    }
+    // A list per row: a row count from the input is held to the task's tensor limit first.
+    if (auto room = TensorSize::ForAllocation(DT_INT64, {rows, 4}); !room.ok()) {
+      ctx->SetStatus(errors::Annotate(room.status(), StrCat("shapes[", i, "][0]: ")));
       return false;
     }
     Column column;
@@ -174,7 +180,8 @@ StatusOr<std::unique_ptr<OpKernel>> MakeCrossKernel(OpKernelConstruction& c) {
   };
   if (static_cast<int64_t>(sparse_types.size()) != s.num_sparse)
     return fail("sparse_types lists ", sparse_types.size(), " types for N = ", s.num_sparse, " sparse inputs");
-  if (s.hashed && out_type != DT_INT64) return fail("a hashed cross outputs int64, but out_type is ", DataTypeName(out_type));
+  if (s.hashed && out_type != DT_INT64)
+    return fail("a hashed cross outputs int64, but out_type is ", DataTypeName(out_type));
   if (!s.hashed && out_type != DT_STRING)
     return fail("a cross without hashing outputs strings, but out_type is ", DataTypeName(out_type));
   if (s.num_buckets < 0) return fail("num_buckets = ", s.num_buckets, " is negative");

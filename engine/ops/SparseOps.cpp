@@ -70,7 +70,8 @@ void SparseReshapeKernel(OpKernelContext* ctx) {
   int64_t known = 1;
   for (size_t d = 0; d < out_dims.size(); ++d) {
     if (out_dims[d] == -1) {
-      if (unknown >= 0) return FailInvalidArgument(ctx, "only one dimension of new_shape may be -1, got ", d, " and ", unknown);
+      if (unknown >= 0)
+        return FailInvalidArgument(ctx, "only one dimension of new_shape may be -1, got ", d, " and ", unknown);
       unknown = static_cast<int>(d);
       continue;
     }
@@ -120,19 +121,25 @@ void FillEmptyRowsKernel(OpKernelContext* ctx) {
   if (!CheckSparse(ctx, indices, &values, rank)) return;
   const int64_t rows = (*dims)[0];
   if (rows < 0) return FailInvalidArgument(ctx, "dense_shape[0] = ", rows, " is negative");
+  // Two counters per row are kept below: a row count from the input is held to the task's
+  // tensor limit before that memory is taken.
+  if (auto room = TensorSize::ForAllocation(DT_INT64, {rows, 2}); !room.ok())
+    return ctx->SetStatus(errors::Annotate(room.status(), "dense_shape[0]: "));
   const int64_t n = indices.shape().dim(0);
   const int64_t* in = indices.data<int64_t>();
   std::vector<int64_t> count(static_cast<size_t>(rows), 0);
   for (int64_t i = 0; i < n; ++i) {
     const int64_t row = in[i * rank];
     if (row < 0 || row >= rows)
-      return FailInvalidArgument(ctx, "indices[", i, ", 0] = ", row, " is not a row of the dense shape [0, ", rows, ")");
+      return FailInvalidArgument(ctx, "indices[", i, ", 0] = ", row, " is not a row of the dense shape [0, ", rows,
+                                 ")");
     ++count[static_cast<size_t>(row)];
   }
   // start[r]: where row r's entries begin in the output (an empty row takes one slot).
   std::vector<int64_t> start(static_cast<size_t>(rows) + 1, 0);
   for (int64_t r = 0; r < rows; ++r)
-    start[static_cast<size_t>(r) + 1] = start[static_cast<size_t>(r)] + std::max<int64_t>(count[static_cast<size_t>(r)], 1);
+    start[static_cast<size_t>(r) + 1] =
+        start[static_cast<size_t>(r)] + std::max<int64_t>(count[static_cast<size_t>(r)], 1);
   const int64_t total = start.back();
   Tensor* out_indices = ctx->allocate_output(0, DT_INT64, TensorShape({total, rank}));
   Tensor* out_values = ctx->allocate_output(1, values.dtype(), TensorShape({total}));
@@ -188,8 +195,9 @@ void FillEmptyRowsGradKernel(OpKernelContext* ctx) {
   Tensor* d_values = ctx->allocate_output(0, grad.dtype(), reverse.shape());
   Tensor* d_default = ctx->allocate_output(1, grad.dtype(), TensorShape({}));
   if (d_values == nullptr || d_default == nullptr) return;
-  CLAB_SWITCH_REAL_TYPES(grad.dtype(), T, { FillEmptyRowsGradValues<T>(reverse, grad, d_values, d_default); },
-                         return FailInvalidArgument(ctx, "no gradient kernel for ", DataTypeName(grad.dtype())));
+  CLAB_SWITCH_REAL_TYPES(
+      grad.dtype(), T, { FillEmptyRowsGradValues<T>(reverse, grad, d_values, d_default); },
+      return FailInvalidArgument(ctx, "no gradient kernel for ", DataTypeName(grad.dtype())));
 }
 
 // ---- SparseToDense -----------------------------------------------------------------------------
@@ -205,7 +213,8 @@ StatusOr<std::unique_ptr<OpKernel>> MakeSparseToDenseKernel(OpKernelConstruction
     if (!dims.ok() || ctx->input(1).shape().rank() > 1)
       return FailInvalidArgument(ctx, "output_shape must be an integer vector");
     if (indices_in.shape().rank() > 2)
-      return FailInvalidArgument(ctx, "sparse_indices must be at most a matrix, got ", indices_in.shape().DebugString());
+      return FailInvalidArgument(ctx, "sparse_indices must be at most a matrix, got ",
+                                 indices_in.shape().DebugString());
     if (default_value.NumElements() != 1)
       return FailInvalidArgument(ctx, "default_value must be a scalar, got ", default_value.shape().DebugString());
     auto flat = ReadIndexVector(indices_in);

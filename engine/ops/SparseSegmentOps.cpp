@@ -88,13 +88,14 @@ void SegmentReductionKernel(OpKernelContext* ctx, Combine combine) {
   const int64_t inner = rows == 0 ? 0 : data.NumElements() / rows;
   Tensor* out = ctx->allocate_output(0, data.dtype(), TensorShape(dims));
   if (out == nullptr) return;
-  CLAB_SWITCH_REAL_TYPES(data.dtype(), T, { Reduce<T>(data, indices, ids, inner, combine, out); },
-                         return FailInvalidArgument(ctx, "no kernel for ", DataTypeName(data.dtype())));
+  CLAB_SWITCH_REAL_TYPES(
+      data.dtype(), T, { Reduce<T>(data, indices, ids, inner, combine, out); },
+      return FailInvalidArgument(ctx, "no kernel for ", DataTypeName(data.dtype())));
 }
 
 template <typename T>
-void SpreadBack(const Tensor& grad, const std::vector<int64_t>& indices, const std::vector<int64_t>& ids,
-                int64_t inner, Combine combine, Tensor* out) {
+void SpreadBack(const Tensor& grad, const std::vector<int64_t>& indices, const std::vector<int64_t>& ids, int64_t inner,
+                Combine combine, Tensor* out) {
   T* o = out->data<T>();
   std::fill(o, o + out->NumElements(), T(0));
   const T* g = grad.data<T>();
@@ -123,7 +124,8 @@ void SegmentGradKernel(OpKernelContext* ctx, Combine combine) {
   const int64_t grad_rows = grad.shape().dim(0);
   for (size_t k = 0; k < ids.size(); ++k) {
     if (ids[k] >= grad_rows)
-      return FailInvalidArgument(ctx, "segment_ids[", k, "] = ", ids[k], " is not a row of grad (", grad_rows, " rows)");
+      return FailInvalidArgument(ctx, "segment_ids[", k, "] = ", ids[k], " is not a row of grad (", grad_rows,
+                                 " rows)");
     if (indices[k] < 0 || indices[k] >= (*dim0)[0])
       return FailInvalidArgument(ctx, "indices[", k, "] = ", indices[k], " is out of range [0, ", (*dim0)[0], ")");
   }

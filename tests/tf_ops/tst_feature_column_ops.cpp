@@ -118,10 +118,10 @@ class FeatureColumnOpsTest : public QObject {
 
   void hashedCrossesAreTensorFlows() {
     const std::vector<std::vector<std::string>> one = {{"batch1-FC1-F1"}, {"batch1-FC2-F1"}, {"batch1-FC3-F1"}};
-    for (const auto& [buckets, key, expected] : std::vector<std::tuple<int64_t, int64_t, int64_t>>{
-             {0, kDefaultCrossKey, 1971693436396284976LL},
-             {100, kDefaultCrossKey, 83},
-             {0, kDefaultCrossKey + 1, 4847552627144134031LL}}) {
+    for (const auto& [buckets, key, expected] :
+         std::vector<std::tuple<int64_t, int64_t, int64_t>>{{0, kDefaultCrossKey, 1971693436396284976LL},
+                                                            {100, kDefaultCrossKey, 83},
+                                                            {0, kDefaultCrossKey + 1, 4847552627144134031LL}}) {
       auto out = CrossRows(one, true, buckets, key);
       QVERIFY2(out.ok(), StatusText(out.status()));
       QVERIFY((*out)[0].Equals(Tensor::Matrix<int64_t>({{0, 0}})));
@@ -176,9 +176,9 @@ class FeatureColumnOpsTest : public QObject {
                          {indices, Tensor::Vector<int64_t>({2, 3, 6}), Tensor::Vector<int64_t>({7, -1})});
     QVERIFY(!bad.ok());
     QVERIFY2(Message(bad.status()).find("36 dense values") != std::string::npos, StatusText(bad.status()));
-    auto outside = RunKernel(Node("SparseReshape", 3, {}), {Tensor::Matrix<int64_t>({{0, 7}}),
-                                                             Tensor::Vector<int64_t>({2, 3}),
-                                                             Tensor::Vector<int64_t>({6})});
+    auto outside =
+        RunKernel(Node("SparseReshape", 3, {}),
+                  {Tensor::Matrix<int64_t>({{0, 7}}), Tensor::Vector<int64_t>({2, 3}), Tensor::Vector<int64_t>({6})});
     QVERIFY(!outside.ok());
     QVERIFY2(Message(outside.status()).find("out of bounds") != std::string::npos, StatusText(outside.status()));
   }
@@ -189,8 +189,8 @@ class FeatureColumnOpsTest : public QObject {
                          {indices, Tensor::Vector<int64_t>({10, 0, 13, 14, 32, 33}), Tensor::Vector<int64_t>({5, 6}),
                           Tensor::Scalar<int64_t>(-1)});
     QVERIFY2(out.ok(), StatusText(out.status()));
-    QVERIFY((*out)[0].Equals(
-        Tensor::Matrix<int64_t>({{0, 0}, {1, 0}, {1, 3}, {1, 4}, {2, 0}, {3, 2}, {3, 3}, {4, 0}})));
+    QVERIFY(
+        (*out)[0].Equals(Tensor::Matrix<int64_t>({{0, 0}, {1, 0}, {1, 3}, {1, 4}, {2, 0}, {3, 2}, {3, 3}, {4, 0}})));
     QCOMPARE(Flat<int64_t>((*out)[1]), (std::vector<int64_t>{0, 10, 13, 14, -1, 32, 33, -1}));
     QCOMPARE(Flat<bool>((*out)[2]), (std::vector<bool>{false, false, true, false, true}));
     QCOMPARE(Flat<int64_t>((*out)[3]), (std::vector<int64_t>{1, 0, 2, 3, 5, 6}));
@@ -207,6 +207,28 @@ class FeatureColumnOpsTest : public QObject {
     QVERIFY2(Message(bad.status()).find("indices[0, 0] = 5") != std::string::npos, StatusText(bad.status()));
   }
 
+  void rowCountsFromInputsAreHeldToTheTensorLimit() {
+    // A dense shape of 10^15 rows with one entry: refused before per-row memory is taken.
+    auto fill = RunKernel(Node("SparseFillEmptyRows", 4, {{"T", AttrOf(DT_INT64)}}),
+                          {Tensor::Matrix<int64_t>({{0, 0}}), Tensor::Vector<int64_t>({1}),
+                           Tensor::Vector<int64_t>({1000000000000000LL, 6}), Tensor::Scalar<int64_t>(0)});
+    QVERIFY(!fill.ok());
+    QVERIFY2(Message(fill.status()).find("dense_shape[0]") != std::string::npos, StatusText(fill.status()));
+    auto cross = RunKernel(
+        Node("SparseCross", 3,
+             {{"N", AttrOf(int64_t{1})},
+              {"hashed_output", AttrOf(true)},
+              {"num_buckets", AttrOf(int64_t{10})},
+              {"hash_key", AttrOf(kDefaultCrossKey)},
+              {"sparse_types", TypeList({DT_STRING})},
+              {"dense_types", TypeList({})},
+              {"out_type", AttrOf(DT_INT64)},
+              {"internal_type", AttrOf(DT_INT64)}}),
+        {Tensor::Matrix<int64_t>({{0, 0}}), Strings({"a"}), Tensor::Vector<int64_t>({1000000000000000LL, 1})});
+    QVERIFY(!cross.ok());
+    QVERIFY2(Message(cross.status()).find("shapes[0][0]") != std::string::npos, StatusText(cross.status()));
+  }
+
   void sparseToDenseWritesEntriesAndChecksOrder() {
     const auto node = Node("SparseToDense", 4, {{"T", AttrOf(DT_FLOAT)}, {"Tindices", AttrOf(DT_INT64)}});
     auto out = RunKernel(node, {Tensor::Matrix<int64_t>({{0, 1}, {1, 2}}), Tensor::Vector<int64_t>({2, 3}),
@@ -217,12 +239,12 @@ class FeatureColumnOpsTest : public QObject {
                                       Tensor::Scalar<float>(1), Tensor::Scalar<float>(0)});
     QVERIFY2(one_value.ok(), StatusText(one_value.status()));
     QCOMPARE(Flat<float>((*one_value)[0]), (std::vector<float>{1, 0, 0, 1}));
-    for (const auto& [indices, expected] : std::vector<std::pair<Tensor, std::string>>{
-             {Tensor::Matrix<int64_t>({{1, 2}, {0, 1}}), "out of order"},
-             {Tensor::Matrix<int64_t>({{0, 1}, {0, 1}}), "repeated"},
-             {Tensor::Matrix<int64_t>({{0, 1}, {2, 0}}), "out of bounds"}}) {
-      auto bad = RunKernel(node, {indices, Tensor::Vector<int64_t>({2, 3}), Tensor::Vector<float>({5, 6}),
-                                  Tensor::Scalar<float>(0)});
+    for (const auto& [indices, expected] :
+         std::vector<std::pair<Tensor, std::string>>{{Tensor::Matrix<int64_t>({{1, 2}, {0, 1}}), "out of order"},
+                                                     {Tensor::Matrix<int64_t>({{0, 1}, {0, 1}}), "repeated"},
+                                                     {Tensor::Matrix<int64_t>({{0, 1}, {2, 0}}), "out of bounds"}}) {
+      auto bad = RunKernel(
+          node, {indices, Tensor::Vector<int64_t>({2, 3}), Tensor::Vector<float>({5, 6}), Tensor::Scalar<float>(0)});
       QVERIFY(!bad.ok());
       QVERIFY2(Message(bad.status()).find(expected) != std::string::npos, StatusText(bad.status()));
     }
@@ -260,7 +282,7 @@ class FeatureColumnOpsTest : public QObject {
   void gatherNdAndScatterNd() {
     const Tensor params = Tensor::Matrix<int32_t>({{1, 2}, {3, 4}});
     const std::map<std::string, tensorflow::AttrValue> attrs = {{"Tparams", AttrOf(DT_INT32)},
-                                                                 {"Tindices", AttrOf(DT_INT64)}};
+                                                                {"Tindices", AttrOf(DT_INT64)}};
     auto points = RunKernel(Node("GatherNd", 2, attrs), {params, Tensor::Matrix<int64_t>({{0, 0}, {1, 1}})});
     QVERIFY2(points.ok(), StatusText(points.status()));
     QCOMPARE(Flat<int32_t>((*points)[0]), (std::vector<int32_t>{1, 4}));
@@ -271,17 +293,17 @@ class FeatureColumnOpsTest : public QObject {
     QVERIFY(!bad.ok());
     QVERIFY2(Message(bad.status()).find("indices[0, 1] = 2") != std::string::npos, StatusText(bad.status()));
     auto scatter = RunKernel(Node("ScatterNd", 3, {{"T", AttrOf(DT_FLOAT)}, {"Tindices", AttrOf(DT_INT32)}}),
-                             {Tensor::Matrix<int32_t>({{4}, {3}, {1}, {7}, {1}}), Tensor::Vector<float>({9, 10, 11, 12, 1}),
-                              Tensor::Vector<int32_t>({8})});
+                             {Tensor::Matrix<int32_t>({{4}, {3}, {1}, {7}, {1}}),
+                              Tensor::Vector<float>({9, 10, 11, 12, 1}), Tensor::Vector<int32_t>({8})});
     QVERIFY2(scatter.ok(), StatusText(scatter.status()));
     QCOMPARE(Flat<float>((*scatter)[0]), (std::vector<float>{0, 12, 0, 10, 9, 0, 0, 12}));
   }
 
   void hashTableFillsOnceAndLooksUp() {
     TestCpuDevice()->resource_mgr()->Clear();
-    auto made = RunKernel(MakeNode("vocab", "HashTableV2", {},
-                                   {{"key_dtype", AttrOf(DT_STRING)}, {"value_dtype", AttrOf(DT_INT64)}}),
-                          {});
+    auto made = RunKernel(
+        MakeNode("vocab", "HashTableV2", {}, {{"key_dtype", AttrOf(DT_STRING)}, {"value_dtype", AttrOf(DT_INT64)}}),
+        {});
     QVERIFY2(made.ok(), StatusText(made.status()));
     const Tensor handle = (*made)[0];
     const std::map<std::string, tensorflow::AttrValue> types = {{"Tin", AttrOf(DT_STRING)}, {"Tout", AttrOf(DT_INT64)}};
@@ -294,19 +316,20 @@ class FeatureColumnOpsTest : public QObject {
     QVERIFY2(fill.ok(), StatusText(fill.status()));
     auto again = RunKernel(Node("InitializeTableV2", 3, types), {handle, keys, values});
     QVERIFY2(again.ok(), StatusText(again.status()));
-    auto different = RunKernel(Node("LookupTableImportV2", 3, types), {handle, keys, Tensor::Vector<int64_t>({0, 1, 3})});
+    auto different =
+        RunKernel(Node("LookupTableImportV2", 3, types), {handle, keys, Tensor::Vector<int64_t>({0, 1, 3})});
     QVERIFY(!different.ok());
     QVERIFY2(Message(different.status()).find("different data") != std::string::npos, StatusText(different.status()));
-    auto found = RunKernel(Node("LookupTableFindV2", 3, types),
-                           {handle, Tensor::Matrix<std::string>({{"salad", "tank"}, {"brain", "surgery"}}),
-                            Tensor::Scalar<int64_t>(-1)});
+    auto found = RunKernel(
+        Node("LookupTableFindV2", 3, types),
+        {handle, Tensor::Matrix<std::string>({{"salad", "tank"}, {"brain", "surgery"}}), Tensor::Scalar<int64_t>(-1)});
     QVERIFY2(found.ok(), StatusText(found.status()));
     QVERIFY((*found)[0].Equals(Tensor::Matrix<int64_t>({{1, -1}, {0, 2}})));
     auto size = RunKernel(Node("LookupTableSizeV2", 1, {}), {handle});
     QVERIFY2(size.ok(), StatusText(size.status()));
     QCOMPARE((*size)[0].scalar<int64_t>(), int64_t{3});
-    auto exported = RunKernel(Node("LookupTableExportV2", 1, {{"Tkeys", AttrOf(DT_STRING)}, {"Tvalues", AttrOf(DT_INT64)}}),
-                              {handle});
+    auto exported = RunKernel(
+        Node("LookupTableExportV2", 1, {{"Tkeys", AttrOf(DT_STRING)}, {"Tvalues", AttrOf(DT_INT64)}}), {handle});
     QVERIFY2(exported.ok(), StatusText(exported.status()));
     QVERIFY((*exported)[0].Equals(keys));
     QVERIFY((*exported)[1].Equals(values));
@@ -318,9 +341,8 @@ class FeatureColumnOpsTest : public QObject {
 
   void tableRefusesAKeyWithTwoValues() {
     TestCpuDevice()->resource_mgr()->Clear();
-    auto made = RunKernel(MakeNode("ids", "HashTableV2", {},
-                                   {{"key_dtype", AttrOf(DT_INT64)}, {"value_dtype", AttrOf(DT_FLOAT)}}),
-                          {});
+    auto made = RunKernel(
+        MakeNode("ids", "HashTableV2", {}, {{"key_dtype", AttrOf(DT_INT64)}, {"value_dtype", AttrOf(DT_FLOAT)}}), {});
     QVERIFY2(made.ok(), StatusText(made.status()));
     auto fill = RunKernel(Node("LookupTableImportV2", 3, {{"Tin", AttrOf(DT_INT64)}, {"Tout", AttrOf(DT_FLOAT)}}),
                           {(*made)[0], Tensor::Vector<int64_t>({7, 7}), Tensor::Vector<float>({1, 2})});
@@ -377,8 +399,8 @@ class FeatureColumnOpsTest : public QObject {
     accum->value() = Tensor::Matrix<float>({{0, 0}, {0, 0}, {0, 0}});
     const auto node = Node("SparseApplyAdagrad", 5, {{"T", AttrOf(DT_FLOAT)}, {"Tindices", AttrOf(DT_INT32)}});
     std::vector<EdgeValue> inputs = {RefInput(var), RefInput(accum)};
-    for (const Tensor& t : {Tensor::Scalar<float>(0.5f), Tensor::Matrix<float>({{2, 4}, {1, 1}}),
-                            Tensor::Vector<int32_t>({2, 0})})
+    for (const Tensor& t :
+         {Tensor::Scalar<float>(0.5f), Tensor::Matrix<float>({{2, 4}, {1, 1}}), Tensor::Vector<int32_t>({2, 0})})
       inputs.push_back(ValueInputs({t})[0]);
     auto out = RunKernelOnEdges(node, inputs);
     QVERIFY2(out.ok(), StatusText(out.status()));
