@@ -146,7 +146,11 @@ Status ReductionShape(ShapeContext& c) {
     return OkStatus();
   }
   std::vector<int64_t> dims = data.dims();
-  dims[0] = -1;  // the last segment id + 1, known when the step runs
+  dims[0] = -1;  // the last segment id + 1: known here when the ids are a constant
+  if (const Tensor* ids = c.input_constant(2)) {
+    auto values = ReadIndexVector(*ids);
+    if (values.ok()) dims[0] = values->empty() ? 0 : values->back() + 1;
+  }
   c.set_output(0, PartialShape(dims));
   return OkStatus();
 }
