@@ -119,6 +119,12 @@ Status GetNodeAttr(const tensorflow::NodeDef& node, std::string_view name, std::
   return OkStatus();
 }
 
+Status GetNodeAttr(const tensorflow::NodeDef& node, std::string_view name, std::vector<float>* value) {
+  CLAB_ASSIGN_OR_RETURN(const AttrValue::ListValue* list, FindList(node, name, "list(float)"));
+  value->assign(list->f().begin(), list->f().end());
+  return OkStatus();
+}
+
 Status GetNodeAttr(const tensorflow::NodeDef& node, std::string_view name, std::vector<std::string>* value) {
   CLAB_ASSIGN_OR_RETURN(const AttrValue::ListValue* list, FindList(node, name, "list(string)"));
   value->assign(list->s().begin(), list->s().end());

@@ -163,9 +163,19 @@ struct LessEqualFn {
 struct NotEqualFn {
   static constexpr double kCycles = 1;
   static constexpr bool kAcceptsBool = true;
+  static constexpr bool kAcceptsString = true;
   template <typename T>
-  bool operator()(T x, T y) const {
+  bool operator()(const T& x, const T& y) const {
     return x != y;
+  }
+};
+struct EqualFn {
+  static constexpr double kCycles = 1;
+  static constexpr bool kAcceptsBool = true;
+  static constexpr bool kAcceptsString = true;
+  template <typename T>
+  bool operator()(const T& x, const T& y) const {
+    return x == y;
   }
 };
 struct LogicalAndFn {
@@ -189,6 +199,11 @@ template <typename Op, typename = void>
 struct ChecksZeroDivisor : std::false_type {};
 template <typename Op>
 struct ChecksZeroDivisor<Op, std::void_t<decltype(Op::kChecksZeroDivisor)>> : std::true_type {};
+
+template <typename Op, typename = void>
+struct AcceptsString : std::false_type {};
+template <typename Op>
+struct AcceptsString<Op, std::void_t<decltype(Op::kAcceptsString)>> : std::true_type {};
 
 template <typename Op, typename = void>
 struct AcceptsBool : std::false_type {};
@@ -388,6 +403,9 @@ KernelFactory BinaryKernelFactory() {
       case DT_BOOL:
         if constexpr (AcceptsBool<Op>::value) return std::unique_ptr<OpKernel>(new BinaryKernel<bool, Op>());
         break;
+      case DT_STRING:
+        if constexpr (AcceptsString<Op>::value) return std::unique_ptr<OpKernel>(new BinaryKernel<std::string, Op>());
+        break;
       case DT_FLOAT: return std::unique_ptr<OpKernel>(new BinaryKernel<float, Op>());
       case DT_DOUBLE: return std::unique_ptr<OpKernel>(new BinaryKernel<double, Op>());
       case DT_INT32:
@@ -474,6 +492,8 @@ void RegisterBinaryMathOps(OpRegistry& registry) {
   RegisterBinary<LessEqualFn, true>(registry, "LessEqual", "x <= y, element-wise.", "z: bool");
   RegisterBinary<NotEqualFn, true>(registry, "NotEqual", "x != y, element-wise.", "z: bool",
                                    "T: {float, double, int32, int64, bool, string}");
+  RegisterBinary<EqualFn, true>(registry, "Equal", "x == y, element-wise with broadcasting.", "z: bool",
+                                "T: {float, double, int32, int64, bool, string}");
   registry.Register("LogicalAnd")
       .Input("x: bool")
       .Input("y: bool")

@@ -1,5 +1,6 @@
-// Small ops real models need around their layers: L2Loss (sum(t^2) / 2, for weight decay),
-// ArgMax (the predicted class) and Equal (to count correct predictions).
+// Small ops real models need around their layers: L2Loss (sum(t^2) / 2, for weight decay)
+// and ArgMax (the predicted class). Equal, to count correct predictions, is with the
+// binary math ops.
 #include "ops/MathOpsInternal.h"
 
 namespace clab {
@@ -77,36 +78,6 @@ void ArgMaxKernel(OpKernelContext* ctx) {
   }
 }
 
-template <typename T>
-void EqualCompute(OpKernelContext* ctx) {
-  const Tensor& x = ctx->input(0);
-  const Tensor& y = ctx->input(1);
-  const bool scalar_y = y.NumElements() == 1;
-  if (!(x.shape() == y.shape()) && !scalar_y) {
-    ctx->SetStatus(math_internal::KernelInvalidArgument(ctx,
-                                                        "Equal compares tensors of one shape (or with a scalar); got ",
-                                                        x.shape().DebugString(), " and ", y.shape().DebugString()));
-    return;
-  }
-  Tensor* out = ctx->allocate_output(0, DT_BOOL, x.shape());
-  if (out == nullptr) return;
-  for (int64_t i = 0, i_end = x.NumElements(); i < i_end; ++i)
-    out->data<bool>()[i] = x.data<T>()[i] == y.data<T>()[scalar_y ? 0 : i];
-}
-
-void EqualKernel(OpKernelContext* ctx) {
-  switch (ctx->input(0).dtype()) {
-    case DT_FLOAT: return EqualCompute<float>(ctx);
-    case DT_DOUBLE: return EqualCompute<double>(ctx);
-    case DT_INT32: return EqualCompute<int32_t>(ctx);
-    case DT_INT64: return EqualCompute<int64_t>(ctx);
-    case DT_BOOL: return EqualCompute<bool>(ctx);
-    default:
-      ctx->SetStatus(
-          math_internal::KernelInvalidArgument(ctx, "Equal has no kernel for ", DataTypeName(ctx->input(0).dtype())));
-  }
-}
-
 Status ScalarShape(ShapeContext& ctx) {
   ctx.set_output(0, PartialShape::Scalar());
   return OkStatus();
@@ -149,15 +120,6 @@ void RegisterModelOps(OpRegistry& registry) {
       .SetShapeFn(ArgMaxShape)
       .Kernel("CPU", LambdaKernel(ArgMaxKernel))
       .Summary("The index of the largest value along an axis (the first on ties).")
-      .Group("math");
-  registry.Register("Equal")
-      .Input("x: T")
-      .Input("y: T")
-      .Output("z: bool")
-      .Attr("T: {float, double, int32, int64, bool}")
-      .SetShapeFn(math_internal::UnchangedShape)
-      .Kernel("CPU", LambdaKernel(EqualKernel, false))
-      .Summary("x == y, element-wise (y of the same shape, or a scalar).")
       .Group("math");
 }
 

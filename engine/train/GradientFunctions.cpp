@@ -190,6 +190,7 @@ std::map<std::string, GradFn>* MakeRegistry() {
   };
   AddNnGradFns(*registry);
   AddMathGradFns(*registry);
+  AddSparseGradFns(*registry);
   return registry;
 }
 

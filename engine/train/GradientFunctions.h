@@ -49,4 +49,8 @@ void AddNnGradFns(std::map<std::string, GradFn>& registry);
 // Squeeze, Pack), added to the registry (GradientFunctionsMath.cpp).
 void AddMathGradFns(std::map<std::string, GradFn>& registry);
 
+// The gradients of the sparse lookups of embedding columns (SparseSegmentSum, Mean and
+// SqrtN; GatherNd), added to the registry (GradientFunctionsSparse.cpp).
+void AddSparseGradFns(std::map<std::string, GradFn>& registry);
+
 }  // namespace clab::gradients_internal

@@ -122,6 +122,20 @@ class GradientsTest : public QObject {
     QTest::newRow("Gather with 2-D indices") << GradCase{{{5, 2}}, [](GraphBuilder& g, const auto& in) {
       return ops::Gather(g, in[0], ops::Const(g, Tensor::Matrix<int64_t>({{1, 4}, {1, 0}})));
     }};
+    for (const char* op : {"SparseSegmentSum", "SparseSegmentMean", "SparseSegmentSqrtN"})
+      QTest::newRow(op) << GradCase{{{4, 3}}, [op](GraphBuilder& g, const auto& in) {
+        // Rows 3, 0 and 3 again into segments 0, 0 and 2 (segment 1 empty).
+        return g.AddNode(op, {in[0], ops::Const(g, Tensor::Vector<int32_t>({3, 0, 3})), ops::Const(g, Tensor::Vector<int32_t>({0, 0, 2}))},
+                         {{"T", AttrOf(DT_DOUBLE)}});
+      }};
+    QTest::newRow("SparseSegmentMean over an unknown batch") << GradCase{{{4, 3}}, [](GraphBuilder& g, const auto& in) {
+      return g.AddNode("SparseSegmentMean", {in[0], ops::Const(g, Tensor::Vector<int32_t>({1, 2})), ops::Const(g, Tensor::Vector<int32_t>({0, 1}))},
+                       {{"T", AttrOf(DT_DOUBLE)}});
+    }, false, true};
+    QTest::newRow("GatherNd, one slice twice") << GradCase{{{3, 2, 2}}, [](GraphBuilder& g, const auto& in) {
+      return g.AddNode("GatherNd", {in[0], ops::Const(g, Tensor::Matrix<int64_t>({{2, 1}, {0, 0}, {2, 1}}))},
+                       {{"Tparams", AttrOf(DT_DOUBLE)}, {"Tindices", AttrOf(DT_INT64)}});
+    }};
     QTest::newRow("Mean over an unknown batch") << GradCase{{{5, 3}}, [](GraphBuilder& g, const auto& in) {
       return ops::Mean(g, in[0], ops::Const(g, Tensor::Scalar<int32_t>(0)));
     }, false, true};

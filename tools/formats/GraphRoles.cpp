@@ -260,6 +260,12 @@ std::vector<GraphRoles::FeedPoint> GraphRoles::FeedPointsFor(const std::vector<s
       // TensorFlow's own Placeholder shape function reads it.
       if (graph.versions().producer() <= 21 && point.shape.known_rank() && point.shape.rank() == 0)
         point.shape = PartialShape::Unknown();
+      // The shape the writing TensorFlow inferred, when it saved one (_output_shapes), else
+      // one the consumers imply.
+      if (!point.shape.known_rank()) {
+        const std::vector<PartialShape> written = ShapesAttr(node, "_output_shapes");
+        if (written.size() == 1) point.shape = written[0];
+      }
       if (!point.shape.known_rank()) point.shape = ShapeFromConsumers(meta_, name);
       points.push_back(point);
       continue;

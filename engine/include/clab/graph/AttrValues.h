@@ -23,6 +23,7 @@ Status GetNodeAttr(const tensorflow::NodeDef& node, std::string_view name, DataT
 Status GetNodeAttr(const tensorflow::NodeDef& node, std::string_view name, PartialShape* value);
 Status GetNodeAttr(const tensorflow::NodeDef& node, std::string_view name, Tensor* value);
 Status GetNodeAttr(const tensorflow::NodeDef& node, std::string_view name, std::vector<int64_t>* value);
+Status GetNodeAttr(const tensorflow::NodeDef& node, std::string_view name, std::vector<float>* value);
 Status GetNodeAttr(const tensorflow::NodeDef& node, std::string_view name, std::vector<std::string>* value);
 Status GetNodeAttr(const tensorflow::NodeDef& node, std::string_view name, std::vector<DataType>* value);
 
