@@ -16,6 +16,19 @@ bool OpIs(const Node& node, const char* op) {
 
 std::string Describe(const Node& node) { return absl::StrCat("'", node.name(), "' (", node.type_string(), ")"); }
 
+// A partition that receives tensors may hold a part of a loop placed across devices, which
+// shows as a malformed loop here; the error says so.
+Status WithSplitHint(const ExecutorPlan& plan, Status status) {
+  if (status.ok()) return status;
+  for (const ExecutorNode& item : plan.nodes) {
+    if (item.node->type_string() != "_Recv") continue;
+    return Status(status.code(), absl::StrCat(status.message(), " (the partition for ", plan.device->name(),
+                                              " receives tensors from another device: ClusterLab runs a while "
+                                              "loop only when all its nodes are on one device)"));
+  }
+  return status;
+}
+
 }  // namespace
 
 std::string ExecutorFrames::FrameLabel(int id) const {
@@ -32,8 +45,8 @@ StatusOr<std::unique_ptr<ExecutorFrames>> ExecutorFrames::Build(const ExecutorPl
   if (!has_loop_ops) return std::unique_ptr<ExecutorFrames>();
   auto frames = std::make_unique<ExecutorFrames>();
   CLAB_RETURN_IF_ERROR(frames->Classify(plan));
-  CLAB_RETURN_IF_ERROR(frames->AssignFrames(plan));
-  CLAB_RETURN_IF_ERROR(frames->CheckLoops(plan));
+  CLAB_RETURN_IF_ERROR(WithSplitHint(plan, frames->AssignFrames(plan)));
+  CLAB_RETURN_IF_ERROR(WithSplitHint(plan, frames->CheckLoops(plan)));
   return frames;
 }
 
@@ -144,10 +157,10 @@ Status ExecutorFrames::AssignFrames(const ExecutorPlan& plan) {
         return OkStatus();
       }
       if (target.frame == out_frame) return OkStatus();
-      const Node& other = *plan.nodes[static_cast<size_t>(set_by[static_cast<size_t>(dst)] >= 0
-                                                              ? set_by[static_cast<size_t>(dst)]
-                                                              : dst)]
-                               .node;
+      const Node& other =
+          *plan.nodes[static_cast<size_t>(set_by[static_cast<size_t>(dst)] >= 0 ? set_by[static_cast<size_t>(dst)]
+                                                                                : dst)]
+               .node;
       return errors::InvalidArgument("Node ", Describe(*plan.nodes[static_cast<size_t>(dst)].node),
                                      " takes inputs from two execution frames: from ", FrameLabel(target.frame),
                                      " through ", Describe(other), " and from ", FrameLabel(out_frame), " through ",

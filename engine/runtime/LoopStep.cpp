@@ -110,8 +110,7 @@ class LoopStep {
       return Complete(tagged, std::move(status), outputs, timing, ready, on_pool_thread);
     }
     // The context must outlive this call: the kernel finishes it later, maybe elsewhere.
-    auto* ctx =
-        new OpKernelContext(item.node->def(), plan_.device, info_, std::move(inputs), item.node->num_outputs());
+    auto* ctx = new OpKernelContext(item.node->def(), plan_.device, info_, std::move(inputs), item.node->num_outputs());
     auto finished = std::make_shared<std::atomic<bool>>(false);
     auto done = [this, tagged, ctx, timing, finished] {
       if (finished->exchange(true)) return;
@@ -141,8 +140,8 @@ class LoopStep {
       // A Switch leaves the branch not taken unproduced, a Merge of dead inputs its output;
       // the loop ops forward whatever came, so an empty output of theirs is dead too.
       const Kind kind = frames_.node(tagged.id).kind;
-      const bool forwards = kind != Kind::kPlain || item.node->type_string() == "Switch" ||
-                            item.node->type_string() == "RefSwitch";
+      const bool forwards =
+          kind != Kind::kPlain || item.node->type_string() == "Switch" || item.node->type_string() == "RefSwitch";
       if (forwards)
         for (size_t out = 0; out < outputs.size(); ++out)
           out_dead[out] = !outputs[out].tensor.IsInitialized() && !outputs[out].ref;
@@ -212,8 +211,7 @@ class LoopStep {
       case Kind::kNextIteration:
         if (dead) {
           send = false;  // the loop ends here: deadness does not reach the next iteration
-        } else if (tagged.iteration == frame->iteration_count &&
-                   frame->outstanding_iterations >= frame->max_parallel) {
+        } else if (tagged.iteration == frame->iteration_count && frame->outstanding_iterations >= frame->max_parallel) {
           frame->next_iteration_roots.push_back({tagged.id, outputs[0], false});
           send = false;
         } else {
@@ -221,8 +219,7 @@ class LoopStep {
           out_iteration = tagged.iteration + 1;
         }
         break;
-      default:
-        break;
+      default: break;
     }
     if (send) Activate(tagged.id, tagged.dead, out_frame, out_iteration, &outputs, out_dead, ready);
     --tagged.state->outstanding_ops;
@@ -305,9 +302,15 @@ class LoopStep {
 
   // Starts the frame's next iteration, unless the step was cancelled (then it fails).
   bool StartIteration(FrameState* frame, ReadyList& ready) {
+    Status stop;
     if (cancelled_ && cancelled_->load(std::memory_order_acquire)) {
-      FailLocked(errors::Cancelled("The step was cancelled while ", frames_.FrameLabel(frame->static_id),
-                                   " was running (before its iteration ", frame->iteration_count + 1, ")"));
+      stop = errors::Cancelled("The step was cancelled while ", frames_.FrameLabel(frame->static_id),
+                               " was running (before its iteration ", frame->iteration_count + 1, ")");
+    } else if (info_.rendezvous) {
+      stop = info_.rendezvous->abort_status();  // another partition or task failed the step
+    }
+    if (!stop.ok()) {
+      FailLocked(stop);
       frame->next_iteration_roots.clear();
       return false;
     }

@@ -63,8 +63,8 @@ Status GatherInputs(const ExecutorNode& item, EdgeValue* slots, const char* dead
   return OkStatus();
 }
 
-Status OverrideFedAndCheck(const ExecutorNode& item, const std::vector<Tensor>& feeds,
-                           std::vector<EdgeValue>& outputs, const std::vector<char>& out_dead) {
+Status OverrideFedAndCheck(const ExecutorNode& item, const std::vector<Tensor>& feeds, std::vector<EdgeValue>& outputs,
+                           const std::vector<char>& out_dead) {
   for (size_t out = 0; out < outputs.size(); ++out) {
     if (item.feed_of_output[out] >= 0) {
       outputs[out].tensor = feeds[static_cast<size_t>(item.feed_of_output[out])];

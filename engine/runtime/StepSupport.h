@@ -24,8 +24,8 @@ Status GatherInputs(const ExecutorNode& item, EdgeValue* slots, const char* dead
 
 // Replaces fed outputs by their feeds and checks that each needed live output is there
 // with its declared type.
-Status OverrideFedAndCheck(const ExecutorNode& item, const std::vector<Tensor>& feeds,
-                           std::vector<EdgeValue>& outputs, const std::vector<char>& out_dead);
+Status OverrideFedAndCheck(const ExecutorNode& item, const std::vector<Tensor>& feeds, std::vector<EdgeValue>& outputs,
+                           const std::vector<char>& out_dead);
 
 // Copies fetched outputs into `fetches` (reading references); a dead fetch is an error.
 Status CollectFetches(const ExecutorNode& item, const std::vector<EdgeValue>& outputs,

@@ -4,15 +4,17 @@
 // stack and a second loop popping it (as TensorFlow's gradient loops do), a loop that runs no
 // iteration, a loop inside the branch of a cond not taken, every parallel_iterations from one
 // up; malformed loops are errors naming the node when the step is planned; a loop that never
-// ends stops at the step's deadline or when its step is cancelled. Values are computed by
+// ends stops at the step's deadline, when its step is cancelled or when another partition
+// failed the step. Values are computed by
 // hand.
 #include "StatusText.h"
 #include "clab/runtime/Device.h"
 #include "clab/runtime/Executor.h"
+#include "clab/runtime/Rendezvous.h"
 #include "clab/runtime/Session.h"
 
-#include <QtTest/QtTest>
 #include <google/protobuf/text_format.h>
+#include <QtTest/QtTest>
 
 #include <atomic>
 #include <functional>
@@ -45,15 +47,19 @@ class LoopGraph {
   // hang on the loop's pivot so that they run in its frame).
   std::string Int(const std::string& name, int value, const std::string& after = "") {
     return Add(name, "Const", after.empty() ? Names{} : Names{"^" + after},
-               TypeAttr("dtype", "DT_INT32") + "attr { key: 'value' value { tensor { dtype: DT_INT32 tensor_shape { } "
-                                               "int_val: " + std::to_string(value) + " } } }");
+               TypeAttr("dtype", "DT_INT32") +
+                   "attr { key: 'value' value { tensor { dtype: DT_INT32 tensor_shape { } "
+                   "int_val: " +
+                   std::to_string(value) + " } } }");
   }
   std::string Floats(const std::string& name, const std::vector<float>& values) {
     std::string vals;
     for (float v : values) vals += "float_val: " + std::to_string(v) + " ";
     return Add(name, "Const", {},
-               TypeAttr("dtype", "DT_FLOAT") + "attr { key: 'value' value { tensor { dtype: DT_FLOAT tensor_shape { "
-                                               "dim { size: " + std::to_string(values.size()) + " } } " + vals + "} } }");
+               TypeAttr("dtype", "DT_FLOAT") +
+                   "attr { key: 'value' value { tensor { dtype: DT_FLOAT tensor_shape { "
+                   "dim { size: " +
+                   std::to_string(values.size()) + " } } " + vals + "} } }");
   }
   std::string Binary(const std::string& name, const std::string& op, const std::string& a, const std::string& b,
                      const char* type = "DT_INT32") {
@@ -71,8 +77,8 @@ class LoopGraph {
   // value, Switch per variable to Exit (false) or Identity (true) and body, NextIteration back
   // to the Merge. Returns the Exit nodes.
   Names While(const std::string& frame, const Names& inits, const std::vector<const char*>& types,
-              const std::function<std::string(const Names&)>& cond,
-              const std::function<Names(const Names&)>& body, int parallel = 10) {
+              const std::function<std::string(const Names&)>& cond, const std::function<Names(const Names&)>& body,
+              int parallel = 10) {
     Names merges, idents, exits;
     for (size_t k = 0; k < inits.size(); ++k) {
       const std::string v = frame + "/v" + std::to_string(k);
@@ -218,7 +224,8 @@ class WhileLoopsTest : public QObject {
         [&](const Names& v) { return g.Binary("bw/less", "Less", v[0], g.Int("bw/limit", 4, v[0])); },
         [&](const Names& v) {
           const std::string handle = g.Enter("bw/handle", stack, "bw", true, "DT_RESOURCE");
-          const std::string popped = g.Add("bw/pop", "StackPopV2", {handle, "^" + v[0]}, TypeAttr("elem_type", "DT_INT32"));
+          const std::string popped =
+              g.Add("bw/pop", "StackPopV2", {handle, "^" + v[0]}, TypeAttr("elem_type", "DT_INT32"));
           const std::string shifted = g.Binary("bw/shift", "Mul", v[1], g.Int("bw/ten", 10, v[0]));
           return Names{g.Binary("bw/inc", "Add", v[0], g.Int("bw/one", 1, v[0])),
                        g.Binary("bw/acc", "Add", shifted, popped)};
@@ -244,8 +251,9 @@ class WhileLoopsTest : public QObject {
   void loopInsideTheBranchNotTaken() {
     LoopGraph g;
     g.Add("pred", "Const", {},
-          TypeAttr("dtype", "DT_BOOL") + "attr { key: 'value' value { tensor { dtype: DT_BOOL tensor_shape { } "
-                                         "bool_val: false } } }");
+          TypeAttr("dtype", "DT_BOOL") +
+              "attr { key: 'value' value { tensor { dtype: DT_BOOL tensor_shape { } "
+              "bool_val: false } } }");
     g.Add("sw", "Switch", {g.Int("seven", 7), "pred"}, TypeAttr("T", "DT_INT32"));
     const Names exits = g.Counter("dead", "sw:1", 10);
     g.Add("other", "Identity", {"sw:0"}, TypeAttr("T", "DT_INT32"));
@@ -260,11 +268,16 @@ class WhileLoopsTest : public QObject {
     QTest::addColumn<int>("kind");
     QTest::addColumn<QString>("node");
     QTest::addColumn<QString>("says");
-    QTest::addRow("exit without enter") << 0 << "lost_exit" << "outside every while loop";
-    QTest::addRow("mismatched frame names") << 1 << "mixed" << "two execution frames";
-    QTest::addRow("next iteration not feeding a merge") << 2 << "bad_next" << "must feed a Merge";
-    QTest::addRow("next iteration outside a loop") << 3 << "stray_next" << "outside every while loop";
-    QTest::addRow("fetch inside a loop") << 4 << "count/add" << "fetch the value that leaves";
+    QTest::addRow("exit without enter") << 0 << "lost_exit"
+                                        << "outside every while loop";
+    QTest::addRow("mismatched frame names") << 1 << "mixed"
+                                            << "two execution frames";
+    QTest::addRow("next iteration not feeding a merge") << 2 << "bad_next"
+                                                        << "must feed a Merge";
+    QTest::addRow("next iteration outside a loop") << 3 << "stray_next"
+                                                   << "outside every while loop";
+    QTest::addRow("fetch inside a loop") << 4 << "count/add"
+                                         << "fetch the value that leaves";
   }
   void malformedLoopsNameTheNode() {
     QFETCH(int, kind);
@@ -326,6 +339,50 @@ class WhileLoopsTest : public QObject {
     QVERIFY2(Contains(result.status, "'forever'"), StatusText(result.status));
   }
 
+  // Another partition of the step failed (its rendezvous is aborted): the loop stops with
+  // that failure instead of running on.
+  void infiniteLoopStopsWhenTheRendezvousAborts() {
+    LoopGraph g;
+    const Names exits = InfiniteLoop(g);
+    auto devices = DeviceMgr::CreateLocal("/job:localhost/replica:0/task:0", tensorflow::ConfigProto());
+    QVERIFY2(devices.ok(), StatusText(devices.status()));
+    Executor::Params params;
+    params.graph = g.graph();
+    params.device = (*devices)->host_cpu();
+    params.fetches = {exits[0] + ":0"};
+    auto executor = Executor::Create(params);
+    QVERIFY2(executor.ok(), StatusText(executor.status()));
+    LocalRendezvous rendezvous;
+    rendezvous.StartAbort(errors::Unavailable("the other partition's task went away"));
+    Executor::RunArgs args;
+    args.rendezvous = &rendezvous;
+    Executor::Result result = (*executor)->Run(std::move(args));
+    QCOMPARE(result.status.code(), absl::StatusCode::kUnavailable);
+    QVERIFY2(Contains(result.status, "went away"), StatusText(result.status));
+  }
+
+  // A loop must run on one device: a body node placed on another device is an error at
+  // plan time naming a node, not a step that never ends.
+  void loopSplitAcrossDevicesIsAnError() {
+    LoopGraph g;
+    const Names exits = g.Counter("count", g.Int("zero", 0), 10);
+    tensorflow::GraphDef graph = g.graph();
+    for (tensorflow::NodeDef& node : *graph.mutable_node())
+      if (node.name() == "count/add") node.set_device("/job:localhost/replica:0/task:0/device:CPU:1");
+    SessionOptions options;
+    (*options.config.mutable_device_count())["CPU"] = 2;
+    auto session = NewSession(options);
+    QVERIFY(session.ok());
+    QVERIFY((*session)->Create(graph).ok());
+    tensorflow::RunOptions run_options;
+    run_options.set_timeout_in_ms(60000);
+    std::vector<Tensor> out;
+    const Status status = (*session)->Run(run_options, {}, exits, {}, &out, nullptr);
+    QCOMPARE(status.code(), absl::StatusCode::kInvalidArgument);
+    QVERIFY2(Contains(status, "'count/"), StatusText(status));
+    QVERIFY2(Contains(status, "all its nodes are on one device"), StatusText(status));
+  }
+
   // Loops of the same plan run again and again, and in parallel steps, with the same result.
   void repeatedAndConcurrentSteps() {
     LoopGraph g;
@@ -353,8 +410,9 @@ class WhileLoopsTest : public QObject {
         "forever", {g.Int("zero", 0)}, {"DT_INT32"},
         [&](const Names& v) {
           return g.Add("forever/true", "Const", {"^" + v[0]},
-                       TypeAttr("dtype", "DT_BOOL") + "attr { key: 'value' value { tensor { dtype: DT_BOOL "
-                                                      "tensor_shape { } bool_val: true } } }");
+                       TypeAttr("dtype", "DT_BOOL") +
+                           "attr { key: 'value' value { tensor { dtype: DT_BOOL "
+                           "tensor_shape { } bool_val: true } } }");
         },
         [&](const Names& v) { return Names{g.Binary("forever/add", "Add", v[0], g.Int("forever/one", 1, v[0]))}; });
   }
