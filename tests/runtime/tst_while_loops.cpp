@@ -5,8 +5,7 @@
 // iteration, a loop inside the branch of a cond not taken, every parallel_iterations from one
 // up; malformed loops are errors naming the node when the step is planned; a loop that never
 // ends stops at the step's deadline, when its step is cancelled or when another partition
-// failed the step. Values are computed by
-// hand.
+// failed the step; a loop split across devices is an error. Values are computed by hand.
 #include "StatusText.h"
 #include "clab/runtime/Device.h"
 #include "clab/runtime/Executor.h"
