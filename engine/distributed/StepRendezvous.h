@@ -51,6 +51,7 @@ class StepRendezvous final : public Rendezvous, public std::enable_shared_from_t
   // The first abort's status (OK while none): the step's root cause, where later failures
   // of other partitions are its echoes.
   Status abort_cause() const;
+  Status abort_status() const override { return abort_cause(); }
   // Nothing is left in it: no tensor waits for its receiver, nobody waits for a tensor, no
   // pull from a peer is in flight, and it was not aborted.
   bool Idle();

@@ -3,8 +3,9 @@
 // input and do not run (the executor propagates deadness); Merge forwards whichever input is
 // live, with its index. RefSwitch does the same for a variable reference. Assert fails the
 // step when its condition is false; ControlTrigger is a NoOp that runs on either branch.
-// The while-loop ops (Enter, Exit, NextIteration, LoopCond) are defined so that graphs with
-// tf.while_loop load and show; ClusterLab has no execution frames to run them.
+// The while-loop ops (Enter, Exit, NextIteration, LoopCond and their Ref forms) forward their
+// input; the executor moves the value between execution frames and iterations (Enter into
+// the loop's frame, NextIteration to the next iteration, Exit back out; see LoopStep.cpp).
 #include "clab/graph/OpRegistry.h"
 #include "clab/graph/ShapeContext.h"
 #include "clab/runtime/OpKernel.h"
@@ -39,6 +40,15 @@ void MergeCompute(OpKernelContext* ctx) {
     return;
   }
   // Every input dead: nothing is produced, and the executor marks the merge dead too.
+}
+
+// The loop ops' kernel: the value (or reference) passes through unchanged.
+void ForwardCompute(OpKernelContext* ctx) {
+  if (const auto& ref = ctx->input_ref(0)) {
+    ctx->set_output_ref(0, ref);
+  } else {
+    ctx->set_output(0, ctx->input(0));
+  }
 }
 
 void AssertCompute(OpKernelContext* ctx) {
@@ -115,46 +125,55 @@ void RegisterControlFlowOps(OpRegistry& registry) {
       .Kernel("CPU", LambdaKernel([](OpKernelContext*) {}, false))
       .Summary("Does nothing; runs whichever branch its control inputs come from.")
       .Group("control");
-  // Loops: defined to load and show; there is no kernel (no execution frames).
-  registry.Register("Enter")
-      .Input("data: T")
-      .Output("output: T")
-      .Attr("T: type")
-      .Attr("frame_name: string")
-      .Attr("is_constant: bool = false")
-      .Attr("parallel_iterations: int = 10")
-      .SetShapeFn(SameShape)
-      .Summary("Enters a while loop's frame (loads and shows; not run).")
-      .Group("control");
-  registry.Register("RefEnter")
-      .Input("data: Ref(T)")
+  // Loops: the kernels forward; the executor's frames give the values their iteration.
+  for (const bool ref : {false, true}) {
+    const std::string prefix = ref ? "Ref" : "";
+    const std::string data = ref ? "Ref(T)" : "T";
+    registry.Register(prefix + "Enter")
+        .Input("data: " + data)
+        .Output("output: " + data)
+        .Attr("T: type")
+        .Attr("frame_name: string")
+        .Attr("is_constant: bool = false")
+        .Attr("parallel_iterations: int = 10")
+        .SetShapeFn(SameShape)
+        .Kernel("CPU", LambdaKernel(ForwardCompute, false))
+        .Summary(ref ? "Enter for a variable reference."
+                     : "Enters a while loop's frame (is_constant: the value is seen by every iteration).")
+        .Group("control");
+    registry.Register(prefix + "Exit")
+        .Input("data: " + data)
+        .Output("output: " + data)
+        .Attr("T: type")
+        .SetShapeFn(SameShape)
+        .Kernel("CPU", LambdaKernel(ForwardCompute, false))
+        .Summary(ref ? "Exit for a variable reference." : "Leaves a while loop's frame for its parent frame.")
+        .Group("control");
+    registry.Register(prefix + "NextIteration")
+        .Input("data: " + data)
+        .Output("output: " + data)
+        .Attr("T: type")
+        .SetShapeFn(SameShape)
+        .Kernel("CPU", LambdaKernel(ForwardCompute, false))
+        .Summary(ref ? "NextIteration for a variable reference." : "Hands a value to a loop's next iteration.")
+        .Group("control");
+  }
+  registry.Register("RefMerge")
+      .Input("inputs: Ref(N * T)")
       .Output("output: Ref(T)")
+      .Output("value_index: int32")
       .Attr("T: type")
-      .Attr("frame_name: string")
-      .Attr("is_constant: bool = false")
-      .Attr("parallel_iterations: int = 10")
-      .SetShapeFn(SameShape)
-      .Summary("Enter for a variable reference (loads and shows; not run).")
-      .Group("control");
-  registry.Register("Exit")
-      .Input("data: T")
-      .Output("output: T")
-      .Attr("T: type")
-      .SetShapeFn(SameShape)
-      .Summary("Leaves a while loop's frame (loads and shows; not run).")
-      .Group("control");
-  registry.Register("NextIteration")
-      .Input("data: T")
-      .Output("output: T")
-      .Attr("T: type")
-      .SetShapeFn(SameShape)
-      .Summary("Hands a value to a loop's next iteration (loads and shows; not run).")
+      .Attr("N: int >= 1")
+      .SetShapeFn(MergeShape)
+      .Kernel("CPU", LambdaKernel(MergeCompute, false))
+      .Summary("Merge for variable references.")
       .Group("control");
   registry.Register("LoopCond")
       .Input("input: bool")
       .Output("output: bool")
       .SetShapeFn(SameShape)
-      .Summary("A while loop's condition (loads and shows; not run).")
+      .Kernel("CPU", LambdaKernel(ForwardCompute, false))
+      .Summary("A while loop's condition: feeds the Switch nodes that continue or leave the loop.")
       .Group("control");
 }
 

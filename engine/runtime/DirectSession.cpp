@@ -221,8 +221,10 @@ class DirectSession : public Session {
     std::unique_ptr<LocalRendezvous> rendezvous;
     if (num_partitions > 1) rendezvous = std::make_unique<LocalRendezvous>();
     const bool trace = options.trace_level() == tensorflow::RunOptions::FULL_TRACE;
+    std::atomic<bool> cancelled{false};  // a while loop stops at its next iteration once set
     for (size_t p = 0; p < num_partitions; ++p) {
       args[p].step_id = step_id;
+      args[p].cancelled = &cancelled;
       args[p].rendezvous = rendezvous.get();
       args[p].collect_stats = trace;
       args[p].feeds.resize(compiled.partitions[p].num_feeds);
@@ -257,6 +259,7 @@ class DirectSession : public Session {
     if (!latch.WaitFor(timeout_ms)) {
       status =
           errors::DeadlineExceeded("Timed out waiting for notification (the step ran longer than ", timeout_ms, " ms)");
+      cancelled.store(true, std::memory_order_release);
       if (rendezvous) rendezvous->StartAbort(status);
       latch.WaitFor(0);  // partitions refer to the rendezvous and the results until they end
     }

@@ -12,6 +12,8 @@
 #include "clab/runtime/ThreadPool.h"
 #include "core/WallClock.h"
 #include "runtime/ExecutorPlan.h"
+#include "runtime/LoopStep.h"
+#include "runtime/StepSupport.h"
 
 #include <absl/container/inlined_vector.h>
 #include <absl/strings/match.h>
@@ -25,33 +27,7 @@ namespace clab {
 namespace {
 
 using ReadyList = absl::InlinedVector<int, 8>;
-
-// Small, stable numbers for the timeline's lanes.
-uint32_t CurrentThreadNumber() {
-  static std::atomic<uint32_t> next{1};
-  thread_local const uint32_t number = next.fetch_add(1);
-  return number;
-}
-
-// Kernel errors name their node the way TensorFlow 1.13+ does, once.
-Status WithNodeName(const Status& status, const std::string& node) {
-  if (absl::StrContains(status.message(), "[[{{node ")) return status;
-  return Status(status.code(), absl::StrCat(status.message(), "\n\t [[{{node ", node, "}}]]"));
-}
-
-Status UninitializedValue(const std::string* variable, const std::string& fallback) {
-  return errors::FailedPrecondition("Attempting to use uninitialized value ",
-                                    variable && !variable->empty() ? *variable : fallback);
-}
-
-// The value a reference points at, shared with the variable (taken under its lock so a
-// concurrent Assign never hands out a half-replaced tensor).
-Status ReadVariable(Variable& var, const std::string* name, const std::string& fallback, Tensor* value) {
-  std::lock_guard<std::mutex> lock(var.mu());
-  if (!var.initialized()) return UninitializedValue(name, fallback);
-  *value = var.value();
-  return OkStatus();
-}
+using namespace step_support;  // NOLINT(google-build-using-namespace)
 
 // tf.cond's ops: a Switch leaves the output of the branch not taken unproduced (dead); a
 // Merge runs with dead inputs and forwards a live one.
@@ -95,11 +71,6 @@ class Step {
   }
 
  private:
-  struct NodeTiming {
-    int64_t start_micros = 0;
-    int64_t op_start_micros = 0;
-  };
-
   void ScheduleOnPool(int node) {
     plan_.thread_pool->Schedule([this, node] { Process(ReadyList{node}, /*on_pool_thread=*/true); });
   }
@@ -144,35 +115,15 @@ class Step {
     }
 
     std::vector<EdgeValue> inputs;
-    Status gathered = GatherInputs(item, &inputs);
+    Status gathered = GatherInputs(item, &inputs_[static_cast<size_t>(item.input_start)],
+                                   &dead_inputs_[static_cast<size_t>(item.input_start)], &inputs);
     if (!gathered.ok()) {
       inputs.clear();
       return Complete(id, gathered, inputs, timing, ready, on_pool_thread);
     }
     if (!item.is_async) {
-      Status status;
       std::vector<EdgeValue> outputs;
-      {
-        // Inputs are released with the context, before the step can be seen to finish.
-        OpKernelContext ctx(item.node->def(), plan_.device, info_, std::move(inputs), item.node->num_outputs());
-        try {
-          if (item.is_expensive) {
-            const auto begin = std::chrono::steady_clock::now();
-            item.kernel->Compute(&ctx);
-            plan_.RecordNanos(
-                id,
-                std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - begin).count());
-          } else {
-            item.kernel->Compute(&ctx);
-          }
-          status = ctx.status();
-        } catch (...) {
-          // A kernel that cannot have its memory (or fails in a library) fails this step
-          // only; the task keeps serving.
-          status = CurrentExceptionStatus(StrCat(item.node->def().op(), " kernel"));
-        }
-        outputs = std::move(ctx.outputs());
-      }
+      Status status = RunSyncKernel(plan_, id, info_, std::move(inputs), &outputs);
       return Complete(id, std::move(status), outputs, timing, ready, on_pool_thread);
     }
 
@@ -200,30 +151,6 @@ class Step {
     }
   }
 
-  Status GatherInputs(const ExecutorNode& item, std::vector<EdgeValue>* inputs) {
-    inputs->resize(static_cast<size_t>(item.num_inputs));
-    for (int in = 0; in < item.num_inputs; ++in) {
-      EdgeValue& slot = inputs_[static_cast<size_t>(item.input_start + in)];
-      EdgeValue& value = (*inputs)[static_cast<size_t>(in)];
-      if (dead_inputs_[static_cast<size_t>(item.input_start + in)]) continue;  // stays empty
-      if (!slot.ref) {
-        value.tensor = std::move(slot.tensor);
-        continue;
-      }
-      const std::string* variable = item.input_variable[static_cast<size_t>(in)];
-      if (item.input_is_ref[static_cast<size_t>(in)]) {
-        // Writers (Assign) get the variable; its current value rides along when it has one.
-        std::lock_guard<std::mutex> lock(slot.ref->mu());
-        if (slot.ref->initialized()) value.tensor = slot.ref->value();
-        value.ref = std::move(slot.ref);
-        continue;
-      }
-      CLAB_RETURN_IF_ERROR(ReadVariable(*slot.ref, variable, item.node->name(), &value.tensor));
-      slot.ref.reset();
-    }
-    return OkStatus();
-  }
-
   // Checks the outputs, hands them to consumers and fetches, and readies the consumers.
   // Drops `outputs` before reporting the node done: nothing of the step may outlive it, as
   // a device's allocator may go away once the step's caller has its result.
@@ -237,8 +164,8 @@ class Step {
     if (!dead && status.ok() && (IsMerge(*item.node) || IsSwitch(*item.node)))
       for (size_t out = 0; out < outputs.size(); ++out)
         out_dead[out] = !outputs[out].tensor.IsInitialized() && !outputs[out].ref;
-    if (status.ok() && !item.fed_only) status = OverrideFedAndCheck(item, outputs, out_dead);
-    if (status.ok()) status = CollectFetches(item, outputs, out_dead);
+    if (status.ok() && !item.fed_only) status = OverrideFedAndCheck(item, feeds_, outputs, out_dead);
+    if (status.ok()) status = CollectFetches(item, outputs, out_dead, fetches_);
     if (!status.ok()) {
       Fail(WithNodeName(status, item.node->name()));
       if (collect_stats_) RecordStats(item, timing, op_end_micros);
@@ -279,46 +206,6 @@ class Step {
     NodeDone(readied_here);
   }
 
-  Status OverrideFedAndCheck(const ExecutorNode& item, std::vector<EdgeValue>& outputs,
-                             const std::vector<char>& out_dead) {
-    for (size_t out = 0; out < outputs.size(); ++out) {
-      if (item.feed_of_output[out] >= 0) {
-        outputs[out].tensor = feeds_[static_cast<size_t>(item.feed_of_output[out])];
-        outputs[out].ref.reset();
-        continue;
-      }
-      if (!item.output_needed[out] || outputs[out].ref || out_dead[out]) continue;
-      const Tensor& value = outputs[out].tensor;
-      const DataType expected = BaseType(item.node->output_types()[out]);
-      if (!value.IsInitialized())
-        return errors::Internal("Node '", item.node->name(), "' (", item.node->type_string(),
-                                ") did not produce its output ", out);
-      if (value.dtype() != expected)
-        return errors::Internal("Node '", item.node->name(), "' (", item.node->type_string(), ") produced ",
-                                DataTypeName(value.dtype()), " for output ", out, ", which is declared ",
-                                DataTypeName(expected));
-    }
-    return OkStatus();
-  }
-
-  Status CollectFetches(const ExecutorNode& item, const std::vector<EdgeValue>& outputs,
-                        const std::vector<char>& out_dead) {
-    for (const ExecutorNode::FetchOut& fetch : item.fetch_out) {
-      const EdgeValue& value = outputs[static_cast<size_t>(fetch.src_output)];
-      if (out_dead[static_cast<size_t>(fetch.src_output)])
-        return errors::InvalidArgument("Fetched output ", fetch.src_output, " of node '", item.node->name(),
-                                       "' is dead: it lies on the branch of a tf.cond or Switch not taken");
-      Tensor& result = fetches_[static_cast<size_t>(fetch.fetch_index)];
-      if (!value.ref) {
-        result = value.tensor;
-        continue;
-      }
-      CLAB_RETURN_IF_ERROR(ReadVariable(*value.ref, &item.output_variable[static_cast<size_t>(fetch.src_output)],
-                                        item.node->name(), &result));
-    }
-    return OkStatus();
-  }
-
   void Fail(const Status& status) {
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -331,16 +218,8 @@ class Step {
   }
 
   void RecordStats(const ExecutorNode& item, const NodeTiming& timing, int64_t op_end_micros) {
-    const int64_t end = NowMicros();
     std::lock_guard<std::mutex> lock(stats_mu_);
-    tensorflow::NodeExecStats* node = stats_.add_node_stats();
-    node->set_node_name(item.node->name());
-    node->set_all_start_micros(timing.start_micros);
-    node->set_op_start_rel_micros(timing.op_start_micros - timing.start_micros);
-    node->set_op_end_rel_micros(op_end_micros - timing.start_micros);
-    node->set_all_end_rel_micros(end - timing.start_micros);
-    node->set_timeline_label(item.timeline_label);
-    node->set_thread_id(CurrentThreadNumber());
+    AddNodeStats(stats_, item, timing, op_end_micros);
   }
 
   // One node finished and `readied` more are now on a ready list of this thread.
@@ -394,6 +273,7 @@ class LocalExecutor : public Executor {
       result.status = checked;
       return done(std::move(result));
     }
+    if (plan_->frames) return StartLoopStep(*plan_, std::move(args), std::move(done));
     (new Step(*plan_, std::move(args), std::move(done)))->Start();
   }
 

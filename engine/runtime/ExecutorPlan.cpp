@@ -47,6 +47,7 @@ class PlanBuilder {
     for (size_t i = 0; i < plan_.nodes.size(); ++i) {
       if (plan_.nodes[i].initial_pending == 0) plan_.roots.push_back(static_cast<int>(i));
     }
+    CLAB_ASSIGN_OR_RETURN(plan_.frames, ExecutorFrames::Build(plan_));
     return OkStatus();
   }
 

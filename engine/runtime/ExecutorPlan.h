@@ -6,6 +6,7 @@
 #include "clab/graph/Graph.h"
 #include "clab/runtime/Executor.h"
 #include "clab/runtime/OpKernel.h"
+#include "runtime/ExecutorFrames.h"
 
 #include <algorithm>
 #include <atomic>
@@ -63,6 +64,8 @@ struct ExecutorPlan {
   std::vector<std::string> feed_names;
   std::vector<DataType> feed_types;
   size_t num_fetches = 0;
+  // The graph's while loops; null when it has none (the step then runs without frames).
+  std::unique_ptr<ExecutorFrames> frames;
 
   // What each node's kernel took on recent steps (nanoseconds, a running average; -1 until
   // it has run). A kernel that calls itself expensive but measures cheap runs inline on

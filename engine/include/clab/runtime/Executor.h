@@ -1,7 +1,8 @@
 // Runs one partition (the nodes of one device) for a fixed set of fed and fetched tensors:
 // kernels are built once, then each Run schedules ready nodes on the thread pool, cheap ones
 // inline, independent ones in parallel. A failing node aborts the step's rendezvous, so the
-// other partitions of the step stop too.
+// other partitions of the step stop too. Graphs with while loops run their nodes in
+// TensorFlow's execution frames (LoopStep.h); graphs without keep a plain, frameless step.
 #pragma once
 
 #include "clab/core/Status.h"
@@ -10,6 +11,7 @@
 #include "tensorflow/graph.pb.h"
 #include "tensorflow/step_stats.pb.h"
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -36,6 +38,9 @@ class Executor {
     Rendezvous* rendezvous = nullptr;  // required when the partition has _Send/_Recv
     std::vector<Tensor> feeds;         // in Params::feeds order
     bool collect_stats = false;        // fill DeviceStepStats (timeline)
+    // Set (by whoever owns it, e.g. when the step's deadline passes): a while loop stops
+    // before its next iteration and the step fails Cancelled. Must outlive the step.
+    const std::atomic<bool>* cancelled = nullptr;
   };
   struct Result {
     Status status;

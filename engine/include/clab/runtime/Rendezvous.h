@@ -37,6 +37,8 @@ class Rendezvous {
   virtual void RecvAsync(const std::string& key, DoneCallback done) = 0;
   // Fails every pending and future Recv with `status` (e.g. another partition failed).
   virtual void StartAbort(const Status& status) = 0;
+  // The first abort's status (OK while none); a while loop checks it before each iteration.
+  virtual Status abort_status() const { return OkStatus(); }
 
   // Blocking Recv, for tests and simple callers.
   Status Recv(const std::string& key, Tensor* value);
@@ -52,7 +54,7 @@ class LocalRendezvous : public Rendezvous {
   bool Idle();
   // The first abort's status (OK while none): the step's root cause, where later failures
   // of other partitions are its echoes.
-  Status abort_status() const;
+  Status abort_status() const override;
 
  private:
   mutable Mutex mu_;
