@@ -232,7 +232,7 @@ Status MinibatchDatasetShape(ShapeContext& c) {
   Status read = ReadConfig(c.node(), &config);
   if (!read.ok()) return c.MakeError(std::string(read.message()));
   int64_t d = config.num_features;
-  if (d < 0) {
+  if (d < 0 && ShapeContext::MayReadFiles()) {
     StatusOr<int64_t> from_file = ReadExampleSetNumFeatures(config.source.path);
     if (from_file.ok()) d = *from_file;
   }

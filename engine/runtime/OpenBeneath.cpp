@@ -46,17 +46,21 @@ std::vector<std::string> Components(const std::string& relative) {
   return parts;
 }
 
+// Whether `name` in `dir_fd` is a symbolic link: where O_NOFOLLOW met one (which says
+// ENOTDIR with O_DIRECTORY), the path leads out rather than to nothing. errno is kept.
+bool IsLink(int dir_fd, const std::string& name) {
+  const int saved = errno;
+  struct stat link {};
+  const bool is_link = ::fstatat(dir_fd, name.c_str(), &link, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(link.st_mode);
+  errno = saved;
+  return is_link;
+}
+
 // One directory below `dir_fd`, never through a symbolic link.
 int StepInto(int dir_fd, const std::string& name) {
   if (name == "..") return -EXDEV;
   const int fd = ::openat(dir_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) {
-    const int error = errno;
-    // A symbolic link where a directory should be says ENOTDIR: it is a way out, not a miss.
-    struct stat link {};
-    if (::fstatat(dir_fd, name.c_str(), &link, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(link.st_mode)) return -ELOOP;
-    return -error;
-  }
+  if (fd < 0) return IsLink(dir_fd, name) ? -ELOOP : -errno;
   struct stat info {};
   if (::fstat(fd, &info) != 0 || !S_ISDIR(info.st_mode)) {
     ::close(fd);
@@ -80,7 +84,7 @@ int OpenByComponents(int dir_fd, const std::vector<std::string>& parts, int flag
   int fd = -EXDEV;
   if (parts.back() != "..") {
     fd = ::openat(current, parts.back().c_str(), flags | O_NOFOLLOW | O_CLOEXEC, mode);
-    if (fd < 0) fd = -errno;
+    if (fd < 0) fd = IsLink(current, parts.back()) ? -ELOOP : -errno;
   }
   if (current != dir_fd) ::close(current);
   if (fd >= 0 && (flags & O_DIRECTORY) != 0) {
