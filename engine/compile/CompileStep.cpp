@@ -5,6 +5,7 @@
 #include "clab/core/DeviceName.h"
 #include "clab/graph/AttrValues.h"
 #include "clab/graph/Prune.h"
+#include "clab/graph/ShapeContext.h"
 
 #include <set>
 #include <unordered_map>
@@ -104,8 +105,12 @@ std::string StringAttr(const tensorflow::NodeDef& node, std::string_view name) {
 // Every _Send with the _Recv that meets it (by the edge's tensor_name).
 std::vector<CompiledStep::Transfer> DescribeTransfers(const CompiledStep& step) {
   std::map<std::string, std::vector<PartialShape>> shapes;
-  // Bytes stay unknown past a node whose shapes cannot be inferred.
-  InferGraphShapes(*step.placed, &shapes).IgnoreError();
+  // Bytes stay unknown past a node whose shapes cannot be inferred. The graph may be a
+  // client's: no shape function reads a file it names.
+  {
+    ShapeContext::FilesOff no_files;
+    InferGraphShapes(*step.placed, &shapes).IgnoreError();
+  }
   std::unordered_map<std::string, std::pair<int, const tensorflow::NodeDef*>> recvs;
   for (size_t p = 0; p < step.partitions.size(); ++p)
     for (const tensorflow::NodeDef& node : step.partitions[p].graph.node())

@@ -8,7 +8,15 @@ namespace {
 // TensorFlow prints an unknown rank as "?" inside these messages.
 std::string ShapeForMessage(const PartialShape& shape) { return shape.known_rank() ? shape.DebugString() : "?"; }
 
+thread_local bool files_off = false;
+
 }  // namespace
+
+bool ShapeContext::MayReadFiles() { return !files_off; }
+
+ShapeContext::FilesOff::FilesOff() : before_(files_off) { files_off = true; }
+
+ShapeContext::FilesOff::~FilesOff() { files_off = before_; }
 
 Status ShapeContext::MakeError(std::string_view message) const {
   std::vector<std::string> shapes;

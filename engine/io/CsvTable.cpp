@@ -7,12 +7,22 @@
 #include <cerrno>
 #include <cstring>
 
+#include <unistd.h>
+
 namespace clab {
 namespace {
 
 // The whole file, decompressed when it is gzip (zlib reads plain files as they are).
-StatusOr<std::string> ReadAll(const std::string& path) {
-  gzFile file = ::gzopen(path.c_str(), "rb");
+StatusOr<std::string> ReadAll(const std::string& path, int fd) {
+  gzFile file = nullptr;
+  if (fd >= 0) {
+    // zlib closes what it is given: a duplicate, read from the start.
+    const int own = ::dup(fd);
+    if (own >= 0 && ::lseek(own, 0, SEEK_SET) == 0) file = ::gzdopen(own, "rb");
+    if (file == nullptr && own >= 0) ::close(own);
+  } else {
+    file = ::gzopen(path.c_str(), "rb");
+  }
   if (file == nullptr) return errors::NotFound("cannot read '", path, "': ", std::strerror(errno));
   std::string text;
   char buffer[1 << 16];
@@ -27,8 +37,8 @@ StatusOr<std::string> ReadAll(const std::string& path) {
 
 }  // namespace
 
-StatusOr<CsvTable> ReadCsvTable(const std::string& path) {
-  CLAB_ASSIGN_OR_RETURN(const std::string text, ReadAll(path));
+StatusOr<CsvTable> ReadCsvTable(const std::string& path, int fd) {
+  CLAB_ASSIGN_OR_RETURN(const std::string text, ReadAll(path, fd));
   CsvTable table;
   int line_number = 0;
   for (absl::string_view line : absl::StrSplit(text, '\n')) {

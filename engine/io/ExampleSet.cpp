@@ -125,7 +125,7 @@ StatusOr<ExampleSet> LoadCsv(const ExampleSetOptions& options, const Scale& scal
     return errors::InvalidArgument("'", options.path,
                                    "' is a CSV file, whose last column holds the labels: labels_path '",
                                    options.labels_path, "' is for IDX sources only");
-  CLAB_ASSIGN_OR_RETURN(const CsvTable table, ReadCsvTable(options.path));
+  CLAB_ASSIGN_OR_RETURN(const CsvTable table, ReadCsvTable(options.path, options.fd));
   if (table.columns.size() < 2)
     return errors::InvalidArgument("'", options.path, "' needs at least one feature column and a class column, has ",
                                    table.columns.size(), " column(s)");
@@ -135,8 +135,8 @@ StatusOr<ExampleSet> LoadCsv(const ExampleSetOptions& options, const Scale& scal
 StatusOr<ExampleSet> LoadIdx(const ExampleSetOptions& options, const Scale& scale) {
   if (options.labels_path.empty())
     return errors::InvalidArgument("'", options.path, "' is an IDX file of features: its labels need labels_path");
-  CLAB_ASSIGN_OR_RETURN(const IdxArray features, ReadIdxFile(options.path));
-  CLAB_ASSIGN_OR_RETURN(const IdxArray labels, ReadIdxFile(options.labels_path));
+  CLAB_ASSIGN_OR_RETURN(const IdxArray features, ReadIdxFile(options.path, options.fd));
+  CLAB_ASSIGN_OR_RETURN(const IdxArray labels, ReadIdxFile(options.labels_path, options.labels_fd));
   if (labels.dims().size() != 1)
     return errors::InvalidArgument("labels file '", options.labels_path, "' has rank ", labels.dims().size(),
                                    ": expected one label per example (rank 1)");

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <memory>
 
+#include <unistd.h>
+
 namespace clab {
 namespace {
 
@@ -23,9 +25,17 @@ struct GzCloser {
 };
 using GzFile = std::unique_ptr<gzFile_s, GzCloser>;
 
-StatusOr<GzFile> Open(const std::string& path, const char* mode) {
+StatusOr<GzFile> Open(const std::string& path, const char* mode, int fd = -1) {
   errno = 0;
-  GzFile file(::gzopen(path.c_str(), mode));
+  GzFile file;
+  if (fd >= 0) {
+    // zlib closes what it is given: a duplicate, read from the start.
+    const int own = ::dup(fd);
+    if (own >= 0 && ::lseek(own, 0, SEEK_SET) == 0) file.reset(::gzdopen(own, mode));
+    if (!file && own >= 0) ::close(own);
+  } else {
+    file.reset(::gzopen(path.c_str(), mode));
+  }
   if (!file) {
     const char* why = errno != 0 ? std::strerror(errno) : "out of memory";
     if (mode[0] == 'r') return errors::NotFound("cannot read IDX file '", path, "': ", why);
@@ -35,8 +45,8 @@ StatusOr<GzFile> Open(const std::string& path, const char* mode) {
 }
 
 // Up to `limit` bytes (all of the file when negative), decompressed.
-StatusOr<std::string> ReadBytes(const std::string& path, int64_t limit) {
-  CLAB_ASSIGN_OR_RETURN(GzFile file, Open(path, "rb"));
+StatusOr<std::string> ReadBytes(const std::string& path, int64_t limit, int fd = -1) {
+  CLAB_ASSIGN_OR_RETURN(GzFile file, Open(path, "rb", fd));
   std::string data;
   char buffer[1 << 16];
   int n = 0;
@@ -185,8 +195,8 @@ StatusOr<IdxHeader> ReadIdxHeader(const std::string& path) {
   return header;
 }
 
-StatusOr<IdxArray> ReadIdxFile(const std::string& path) {
-  CLAB_ASSIGN_OR_RETURN(const std::string bytes, ReadBytes(path, -1));
+StatusOr<IdxArray> ReadIdxFile(const std::string& path, int fd) {
+  CLAB_ASSIGN_OR_RETURN(const std::string bytes, ReadBytes(path, -1, fd));
   IdxHeader header;
   size_t header_bytes = 0;
   CLAB_RETURN_IF_ERROR(ParseHeader(path, bytes, &header, &header_bytes));

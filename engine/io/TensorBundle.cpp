@@ -11,7 +11,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <random>
 
 #include <fcntl.h>
@@ -21,9 +20,11 @@
 namespace clab {
 namespace {
 
-Status WriteFileDurably(const std::string& path, const std::vector<std::string_view>& pieces) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return errors::Internal("Cannot create ", path, ": ", std::strerror(errno));
+// Creates `name` in `dir` (never through a symbolic link, never over a file already there).
+Status WriteFileDurably(int dir, const std::string& name, const std::string& shown,
+                        const std::vector<std::string_view>& pieces) {
+  const int fd = ::openat(dir, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) return errors::Internal("Cannot create ", shown, ": ", std::strerror(errno));
   for (std::string_view piece : pieces) {
     while (!piece.empty()) {
       const ssize_t n = ::write(fd, piece.data(), piece.size());
@@ -31,13 +32,26 @@ Status WriteFileDurably(const std::string& path, const std::vector<std::string_v
         if (errno == EINTR) continue;
         const int err = errno;
         ::close(fd);
-        return errors::Internal("Cannot write ", path, ": ", std::strerror(err));
+        return errors::Internal("Cannot write ", shown, ": ", std::strerror(err));
       }
       piece.remove_prefix(static_cast<size_t>(n));
     }
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) return errors::Internal("Cannot sync ", path, ": ", std::strerror(errno));
+  if (::fsync(fd) != 0 || ::close(fd) != 0) return errors::Internal("Cannot sync ", shown, ": ", std::strerror(errno));
   return OkStatus();
+}
+
+// The directory of a prefix named by path, opened as it is (no confinement: the program's own files).
+StatusOr<FileInDirectory> PlainLocation(const std::string& prefix) {
+  const std::filesystem::path given(prefix);
+  const std::string dir = given.has_parent_path() ? given.parent_path().string() : ".";
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return errors::NotFound("cannot open ", dir, ": ", std::strerror(errno));
+  FileInDirectory at;
+  at.dir = std::make_shared<const UniqueFd>(fd);
+  at.name = given.filename().string();
+  at.path = prefix;
+  return at;
 }
 
 std::string TempSuffix() {
@@ -45,15 +59,6 @@ std::string TempSuffix() {
   char buf[32];
   std::snprintf(buf, sizeof(buf), ".tempstate%016llx", static_cast<unsigned long long>(rng()));
   return buf;
-}
-
-void SyncDirectoryOf(const std::string& path) {
-  const std::string dir = std::filesystem::path(path).parent_path().string();
-  const int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd >= 0) {
-    ::fsync(fd);
-    ::close(fd);
-  }
 }
 
 // The entry's shape, size and place in the data file must agree before anything is read.
@@ -87,6 +92,14 @@ std::string BundleDataFile(const std::string& prefix, int shard, int num_shards)
 }
 
 Status WriteTensorBundle(const std::string& prefix, const std::map<std::string, Tensor>& tensors) {
+  StatusOr<FileInDirectory> at = PlainLocation(prefix);
+  if (!at.ok()) return errors::Internal("Cannot write checkpoint ", prefix, ": its directory cannot be opened");
+  return WriteTensorBundleAt(*at, tensors);
+}
+
+Status WriteTensorBundleAt(const FileInDirectory& at, const std::map<std::string, Tensor>& tensors) {
+  if (!at.dir || !at.dir->valid() || at.name.empty() || at.name.find('/') != std::string::npos)
+    return errors::InvalidArgument("Checkpoint ", at.path, ": no directory and name to write it at");
   SortedTableBuilder table;
   tensorflow::BundleHeaderProto header;
   header.set_num_shards(1);
@@ -116,30 +129,52 @@ Status WriteTensorBundle(const std::string& prefix, const std::map<std::string, 
   const std::string index = table.Finish();
 
   // Data first, index last: a checkpoint exists only once its index has its final name.
-  const std::string data_path = BundleDataFile(prefix);
-  const std::string index_path = prefix + ".index";
-  const std::string data_tmp = data_path + TempSuffix();
-  const std::string index_tmp = index_path + TempSuffix();
-  Status s = WriteFileDurably(data_tmp, data_pieces);
-  if (s.ok()) s = WriteFileDurably(index_tmp, {index});
-  if (s.ok() && std::rename(data_tmp.c_str(), data_path.c_str()) != 0)
-    s = errors::Internal("Cannot rename ", data_tmp, " to ", data_path, ": ", std::strerror(errno));
-  if (s.ok() && std::rename(index_tmp.c_str(), index_path.c_str()) != 0)
-    s = errors::Internal("Cannot rename ", index_tmp, " to ", index_path, ": ", std::strerror(errno));
+  const int dir = at.dir->get();
+  const std::string data_name = BundleDataFile(at.name);
+  const std::string index_name = at.name + ".index";
+  const std::string data_tmp = data_name + TempSuffix();
+  const std::string index_tmp = index_name + TempSuffix();
+  const std::string prefix = at.path;
+  Status s = WriteFileDurably(dir, data_tmp, BundleDataFile(prefix) + " (temporary)", data_pieces);
+  if (s.ok()) s = WriteFileDurably(dir, index_tmp, prefix + ".index (temporary)", {index});
+  if (s.ok() && ::renameat(dir, data_tmp.c_str(), dir, data_name.c_str()) != 0)
+    s = errors::Internal("Cannot rename ", data_tmp, " to ", BundleDataFile(prefix), ": ", std::strerror(errno));
+  if (s.ok() && ::renameat(dir, index_tmp.c_str(), dir, index_name.c_str()) != 0)
+    s = errors::Internal("Cannot rename ", index_tmp, " to ", prefix, ".index: ", std::strerror(errno));
   if (!s.ok()) {
-    std::remove(data_tmp.c_str());
-    std::remove(index_tmp.c_str());
+    ::unlinkat(dir, data_tmp.c_str(), 0);
+    ::unlinkat(dir, index_tmp.c_str(), 0);
     return s;
   }
-  SyncDirectoryOf(index_path);
+  ::fsync(dir);
   return OkStatus();
 }
 
 StatusOr<TensorBundleReader> TensorBundleReader::Open(const std::string& prefix) {
+  StatusOr<FileInDirectory> at = PlainLocation(prefix);
+  if (!at.ok()) return errors::NotFound("No checkpoint at ", prefix, " (its directory cannot be opened)");
+  return OpenAt(*at);
+}
+
+StatusOr<TensorBundleReader> TensorBundleReader::OpenAt(const FileInDirectory& at) {
+  const std::string& prefix = at.path;
   const std::string index_path = prefix + ".index";
-  std::ifstream in(index_path, std::ios::binary);
-  if (!in) return errors::NotFound("No checkpoint at ", prefix, " (", index_path, " does not exist)");
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!at.dir || !at.dir->valid() || at.name.empty() || at.name.find('/') != std::string::npos)
+    return errors::InvalidArgument("Checkpoint ", prefix, ": no directory and name to read it at");
+  std::string bytes;
+  {
+    const int fd = ::openat(at.dir->get(), (at.name + ".index").c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return errors::NotFound("No checkpoint at ", prefix, " (", index_path, " does not exist)");
+    UniqueFd index(fd);
+    char buffer[1 << 16];
+    for (;;) {
+      const ssize_t n = ::read(fd, buffer, sizeof(buffer));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return errors::DataLoss("Cannot read ", index_path, ": ", std::strerror(errno));
+      if (n == 0) break;
+      bytes.append(buffer, static_cast<size_t>(n));
+    }
+  }
   std::map<std::string, std::string> raw;
   CLAB_RETURN_IF_ERROR(ReadSortedTable(bytes, index_path, &raw));
   auto header_it = raw.find("");
@@ -150,6 +185,8 @@ StatusOr<TensorBundleReader> TensorBundleReader::Open(const std::string& prefix)
     return errors::Unimplemented(index_path, " was written on a big-endian machine");
   TensorBundleReader reader;
   reader.prefix_ = prefix;
+  reader.dir_ = at.dir;
+  reader.name_ = at.name;
   reader.num_shards_ = header.num_shards();
   if (reader.num_shards_ < 1 || reader.num_shards_ > 99999)
     return errors::DataLoss(index_path, " has a damaged header: ", reader.num_shards_, " shards");
@@ -193,7 +230,8 @@ StatusOr<Tensor> TensorBundleReader::Read(const std::string& name) const {
     return errors::DataLoss("Checkpoint ", prefix_, ": '", name, "' is in shard ", entry.shard_id(), " of ",
                             num_shards_);
   const std::string path = BundleDataFile(prefix_, entry.shard_id(), num_shards_);
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = ::openat(dir_->get(), BundleDataFile(name_, entry.shard_id(), num_shards_).c_str(),
+                          O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) return errors::DataLoss("Checkpoint data file ", path, " cannot be opened: ", std::strerror(errno));
   struct stat info {};
   if (::fstat(fd, &info) != 0 || entry.offset() > info.st_size || entry.size() > info.st_size - entry.offset()) {

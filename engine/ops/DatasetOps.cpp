@@ -179,10 +179,14 @@ class MinibatchDatasetKernel : public OpKernel {
  private:
   Status Load(const Device& device, MinibatchDatasetState* state) const {
     // A server reads only inside its task's directories.
+    // The files are opened below the task's directories and read from those descriptors.
     ExampleSetOptions source = config_.source;
-    CLAB_ASSIGN_OR_RETURN(source.path, device.ConfinedPath(source.path, "the dataset file"));
+    CLAB_ASSIGN_OR_RETURN(const UniqueFd file, device.OpenForReading(source.path, "the dataset file"));
+    source.fd = file.get();
+    UniqueFd labels;
     if (!source.labels_path.empty()) {
-      CLAB_ASSIGN_OR_RETURN(source.labels_path, device.ConfinedPath(source.labels_path, "the labels file"));
+      CLAB_ASSIGN_OR_RETURN(labels, device.OpenForReading(source.labels_path, "the labels file"));
+      source.labels_fd = labels.get();
     }
     CLAB_ASSIGN_OR_RETURN(ExampleSet examples, LoadExampleSet(source));
     const auto& s = config_.source;
@@ -228,7 +232,7 @@ Status MinibatchDatasetShape(ShapeContext& c) {
   Status read = ReadConfig(c.node(), &config);
   if (!read.ok()) return c.MakeError(std::string(read.message()));
   int64_t d = config.num_features;
-  if (d < 0) {
+  if (d < 0 && ShapeContext::MayReadFiles()) {
     StatusOr<int64_t> from_file = ReadExampleSetNumFeatures(config.source.path);
     if (from_file.ok()) d = *from_file;
   }

@@ -12,6 +12,9 @@
 
 #include <absl/strings/str_format.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <map>
 
@@ -55,27 +58,24 @@ bool ReadNames(OpKernelContext* ctx, int64_t count, std::vector<std::string>* na
   return true;
 }
 
-// On a server, a checkpoint's prefix and both of its files must lie inside the task's
-// directories; `prefix` becomes the canonical form. False (with the status set) otherwise.
-bool ConfineBundle(OpKernelContext* ctx, const char* what, std::string* prefix) {
-  const Device& device = *ctx->device();
-  auto fail = [&](const Status& status) {
-    ctx->SetStatus(Status(status.code(), clab::StrCat(status.message(), NodeSuffix(ctx->name()))));
+// The directory of a checkpoint's prefix, opened (below the task's directories on a
+// server, made first when `create`), and the prefix's name in it: the bundle's files are
+// then created, read, renamed and removed there alone. False (with the status set) when the
+// prefix lies outside.
+bool OpenBundleDir(OpKernelContext* ctx, const char* what, const std::string& prefix, bool create,
+                   FileInDirectory* at) {
+  auto opened = ctx->device()->OpenDirectoryOf(prefix, what, create);
+  if (!opened.ok()) {
+    ctx->SetStatus(Status(opened.status().code(), clab::StrCat(opened.status().message(), NodeSuffix(ctx->name()))));
     return false;
-  };
-  auto resolved = device.ConfinedPath(*prefix, what);
-  if (!resolved.ok()) return fail(resolved.status());
-  for (const std::string& file : {*resolved + ".index", BundleDataFile(*resolved)}) {
-    if (auto checked = device.ConfinedPath(file, what); !checked.ok()) return fail(checked.status());
   }
-  *prefix = *std::move(resolved);
+  *at = *std::move(opened);
   return true;
 }
 
 void SaveV2Compute(OpKernelContext* ctx) {
   std::string prefix;
   if (!ReadScalarString(ctx, 0, "prefix", &prefix)) return;
-  if (!ConfineBundle(ctx, "the checkpoint", &prefix)) return;
   const int64_t count = ctx->num_inputs() - 3;
   std::vector<std::string> names;
   if (!ReadNames(ctx, count, &names)) return;
@@ -86,23 +86,22 @@ void SaveV2Compute(OpKernelContext* ctx) {
     if (!tensors.emplace(names[static_cast<size_t>(k)], value).second)
       return FailInvalidArgument(ctx, "tensor name '", names[static_cast<size_t>(k)], "' is given twice");
   }
-  std::error_code error;
-  const std::filesystem::path parent = std::filesystem::path(prefix).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent, error);
-  if (Status written = WriteTensorBundle(prefix, tensors); !written.ok())
+  FileInDirectory at;
+  if (!OpenBundleDir(ctx, "the checkpoint", prefix, true, &at)) return;
+  if (Status written = WriteTensorBundleAt(at, tensors); !written.ok())
     ctx->SetStatus(Status(written.code(), clab::StrCat(written.message(), NodeSuffix(ctx->name()))));
 }
 
 void RestoreV2Compute(OpKernelContext* ctx) {
   std::string prefix;
   if (!ReadScalarString(ctx, 0, "prefix", &prefix)) return;
-  const std::string given = prefix;
-  if (!ConfineBundle(ctx, "the checkpoint", &prefix)) return;
+  FileInDirectory at;
+  if (!OpenBundleDir(ctx, "the checkpoint", prefix, false, &at)) return;
   std::vector<std::string> names;
   if (!ReadNames(ctx, ctx->num_outputs(), &names)) return;
   std::vector<DataType> dtypes;
   if (Status s = GetNodeAttr(ctx->node(), "dtypes", &dtypes); !s.ok()) return FailInvalidArgument(ctx, s.message());
-  auto reader = TensorBundleReader::Open(prefix);
+  auto reader = TensorBundleReader::OpenAt(at);
   if (!reader.ok())
     return ctx->SetStatus(
         Status(reader.status().code(), clab::StrCat(reader.status().message(), NodeSuffix(ctx->name()))));
@@ -112,7 +111,7 @@ void RestoreV2Compute(OpKernelContext* ctx) {
       return ctx->SetStatus(
           Status(value.status().code(), clab::StrCat(value.status().message(), NodeSuffix(ctx->name()))));
     if (value->dtype() != dtypes[k])
-      return FailInvalidArgument(ctx, "tensor '", names[k], "' in checkpoint ", given, " is ",
+      return FailInvalidArgument(ctx, "tensor '", names[k], "' in checkpoint ", prefix, " is ",
                                  DataTypeName(value->dtype()), ", the graph restores it as ", DataTypeName(dtypes[k]));
     ctx->set_output(static_cast<int>(k), std::move(value).value());
   }
@@ -122,34 +121,42 @@ void MergeV2CheckpointsCompute(OpKernelContext* ctx) {
   const Tensor& sources = ctx->input(0);
   std::string destination;
   if (!ReadScalarString(ctx, 1, "destination_prefix", &destination)) return;
-  if (!ConfineBundle(ctx, "the merged checkpoint", &destination)) return;
-  std::vector<std::string> source_prefixes;
+  FileInDirectory destination_at;
+  if (!OpenBundleDir(ctx, "the merged checkpoint", destination, true, &destination_at)) return;
+  std::vector<FileInDirectory> source_ats;
   for (int64_t k = 0, k_end = sources.NumElements(); k < k_end; ++k) {
-    std::string source = sources.data<std::string>()[k];
-    if (!ConfineBundle(ctx, "the checkpoint shard", &source)) return;
-    source_prefixes.push_back(std::move(source));
+    FileInDirectory at;
+    if (!OpenBundleDir(ctx, "the checkpoint shard", sources.data<std::string>()[k], false, &at)) return;
+    source_ats.push_back(std::move(at));
   }
   bool delete_old_dirs = true;
   GetNodeAttr(ctx->node(), "delete_old_dirs", &delete_old_dirs).IgnoreError();
   std::map<std::string, Tensor> merged;
-  for (const std::string& source : source_prefixes) {
-    auto reader = TensorBundleReader::Open(source);
+  for (const FileInDirectory& source : source_ats) {
+    auto reader = TensorBundleReader::OpenAt(source);
     if (!reader.ok()) return ctx->SetStatus(reader.status());
     for (const BundleEntryInfo& entry : reader->List()) {
       auto value = reader->Read(entry.name);
       if (!value.ok()) return ctx->SetStatus(value.status());
       if (!merged.emplace(entry.name, std::move(value).value()).second)
-        return FailInvalidArgument(ctx, "tensor '", entry.name, "' is in more than one shard (", source, ")");
+        return FailInvalidArgument(ctx, "tensor '", entry.name, "' is in more than one shard (", source.path, ")");
     }
   }
-  if (Status written = WriteTensorBundle(destination, merged); !written.ok()) return ctx->SetStatus(written);
-  for (const std::string& source : source_prefixes) {
-    if (source == destination) continue;
-    std::error_code ignored;
-    std::filesystem::remove(source + ".index", ignored);
-    std::filesystem::remove(BundleDataFile(source), ignored);
-    // The shards' temporary folder goes once empty, as TensorFlow's merge leaves no trace.
-    if (delete_old_dirs) std::filesystem::remove(std::filesystem::path(source).parent_path(), ignored);
+  if (Status written = WriteTensorBundleAt(destination_at, merged); !written.ok()) return ctx->SetStatus(written);
+  for (size_t k = 0; k < source_ats.size(); ++k) {
+    const FileInDirectory& source = source_ats[k];
+    if (source.path == destination_at.path) continue;
+    const int dir = source.dir->get();
+    ::unlinkat(dir, (source.name + ".index").c_str(), 0);
+    ::unlinkat(dir, BundleDataFile(source.name).c_str(), 0);
+    // The shards' temporary folder goes once empty, as TensorFlow's merge leaves no trace:
+    // removed by its name in its own parent, opened the same confined way.
+    if (!delete_old_dirs) continue;
+    const std::string folder =
+        std::filesystem::path(sources.data<std::string>()[static_cast<int64_t>(k)]).parent_path().string();
+    if (folder.empty()) continue;
+    auto parent = ctx->device()->OpenDirectoryOf(folder, "the checkpoint shard's folder", false);
+    if (parent.ok()) ::unlinkat(parent->dir->get(), parent->name.c_str(), AT_REMOVEDIR);
   }
 }
 

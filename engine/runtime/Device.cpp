@@ -2,7 +2,11 @@
 
 #include "clab/runtime/FileAccess.h"
 
+#include <fcntl.h>
+
+#include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <mutex>
 #include <random>
 
@@ -64,9 +68,29 @@ tensorflow::DeviceAttributes Device::attributes() const {
   return attrs;
 }
 
-StatusOr<std::string> Device::ConfinedPath(const std::string& path, std::string_view what) const {
-  if (!file_access_) return path;
-  return file_access_->Resolve(path, what);
+StatusOr<UniqueFd> Device::OpenForReading(const std::string& path, std::string_view what) const {
+  if (file_access_) return file_access_->OpenForReading(path, what);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return errors::NotFound("cannot open ", what, " '", path, "': ", std::strerror(errno));
+  return UniqueFd(fd);
+}
+
+StatusOr<FileInDirectory> Device::OpenDirectoryOf(const std::string& path, std::string_view what, bool create) const {
+  if (file_access_) return file_access_->OpenDirectoryOf(path, what, create);
+  const std::filesystem::path given(path);
+  if (given.filename().empty()) return errors::InvalidArgument(what, " '", path, "' names a directory, not a file");
+  const std::string dir = given.has_parent_path() ? given.parent_path().string() : ".";
+  if (create) {
+    std::error_code ignored;
+    std::filesystem::create_directories(dir, ignored);
+  }
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return errors::NotFound("cannot open the directory of ", what, " '", path, "': ", std::strerror(errno));
+  FileInDirectory file;
+  file.dir = std::make_shared<const UniqueFd>(fd);
+  file.name = given.filename().string();
+  file.path = path;
+  return file;
 }
 
 Status Device::CopyHostToDevice(const Tensor& host, Tensor* device_tensor) {

@@ -21,6 +21,19 @@ StatusOr<KubernetesExportResult> ExportKubernetes(const ProjectFile& project, co
   const std::string name = KubernetesNames::ObjectName(project);
   const std::string header = absl::StrCat("# ClusterLab project '", project.name, "' (", project.path, ")\n");
   KubernetesExportResult result;
+  // A protected cluster's Secret in a file of its own, readable by its owner alone: the
+  // pod manifests name it and hold no key material.
+  CLAB_ASSIGN_OR_RETURN(const nlohmann::json secret, KubernetesManifests::TlsSecret(project));
+  if (!secret.is_null()) {
+    const std::string path = absl::StrCat(dir, "/", name, "-tls-secret.yaml");
+    CLAB_RETURN_IF_ERROR(WriteTextFile(path,
+                                       header +
+                                           "# The cluster's CA certificate, every task's certificate and key and "
+                                           "the cluster token: keep this file private, apply it first.\n" +
+                                           WriteYamlDocuments({secret}),
+                                       0600));
+    result.files.push_back(path);
+  }
   if (kinds != "pods") {
     auto tfjob = KubernetesManifests::TfJob(project);
     if (tfjob.ok()) {

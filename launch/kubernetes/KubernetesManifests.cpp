@@ -1,8 +1,12 @@
 #include "launch/kubernetes/KubernetesManifests.h"
 
+#include "clab/distributed/ClusterAccess.h"
 #include "launch/kubernetes/KubernetesNames.h"
 #include "launch/kubernetes/TaskContainer.h"
+#include "launch/project/TextFile.h"
+#include "launch/security/TaskCredentials.h"
 
+#include <absl/strings/escaping.h>
 #include <absl/strings/str_cat.h>
 
 #include <map>
@@ -34,6 +38,30 @@ std::string KubernetesManifests::ReplicaType(const std::string& job) {
   return it == types.end() ? "" : it->second;
 }
 
+std::string KubernetesManifests::TlsSecretName(const ProjectFile& project) {
+  return KubernetesNames::ObjectName(project) + "-tls";
+}
+
+StatusOr<nlohmann::json> KubernetesManifests::TlsSecret(const ProjectFile& project) {
+  if (project.security.tls_dir.empty()) return nlohmann::json(nullptr);
+  nlohmann::json data = nlohmann::json::object();
+  for (const ProjectFile::Task& task : project.Tasks()) {
+    CLAB_ASSIGN_OR_RETURN(const TaskCredentials credentials,
+                          TaskCredentials::Find(project.security, task.job, task.index));
+    for (const TaskCredentials::File& file : credentials.files) {
+      if (data.contains(file.name)) continue;
+      CLAB_ASSIGN_OR_RETURN(const std::string bytes, ReadTextFile(file.source));
+      data[file.name] = absl::Base64Escape(bytes);
+    }
+  }
+  const std::string name = TlsSecretName(project);
+  return nlohmann::json{{"apiVersion", "v1"},
+                        {"kind", "Secret"},
+                        {"metadata", Metadata(project, name, KubernetesNames::ObjectName(project))},
+                        {"type", "Opaque"},
+                        {"data", data}};
+}
+
 StatusOr<std::vector<nlohmann::json>> KubernetesManifests::TfJob(const ProjectFile& project) {
   const KubernetesOptions& kubernetes = project.launch.kubernetes;
   const std::string name = KubernetesNames::ObjectName(project);
@@ -59,6 +87,11 @@ StatusOr<std::vector<nlohmann::json>> KubernetesManifests::TfJob(const ProjectFi
     spec.container_name = "tensorflow";
     spec.port_name = "tfjob-port";
     spec.graph_config_map = graph_map;
+    if (!project.security.tls_dir.empty()) {
+      spec.tls_secret = TlsSecretName(project);
+      for (int index : project.cluster.task_indices(job))
+        spec.tls_cert_names.push_back(TaskCertificateName(job, index));
+    }
     nlohmann::json pod_spec = {{"containers", {TaskContainer::Container(project, spec)}}};
     const nlohmann::json volumes = TaskContainer::Volumes(project, spec);
     if (!volumes.empty()) pod_spec["volumes"] = volumes;
@@ -124,6 +157,10 @@ StatusOr<std::vector<nlohmann::json>> KubernetesManifests::Plain(const ProjectFi
     spec.port = task.port;
     spec.tf_config = tf_config.dump();
     spec.graph_config_map = graph_map;
+    if (!project.security.tls_dir.empty()) {
+      spec.tls_secret = TlsSecretName(project);
+      spec.tls_cert_names = {TaskCertificateName(task.job, task.index)};
+    }
     nlohmann::json metadata = Metadata(project, pod, name);
     metadata["labels"][KubernetesNames::kJobLabel] = KubernetesNames::DnsLabel(task.job);
     metadata["labels"][KubernetesNames::kIndexLabel] = std::to_string(task.index);

@@ -11,7 +11,9 @@
 //   name), each with its own TF_CONFIG.
 //
 // Both carry the project's own addresses in annotations, so that importing them gives the
-// project's cluster back. A project with a graph of its own adds a ConfigMap holding it.
+// project's cluster back. A project with a graph of its own adds a ConfigMap holding it; a
+// protected one (security.tls_dir) mounts a Secret (TlsSecret) read-only in every pod, each
+// plain pod seeing only its own task's key, and its tasks' flags name the mounted files.
 #pragma once
 
 #include "clab/core/Status.h"
@@ -30,6 +32,13 @@ class KubernetesManifests {
   static StatusOr<std::vector<nlohmann::json>> Plain(const ProjectFile& project);
   // The TFJob replica type of a job ("ps" -> "PS"); "" when there is none.
   static std::string ReplicaType(const std::string& job);
+  // A protected cluster (security.tls_dir set): the Secret the pods mount their
+  // credentials from, read from the project's security folder on this machine: data keys
+  // ca.crt, cluster.token and JOB-INDEX.crt/.key for every task. Null without TLS;
+  // NOT_FOUND naming a missing file.
+  static StatusOr<nlohmann::json> TlsSecret(const ProjectFile& project);
+  // The Secret's name: "<object name>-tls".
+  static std::string TlsSecretName(const ProjectFile& project);
 };
 
 }  // namespace clab::launch

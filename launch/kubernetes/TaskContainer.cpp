@@ -1,5 +1,6 @@
 #include "launch/kubernetes/TaskContainer.h"
 
+#include "launch/security/TaskCredentials.h"
 #include "launch/task/TaskCommand.h"
 
 #include <absl/strings/str_cat.h>
@@ -23,6 +24,8 @@ nlohmann::json TaskContainer::Container(const ProjectFile& project, const Spec& 
   command.index = spec.index;  // the cluster comes from TF_CONFIG: no --cluster
   command.checkpoint_dir = CheckpointDir(project);
   if (!spec.graph_config_map.empty()) command.graph_path = absl::StrCat(kGraphMount, "/", kGraphFile);
+  // The flags name files of the mounted Secret; no key or token is in the arguments.
+  if (!spec.tls_secret.empty()) command.security = TaskCredentials::InDirectory(project.security, kTlsMount);
   nlohmann::json limits = {{"cpu", kubernetes.cpu}, {"memory", kubernetes.memory}};
   if (kubernetes.gpus > 0) limits["nvidia.com/gpu"] = kubernetes.gpus;
   nlohmann::json container = {
@@ -38,6 +41,7 @@ nlohmann::json TaskContainer::Container(const ProjectFile& project, const Spec& 
     mounts.push_back({{"name", "checkpoints"}, {"mountPath", command.checkpoint_dir}});
   if (!spec.graph_config_map.empty())
     mounts.push_back({{"name", "graph"}, {"mountPath", kGraphMount}, {"readOnly", true}});
+  if (!spec.tls_secret.empty()) mounts.push_back({{"name", "tls"}, {"mountPath", kTlsMount}, {"readOnly", true}});
   if (!mounts.empty()) container["volumeMounts"] = mounts;
   return container;
 }
@@ -54,6 +58,16 @@ nlohmann::json TaskContainer::Volumes(const ProjectFile& project, const Spec& sp
   }
   if (!spec.graph_config_map.empty())
     volumes.push_back({{"name", "graph"}, {"configMap", {{"name", spec.graph_config_map}}}});
+  if (!spec.tls_secret.empty()) {
+    nlohmann::json items = nlohmann::json::array();
+    items.push_back({{"key", "ca.crt"}, {"path", "ca.crt"}});
+    items.push_back({{"key", TaskCredentials::kTokenName}, {"path", TaskCredentials::kTokenName}});
+    for (const std::string& name : spec.tls_cert_names)
+      for (const std::string& file : {name + ".crt", name + ".key"}) items.push_back({{"key", file}, {"path", file}});
+    // Readable by the container's user alone (0400).
+    volumes.push_back(
+        {{"name", "tls"}, {"secret", {{"secretName", spec.tls_secret}, {"defaultMode", 0400}, {"items", items}}}});
+  }
   return volumes;
 }
 

@@ -2,7 +2,8 @@
 // the TFJob's replica templates and the plain pods use them: the project's image running
 // the task's ClusterLab command line (TaskArguments), its port, the resources the project
 // asks for, the checkpoint volume (a PersistentVolumeClaim, or an emptyDir for a run's
-// checkpoint directory) and, for a project with its own graph, that graph from a ConfigMap.
+// checkpoint directory), for a project with its own graph, that graph from a ConfigMap, and
+// for a protected cluster the credentials from a Secret (KubernetesManifests::TlsSecret).
 #pragma once
 
 #include "launch/project/ProjectFile.h"
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 namespace clab::launch {
 
@@ -23,6 +25,12 @@ class TaskContainer {
     std::string port_name = "grpc";
     std::string tf_config;         // "" : none set here
     std::string graph_config_map;  // "" : the project has no graph of its own
+    // A protected cluster: the Secret holding the credentials, and the tasks whose
+    // certificate and key this pod may see (its own; a TFJob's replicas share one
+    // template, so there every task of the job). The Secret is mounted read-only at
+    // kTlsMount with only those keys, the CA and the token.
+    std::string tls_secret;
+    std::vector<std::string> tls_cert_names;
   };
 
   static nlohmann::json Container(const ProjectFile& project, const Spec& spec);
@@ -33,6 +41,7 @@ class TaskContainer {
 
   static constexpr const char* kGraphMount = "/etc/clusterlab";
   static constexpr const char* kGraphFile = "graph.pbtxt";
+  static constexpr const char* kTlsMount = "/etc/clusterlab-tls";
 };
 
 }  // namespace clab::launch

@@ -4,7 +4,9 @@
 //   "security": {"tls_dir": "/etc/clusterlab/certs", "token_file": "/etc/clusterlab/certs/cluster.token",
 //                "insecure_listen_all": false}
 //
-// The paths are as the tasks' hosts see them (`clab cert` makes the folder). A project
+// The paths are on the machine that launches (`clab cert` makes the folder): a local run
+// uses them as they are; ssh, SLURM and Kubernetes launches copy each task's own files to
+// where it runs (TaskCredentials) and point its flags there. A project
 // without the section runs unprotected tasks, which listen on loopback only unless
 // insecure_listen_all is set.
 #pragma once

@@ -16,6 +16,7 @@ std::vector<std::string> SbatchScript::StepCommand(const ProjectFile& project, c
   if (project.launch.slurm.overcommit) argv.push_back("--overcommit");
   argv.insert(argv.end(), {input.program, "slurm", "task", input.project_copy, "--port_base",
                            std::to_string(project.launch.slurm.port_base)});
+  if (!input.tls_root.empty()) argv.insert(argv.end(), {"--tls_root", input.tls_root});
   return argv;
 }
 

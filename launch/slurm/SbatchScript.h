@@ -2,7 +2,8 @@
 // the project's cluster has, and one job step (srun) that runs `clab slurm task` in each;
 // every task works out the ClusterSpec and its own job and index from SLURM's environment
 // (SlurmClusterResolver) and becomes that task of the project. The ps ends by itself once
-// the workers have finished, so the job ends when training does.
+// the workers have finished, so the job ends when training does. A protected cluster's
+// tasks find their credentials in the work directory (`--tls_root`, see TaskCredentials).
 #pragma once
 
 #include "launch/project/ProjectFile.h"
@@ -17,6 +18,9 @@ struct SbatchScriptInput {
   std::string project_copy;  // the project's copy in the work directory
   std::string work_dir;
   int num_tasks = 0;
+  // A protected cluster: the directory of the tasks' credential directories (one per task,
+  // JOB-INDEX/, see TaskCredentials), which `clab slurm task --tls_root` points each task at.
+  std::string tls_root;
 };
 
 class SbatchScript {

@@ -1,6 +1,7 @@
 #include "launch/slurm/SlurmLauncher.h"
 
 #include "launch/project/TextFile.h"
+#include "launch/security/TaskCredentials.h"
 #include "launch/slurm/SbatchScript.h"
 #include "launch/slurm/SlurmJob.h"
 
@@ -46,6 +47,16 @@ Status SlurmLauncher::Start() {
                   : !slurm.binary.empty()   ? slurm.binary
                                             : ChildProcess::SelfPath();
   CLAB_RETURN_IF_ERROR(WriteTextFile(input.project_copy, project_text));
+  // A protected cluster: each task's own credentials in a private directory of the work
+  // directory (which the nodes share), found by the task from its job and index.
+  if (!project_.security.tls_dir.empty()) {
+    input.tls_root = absl::StrCat(work_dir_, "/tls");
+    for (const ProjectFile::Task& task : project_.Tasks()) {
+      CLAB_ASSIGN_OR_RETURN(const TaskCredentials credentials,
+                            TaskCredentials::Find(project_.security, task.job, task.index));
+      CLAB_RETURN_IF_ERROR(credentials.StageLocally(absl::StrCat(input.tls_root, "/", credentials.cert_name)));
+    }
+  }
   if (!project_.graph.empty())
     CLAB_RETURN_IF_ERROR(WriteTextFile(absl::StrCat(work_dir_, "/", project_.Stem(), ".graph.pbtxt"), project_.graph));
 

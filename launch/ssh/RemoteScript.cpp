@@ -60,6 +60,29 @@ std::string RemoteScript::Start(const std::string& binary, const std::string& li
                       "echo \"clab-launch: exit $(cat \"$L.exit\")\"\n");
 }
 
+std::string RemoteScript::PrivateDirs(const std::string& top, const std::vector<std::string>& dirs) {
+  std::vector<std::string> quoted;
+  for (const std::string& dir : dirs) quoted.push_back(ShellQuote(dir));
+  return absl::StrCat(
+      // Everything made here is the user's alone from the start.
+      "umask 077\n", "private() {\n",
+      "  [ -L \"$1\" ] && { echo \"clab-launch: no-private-dir $1 (a symbolic link)\"; exit 3; }\n",
+      "  mkdir -p \"$1\" && [ -d \"$1\" ] && [ -O \"$1\" ] && chmod 700 \"$1\" ||"
+      " { echo \"clab-launch: no-private-dir $1\"; exit 3; }\n",
+      "}\n", "private ", ShellQuote(top), "\n", "for T in ", absl::StrJoin(quoted, " "), "; do\n",
+      "  P=$(dirname \"$T\"); [ \"$P\" != ", ShellQuote(top), " ] && private \"$P\"\n", "  private \"$T\"\n",
+      "  rm -rf \"$T\"/* \"$T\"/.[!.]* 2>/dev/null\n", "done\n", "echo \"clab-launch: private-dirs-ready\"\n");
+}
+
+std::string RemoteScript::LockFiles(const std::vector<std::string>& dirs) {
+  std::vector<std::string> quoted;
+  for (const std::string& dir : dirs) quoted.push_back(ShellQuote(dir));
+  return absl::StrCat("for T in ", absl::StrJoin(quoted, " "), "; do\n", "  for F in \"$T\"/*; do\n",
+                      "    [ -f \"$F\" ] && [ ! -L \"$F\" ] && chmod 600 \"$F\" &&"
+                      " [ \"$(stat -c %a \"$F\")\" = 600 ] || { echo \"clab-launch: not-locked $F\"; exit 3; }\n",
+                      "  done\n", "done\n", "echo \"clab-launch: locked\"\n");
+}
+
 std::string RemoteScript::Stop(const std::vector<long>& pids, const std::string& binary, int grace_seconds) {
   std::vector<std::string> words;
   for (long pid : pids) words.push_back(std::to_string(pid));

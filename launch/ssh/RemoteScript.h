@@ -18,6 +18,12 @@
 // - Stop: SIGTERM to the given processes (only if they still run this program), SIGKILL
 //   to those left after the grace period.
 //       clab-launch: stopped PID | killed PID | gone PID
+// - PrivateDirs: makes the tasks' credential directories below one base (every directory
+//   from the data directory's tls/ down mode 0700, owned by the user, no symbolic link,
+//   emptied of stale files), before their files are copied in.
+//       clab-launch: private-dirs-ready | no-private-dir DIR
+// - LockFiles: sets every file in those directories to mode 0600 and checks the modes.
+//       clab-launch: locked | not-locked FILE
 #pragma once
 
 #include <string>
@@ -36,6 +42,10 @@ class RemoteScript {
   static std::string Start(const std::string& binary, const std::string& library_dir,
                            const std::vector<std::string>& args, const std::string& log_path);
   static std::string Stop(const std::vector<long>& pids, const std::string& binary, int grace_seconds);
+  // `dirs`: absolute directories, each below `top` (the data directory's tls/), which is
+  // made private too.
+  static std::string PrivateDirs(const std::string& top, const std::vector<std::string>& dirs);
+  static std::string LockFiles(const std::vector<std::string>& dirs);
 
   // The command string for ssh: `sh -c '<script>'`, whatever the remote login shell is.
   static std::string AsCommand(const std::string& script);

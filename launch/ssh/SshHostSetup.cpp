@@ -82,6 +82,42 @@ StatusOr<PreparedHost> SshHostSetup::Prepare(const SshTarget& target, const What
     host.graph_path = absl::StrCat(host.data_dir, "/", std::filesystem::path(what.graph_file).filename().string());
   }
 
+  if (!what.credentials.empty()) {
+    const std::string top = host.data_dir + "/tls";
+    std::vector<std::string> dirs;
+    for (const TaskCredentials& task : what.credentials) {
+      dirs.push_back(absl::StrCat(top, "/", what.credentials_dir, "/", task.cert_name));
+      host.credential_dirs[task.cert_name] = dirs.back();
+    }
+    CLAB_ASSIGN_OR_RETURN(const CommandResult made,
+                          RunOnHost(target, RemoteScript::PrivateDirs(top, dirs), what.timeout));
+    if (auto dir = Marked(made, "no-private-dir"))
+      return errors::FailedPrecondition("cannot make the private directory '", *dir, "' for the task credentials on ",
+                                        target.Describe());
+    if (!Marked(made, "private-dirs-ready"))
+      return errors::Unavailable("making the credential directories on ", target.Describe(),
+                                 " said nothing: ", SshWords(made));
+    for (size_t i = 0; i < what.credentials.size(); ++i) {
+      // Files whose name stays go in one scp; another (the token) to its name there.
+      std::vector<std::string> sources;
+      for (const TaskCredentials::File& file : what.credentials[i].files) {
+        if (std::filesystem::path(file.source).filename() == file.name) {
+          sources.push_back(file.source);
+        } else {
+          CLAB_RETURN_IF_ERROR(Copy(target, {file.source}, dirs[i] + "/" + file.name, what.timeout));
+        }
+      }
+      if (!sources.empty()) CLAB_RETURN_IF_ERROR(Copy(target, sources, dirs[i], what.timeout));
+    }
+    CLAB_ASSIGN_OR_RETURN(const CommandResult locked, RunOnHost(target, RemoteScript::LockFiles(dirs), what.timeout));
+    if (auto file = Marked(locked, "not-locked"))
+      return errors::FailedPrecondition("cannot make '", *file, "' on ", target.Describe(),
+                                        " readable by its owner only (mode 0600)");
+    if (!Marked(locked, "locked"))
+      return errors::Unavailable("locking the credential files on ", target.Describe(),
+                                 " said nothing: ", SshWords(locked));
+  }
+
   CLAB_ASSIGN_OR_RETURN(const CommandResult check,
                         RunOnHost(target, RemoteScript::Check(host.binary, host.library_dir), what.timeout));
   if (auto missing = Marked(check, "no-binary"))

@@ -1,5 +1,6 @@
 #include "launch/ssh/SshLauncher.h"
 
+#include "clab/distributed/ClusterAccess.h"
 #include "launch/process/CommandRun.h"
 #include "launch/project/TextFile.h"
 #include "launch/ssh/RemoteScript.h"
@@ -82,11 +83,30 @@ Status SshLauncher::PrepareHosts() {
   for (const auto& host : hosts_)
     observer_.Note(
         absl::StrCat("getting ", host->target.Describe(), " ready", copy ? " (copying ClusterLab there)" : ""));
+  // A protected cluster: each host gets its own tasks' credentials, and no other's.
+  std::vector<SshHostSetup::What> per_host(hosts_.size(), what);
+  if (!project_.security.tls_dir.empty()) {
+    std::vector<std::string> missing;
+    for (const ProjectFile::Task& task : project_.Tasks()) {
+      auto found = TaskCredentials::Find(project_.security, task.job, task.index);
+      if (!found.ok()) {
+        observer_.TaskProblem(task.name(), std::string(found.status().message()));
+        missing.push_back(absl::StrCat(task.name(), ": ", found.status().message()));
+        continue;
+      }
+      for (size_t i = 0; i < hosts_.size(); ++i) {
+        if (hosts_[i]->target.host() != task.host) continue;
+        per_host[i].credentials.push_back(*found);
+        per_host[i].credentials_dir = project_.Stem();
+      }
+    }
+    if (!missing.empty()) return errors::FailedPrecondition(absl::StrJoin(missing, "\n"));
+  }
   std::vector<Status> results(hosts_.size());
   std::vector<std::thread> threads;
   for (size_t i = 0; i < hosts_.size(); ++i) {
     threads.emplace_back([&, i] {
-      auto prepared = SshHostSetup::Prepare(hosts_[i]->target, what);
+      auto prepared = SshHostSetup::Prepare(hosts_[i]->target, per_host[i]);
       if (prepared.ok()) {
         hosts_[i]->prepared = *std::move(prepared);
       } else {
@@ -125,6 +145,9 @@ Status SshLauncher::PrepareHosts() {
     const std::string host_checkpoints = task->host->target.settings().checkpoint_dir;
     command.checkpoint_dir = host_checkpoints.empty() ? project_.run.checkpoint_dir : host_checkpoints;
     command.wait_for_watcher_ms = options_.wait_for_watcher_ms;
+    const auto staged = task->host->prepared.credential_dirs.find(TaskCertificateName(def.job, def.index));
+    if (staged != task->host->prepared.credential_dirs.end())
+      command.security = TaskCredentials::InDirectory(project_.security, staged->second);
     task->args = TaskArguments(project_, command);
     tasks_.push_back(std::move(task));
   }

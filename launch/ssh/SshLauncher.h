@@ -1,6 +1,7 @@
 // Runs a project's cluster on its hosts with OpenSSH: `clab launch PROJECT --via ssh` and the
 // studio's Run > On hosts. Each host is got ready first (SshHostSetup: data directory,
-// ClusterLab found or copied, the project's graph); then each task starts on its host,
+// ClusterLab found or copied, the project's graph, for a protected cluster each task's own
+// credentials in a private directory); then each task starts on its host,
 // detached from the connection, at its address in the project, and its output comes back
 // line by line with its name. A task whose process fails is started again as the project's
 // restart policy says (launch.ssh.restart); a port in use, a missing program or an

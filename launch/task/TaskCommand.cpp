@@ -9,7 +9,8 @@ std::vector<std::string> TaskArguments(const ProjectFile& project, const TaskCom
       args.insert(args.end(), {"--cluster", options.cluster, "--job_name", options.job, "--task_index",
                                std::to_string(options.index)});
     // Who may use the cluster: every task gets the project's TLS, token and listening.
-    const std::vector<std::string> security = project.security.TaskFlags();
+    const std::vector<std::string> security =
+        options.security ? options.security->TaskFlags() : project.security.TaskFlags();
     args.insert(args.end(), security.begin(), security.end());
   };
   if (options.job != "worker") {

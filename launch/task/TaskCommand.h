@@ -8,6 +8,7 @@
 #include "launch/project/ProjectFile.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ struct TaskCommandOptions {
   // a batch job or a pod then ends when training does. The workers then wait for a watcher
   // (the ps's) before they start, so that the ps sees even a worker done in a blink.
   bool until_workers_done = true;
+  // The task's own security flags (its credentials where a launcher put them on its host,
+  // see TaskCredentials); unset: the project's security section as it is.
+  std::optional<ProjectSecurity> security;
 
   // How long workers wait for the ps's watch, and for the studio's when it runs them.
   static constexpr int64_t kWaitForPsWatchMs = 30000;

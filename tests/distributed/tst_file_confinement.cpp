@@ -4,19 +4,32 @@
 // task and a second task it reaches through the worker service): a dataset file or a
 // checkpoint outside those directories, named outright, reached through "..", or through a
 // symbolic link, fails its step with PERMISSION_DENIED naming the path and the allowed
-// directories; inside, everything works.
+// directories; inside, everything works. The check and the open are one: a directory on the
+// way swapped for a symbolic link to the outside while files are opened, again and again on
+// another thread, never lets a read or a write reach the outside, with openat2 and with the
+// component-by-component fallback.
 #include "ServerFixture.h"
 #include "clab/graph/AttrValues.h"
+#include "clab/graph/Graph.h"
+#include "clab/graph/ShapeContext.h"
+#include "clab/io/CsvTable.h"
 #include "clab/io/TensorBundle.h"
 #include "clab/runtime/FileAccess.h"
+#include "clab/runtime/OpenBeneath.h"
 #include "distributed/GrpcSession.h"
 
 #include <QDir>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <fcntl.h>
+#include <stdio.h>
+
+#include <atomic>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 using namespace clab;
 using namespace clab::testing;
@@ -199,6 +212,162 @@ class FileConfinementTest : public QObject {
     std::vector<Tensor> out;
     const Status run = RunGraph(g, {}, {name + ":0"}, &out);
     QVERIFY2(run.ok(), run.ToString().c_str());
+  }
+
+  // Opened through the allowed directory's descriptor, in both ways: a link out and ".."
+  // are refused by the open itself, not only by the check before it.
+  void openBeneathRefusesWaysOut_data() {
+    QTest::addColumn<bool>("openat2");
+    QTest::addRow("openat2") << true;
+    QTest::addRow("component by component") << false;
+  }
+  void openBeneathRefusesWaysOut() {
+    QFETCH(bool, openat2);
+    if (openat2 && !beneath::KernelHasOpenat2()) QSKIP("this kernel has no openat2");
+    beneath::UseOpenat2(openat2);
+    const UniqueFd root(::open(data_.c_str(), O_RDONLY | O_DIRECTORY));
+    QVERIFY(root.valid());
+    const int inside = beneath::Open(root.get(), "rows.csv", O_RDONLY);
+    QVERIFY2(inside >= 0, std::strerror(-inside));
+    ::close(inside);
+    for (const char* way_out :
+         {"link.csv", "linkdir/secret.csv", "../outside/secret.csv", "sub/../../outside/secret.csv"}) {
+      const int fd = beneath::Open(root.get(), way_out, O_RDONLY);
+      if (fd >= 0) ::close(fd);
+      QVERIFY2(fd == -EXDEV || fd == -ELOOP, way_out);
+    }
+    QVERIFY(beneath::OpenDirectory(root.get(), "linkdir/made", true) < 0);
+    QVERIFY(!fs::exists(outside_ + "/made"));
+
+    auto access = FileAccess::Create({data_}, ckpt_);
+    QVERIFY(access.ok());
+    for (const std::string& path :
+         {data_ + "/link.csv", data_ + "/linkdir/secret.csv", data_ + "/../outside/secret.csv"}) {
+      auto opened = access->OpenForReading(path, "the dataset file");
+      QCOMPARE(opened.status().code(), absl::StatusCode::kPermissionDenied);
+      QVERIFY2(std::string(opened.status().message()).find("the dataset file '" + path + "'") != std::string::npos,
+               std::string(opened.status().message()).c_str());
+    }
+    QCOMPARE(access->OpenDirectoryOf(ckpt_ + "/linkdir/model.ckpt-1", "the checkpoint", true).status().code(),
+             absl::StatusCode::kPermissionDenied);
+    QCOMPARE(access->OpenForReading(data_ + "/missing.csv", "the dataset file").status().code(),
+             absl::StatusCode::kNotFound);
+    QCOMPARE(access->OpenForReading(data_ + "/sub", "the dataset file").status().code(),
+             absl::StatusCode::kInvalidArgument);
+    beneath::UseOpenat2(true);
+  }
+
+  // A directory on the way is exchanged with a symbolic link to the outside (one atomic
+  // renameat2 after the other, on another thread) while the dataset file under it is
+  // opened and read, and a checkpoint written under a second one, many times. Whatever the
+  // timing, no read returns the outside file's rows and no file appears outside; each
+  // attempt either reads the inside file or is refused.
+  void swappedDirectoryNeverLeadsOutside_data() { openBeneathRefusesWaysOut_data(); }
+  void swappedDirectoryNeverLeadsOutside() {
+    QFETCH(bool, openat2);
+    if (openat2 && !beneath::KernelHasOpenat2()) QSKIP("this kernel has no openat2");
+    beneath::UseOpenat2(openat2);
+    const std::string tag = openat2 ? "o2" : "cc";
+    const std::string race = data_ + "/race-" + tag, wrace = ckpt_ + "/race-" + tag;
+    const std::string far = outside_ + "/race-" + tag, wfar = outside_ + "/wrace-" + tag;
+    for (const std::string& dir : {race + "/a", wrace + "/a", far, wfar}) fs::create_directories(dir);
+    WriteFile(race + "/a/rows.csv", "a,b,class\n1,2,0\n");
+    WriteFile(far + "/rows.csv", "a,b,class\n7,7,1\n");
+    fs::create_directory_symlink(far, race + "/b");
+    fs::create_directory_symlink(wfar, wrace + "/b");
+    auto access = FileAccess::Create({data_}, ckpt_);
+    QVERIFY(access.ok());
+
+    // Stopped and joined however the test ends.
+    struct Swapper {
+      std::atomic<bool> stop{false};
+      std::atomic<long> swaps{0};
+      std::thread thread;
+      ~Swapper() {
+        stop = true;
+        if (thread.joinable()) thread.join();
+      }
+    } swapper;
+    std::atomic<long>& swaps = swapper.swaps;
+    swapper.thread = std::thread([&] {
+      for (long round = 0; !swapper.stop.load(); ++round) {
+        for (const std::string& dir : {race, wrace})
+          if (::renameat2(AT_FDCWD, (dir + "/a").c_str(), AT_FDCWD, (dir + "/b").c_str(), RENAME_EXCHANGE) == 0)
+            ++swaps;
+        // Some states last a little, so that checks pass before a swap as well as after.
+        if (round % 3 != 0) std::this_thread::sleep_for(std::chrono::microseconds(20));
+      }
+    });
+    const std::string path = race + "/a/rows.csv";
+    int read_inside = 0, refused = 0, named_outside = 0;
+    for (int i = 0; i < 4000; ++i) {
+      // What opening the checked name would have done (the way before): counted, not used.
+      if (auto checked = access->Resolve(path, "the dataset file"); checked.ok()) {
+        std::ifstream by_name(*checked);
+        std::string header, row;
+        std::getline(by_name, header);
+        std::getline(by_name, row);
+        if (row.rfind("7,", 0) == 0) ++named_outside;
+      }
+      auto opened = access->OpenForReading(path, "the dataset file");
+      if (!opened.ok()) {
+        const auto code = opened.status().code();
+        QVERIFY2(code == absl::StatusCode::kPermissionDenied || code == absl::StatusCode::kNotFound,
+                 opened.status().ToString().c_str());
+        ++refused;
+        continue;
+      }
+      auto table = ReadCsvTable(path, opened->get());
+      QVERIFY2(table.ok(), table.status().ToString().c_str());
+      QCOMPARE(table->rows.size(), size_t{1});
+      QCOMPARE(table->rows[0][0], 1.0);  // never the outside file's 7
+      ++read_inside;
+    }
+    int written = 0;
+    for (int i = 0; i < 400; ++i) {
+      auto at = access->OpenDirectoryOf(wrace + "/a/model.ckpt-" + std::to_string(i), "the checkpoint", true);
+      if (!at.ok()) {
+        // Refused; a link met and gone again in the same instant reads as a missing directory.
+        const auto code = at.status().code();
+        QVERIFY2(code == absl::StatusCode::kPermissionDenied || code == absl::StatusCode::kNotFound,
+                 at.status().ToString().c_str());
+        continue;
+      }
+      QVERIFY(WriteTensorBundleAt(*at, {{"w", Tensor::Scalar<float>(1)}}).ok());
+      ++written;
+    }
+    swapper.stop = true;
+    swapper.thread.join();
+    QVERIFY2(fs::is_empty(wfar), "a checkpoint file was written outside");
+    qInfo(
+        "%s: %ld swaps; %d reads of the inside file, %d refused; opening the checked name instead would have read "
+        "the outside file %d times; %d checkpoints written inside",
+        openat2 ? "openat2" : "component by component", swaps.load(), read_inside, refused, named_outside, written);
+    QVERIFY(swaps.load() > 0);
+    beneath::UseOpenat2(true);
+  }
+
+  // A task compiling a client's graph infers shapes without reading the files a node
+  // names (the dataset's header): only the op, confined, opens them.
+  void shapeFunctionsReadNoFileOfAClient() {
+    GraphBuilder g;
+    ops::MinibatchDatasetOptions dataset;
+    dataset.path = outside_ + "/secret.csv";
+    dataset.batch_size = 2;
+    ops::MinibatchDataset(g, dataset, "outside_batches");
+    QVERIFY2(g.status().ok(), g.status().ToString().c_str());
+    auto graph = Graph::FromGraphDef(g.graph_def());
+    QVERIFY2(graph.ok(), graph.status().ToString().c_str());
+    std::map<std::string, std::vector<PartialShape>> shapes;
+    QVERIFY(InferGraphShapes(**graph, &shapes).ok());
+    QCOMPARE(shapes["outside_batches"][0], (PartialShape{2, 2}));  // a program's own graph: read
+    {
+      ShapeContext::FilesOff no_files;
+      shapes.clear();
+      QVERIFY(InferGraphShapes(**graph, &shapes).ok());
+    }
+    QCOMPARE(shapes["outside_batches"][0], (PartialShape{2, -1}));
+    QVERIFY(ShapeContext::MayReadFiles());
   }
 
   // Without a data directory the working directory is the data directory; the checkpoint

@@ -2,15 +2,22 @@
 // through its YAML text, against the schema of its kind (Kubernetes v1.30's Service, Pod
 // and ConfigMap; Kubeflow's TFJob CRD; schemas/SOURCES.md lists them, kept outside the repository) and the
 // API server's rules for names and ports; their shape (replica specs, TF_CONFIG, volumes);
-// and the round trip: importing the manifests back gives the project's cluster.
+// and the round trip: importing the manifests back gives the project's cluster. A protected
+// project's credentials go into a Secret of a file of its own (mode 0600), mounted read-only
+// in each pod with its own task's key only; no key or token is in any pod's arguments.
 #include "ClabProcess.h"
 #include "JsonSchemaCheck.h"
 #include "launch/kubernetes/KubernetesExport.h"
 #include "launch/kubernetes/KubernetesImport.h"
 #include "launch/kubernetes/KubernetesManifests.h"
+#include "launch/kubernetes/KubernetesNames.h"
 #include "launch/kubernetes/YamlDocuments.h"
 #include "launch/project/ProjectFile.h"
 #include "launch/project/TextFile.h"
+#include "launch/security/ClusterCertificates.h"
+
+#include <absl/strings/escaping.h>
+#include <sys/stat.h>
 
 #include <QDir>
 #include <QFileInfo>
@@ -271,6 +278,101 @@ class KubernetesManifestsTest : public QObject {
     QVERIFY2(std::string(refused.status().message()).find("the job 'reader' is none of them") != std::string::npos,
              refused.status().ToString().c_str());
     QVERIFY(KubernetesManifests::Plain(odd).ok());
+  }
+
+  void protectedClusterMountsItsSecret() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    auto project = Everything();
+    QVERIFY2(project.ok(), project.status().ToString().c_str());
+    const std::string certs = dir.filePath("certs").toStdString();
+    ClusterCertificateOptions options;
+    options.dir = certs;
+    options.cluster = project->cluster;
+    QVERIFY(MakeClusterCertificates(options).ok());
+    project->security.tls_dir = certs;
+    project->security.token_file = certs + "/cluster.token";
+    const std::string token =
+        std::string(QString::fromStdString(*ReadTextFile(certs + "/cluster.token")).trimmed().toStdString());
+
+    const std::string out = dir.filePath("k8s").toStdString();
+    auto exported = ExportKubernetes(*project, out, "both");
+    QVERIFY2(exported.ok(), exported.status().ToString().c_str());
+    QCOMPARE(exported->files.size(), size_t{3});
+    const std::string secret_file = exported->files[0];
+    QVERIFY2(secret_file.ends_with("-tls-secret.yaml"), secret_file.c_str());
+    struct stat info {};
+    QVERIFY(::stat(secret_file.c_str(), &info) == 0);
+    QCOMPARE(info.st_mode & 0777u, 0600u);
+
+    // The Secret: the CA, the token and every task's certificate and key, as the files hold them.
+    auto secret_documents = ReadYamlDocuments(*ReadTextFile(secret_file), secret_file);
+    QVERIFY2(secret_documents.ok(), secret_documents.status().ToString().c_str());
+    const Json* secret = FindKind(*secret_documents, "Secret");
+    QVERIFY(secret != nullptr);
+    const std::string secret_name = (*secret)["metadata"]["name"];
+    QCOMPARE(QString::fromStdString((*secret)["metadata"]["namespace"]), QString("ml-team"));
+    std::vector<std::string> keys;
+    for (const auto& [key, value] : (*secret)["data"].items()) {
+      keys.push_back(key);
+      std::string decoded;
+      QVERIFY(absl::Base64Unescape(value.get<std::string>(), &decoded));
+      const std::string source = key == "cluster.token" ? certs + "/cluster.token" : certs + "/" + key;
+      QCOMPARE(decoded, *ReadTextFile(source));
+    }
+    QCOMPARE(keys, (std::vector<std::string>{"ca.crt", "cluster.token", "ps-0.crt", "ps-0.key", "ps-1.crt", "ps-1.key",
+                                             "worker-0.crt", "worker-0.key", "worker-1.crt", "worker-1.key",
+                                             "worker-2.crt", "worker-2.key"}));
+
+    auto check_pod = [&](const Json& pod_spec, const std::vector<std::string>& own, const std::string& where) {
+      const Json& container = pod_spec["containers"][0];
+      std::vector<std::string> args = container["args"];
+      const auto at = std::find(args.begin(), args.end(), "--tls_dir");
+      QVERIFY2(at != args.end() && at + 3 < args.end(), where.c_str());
+      QCOMPARE(*(at + 1), std::string("/etc/clusterlab-tls"));
+      QCOMPARE(*(at + 2), std::string("--token_file"));
+      QCOMPARE(*(at + 3), std::string("/etc/clusterlab-tls/cluster.token"));
+      for (const std::string& arg : args) {
+        QVERIFY2(arg.find(token) == std::string::npos, where.c_str());
+        QVERIFY2(arg.find("PRIVATE KEY") == std::string::npos, where.c_str());
+      }
+      bool mounted = false;
+      for (const Json& mount : container["volumeMounts"])
+        if (mount["name"] == "tls") mounted = mount["mountPath"] == "/etc/clusterlab-tls" && mount["readOnly"] == true;
+      QVERIFY2(mounted, where.c_str());
+      std::vector<std::string> items;
+      for (const Json& volume : pod_spec["volumes"]) {
+        if (volume["name"] != "tls") continue;
+        QCOMPARE(volume["secret"]["secretName"].get<std::string>(), secret_name);
+        QCOMPARE(volume["secret"]["defaultMode"].get<int>(), 0400);
+        for (const Json& item : volume["secret"]["items"]) {
+          QCOMPARE(item["key"], item["path"]);
+          items.push_back(item["key"]);
+        }
+      }
+      std::vector<std::string> expected{"ca.crt", "cluster.token"};
+      for (const std::string& name : own) expected.insert(expected.end(), {name + ".crt", name + ".key"});
+      QCOMPARE(items, expected);
+    };
+    for (const std::string& file : {exported->files[1], exported->files[2]}) {
+      const std::string text = *ReadTextFile(file);
+      QVERIFY2(text.find("PRIVATE KEY") == std::string::npos && text.find(token) == std::string::npos, file.c_str());
+      auto documents = ReadYamlDocuments(text, file);
+      QVERIFY2(documents.ok(), documents.status().ToString().c_str());
+      for (const Json& document : *documents) {
+        if (document["kind"] == "Pod") {
+          // A plain pod sees its own task's key alone.
+          const std::string job = document["metadata"]["labels"][KubernetesNames::kJobLabel];
+          const std::string index = document["metadata"]["labels"][KubernetesNames::kIndexLabel];
+          check_pod(document["spec"], {job + "-" + index}, document["metadata"]["name"]);
+        } else if (document["kind"] == "TFJob") {
+          // A TFJob's replicas share their template: every task of the job.
+          const Json& specs = document["spec"]["tfReplicaSpecs"];
+          check_pod(specs["PS"]["template"]["spec"], {"ps-0", "ps-1"}, "PS");
+          check_pod(specs["Worker"]["template"]["spec"], {"worker-0", "worker-1", "worker-2"}, "Worker");
+        }
+      }
+    }
   }
 
   void plainPodsCarryTheirTfConfig() {

@@ -1,10 +1,16 @@
 // A project's launch settings and the task command lines, without running anything: the
 // "launch" section of a .clab file read and written (every setting kept, each wrong one
 // named with its place), every example project still read as it was, and the ClusterLab
-// command line each task gets wherever it runs.
+// command line each task gets wherever it runs; for a protected cluster, what each task's
+// private credential directory holds (its own key only), with which modes, made here and by
+// the remote scripts, and that no token or key is ever on a command line.
 #include "launch/project/LaunchSettings.h"
 #include "launch/project/ProjectFile.h"
+#include "launch/project/TextFile.h"
 #include "launch/record/LaunchRecord.h"
+#include "launch/security/ClusterCertificates.h"
+#include "launch/security/TaskCredentials.h"
+#include "launch/slurm/SbatchScript.h"
 #include "launch/ssh/RemoteScript.h"
 #include "launch/ssh/ShellQuote.h"
 #include "launch/ssh/SshTarget.h"
@@ -16,6 +22,8 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <sys/stat.h>
 
 using namespace clab;
 using namespace clab::launch;
@@ -33,6 +41,13 @@ nlohmann::json MinimalProject() {
   return nlohmann::json::parse(R"({"format": "clusterlab-project", "version": 1, "name": "t",
       "cluster": {"ps": ["198.18.0.2:2223"], "worker": ["198.18.0.3:2222", "198.18.0.2:2224"]},
       "program": "digits-mlp", "run": {"last_step": 500, "checkpoint_dir": "/tmp/ckpt"}})");
+}
+
+// A file's permission bits (0: missing).
+unsigned Mode(const QString& path) {
+  struct stat info {};
+  if (::lstat(path.toLocal8Bit().constData(), &info) != 0) return 0;
+  return info.st_mode & 07777;
 }
 
 QStringList Args(const std::vector<std::string>& args) {
@@ -212,6 +227,124 @@ class LaunchSettingsTest : public QObject {
     auto misspelt = ProjectFile::FromJson(json, "p.clab");
     QVERIFY(!misspelt.ok());
     QVERIFY2(Message(misspelt.status()).find("tls_folder") != std::string::npos, Message(misspelt.status()).c_str());
+  }
+
+  // Each task's credentials: the CA, its own certificate and key and the token, found in
+  // the project's security folder, staged into a private directory, and named by flags.
+  void credentialsAreStagedPrivately() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    nlohmann::json json = MinimalProject();
+    const std::string certs = dir.filePath("certs").toStdString();
+    json["security"] = {{"tls_dir", certs}, {"token_file", certs + "/cluster.token"}};
+    auto project = ProjectFile::FromJson(json, "p.clab");
+    QVERIFY2(project.ok(), project.status().ToString().c_str());
+    ClusterCertificateOptions options;
+    options.dir = certs;
+    options.cluster = project->cluster;
+    auto made = MakeClusterCertificates(options);
+    QVERIFY2(made.ok(), made.status().ToString().c_str());
+    auto token = ReadTextFile(certs + "/cluster.token");
+    QVERIFY(token.ok() && !token->empty());
+
+    auto found = TaskCredentials::Find(project->security, "worker", 1);
+    QVERIFY2(found.ok(), found.status().ToString().c_str());
+    QCOMPARE(found->cert_name, std::string("worker-1"));
+    QCOMPARE(found->Names(), (std::vector<std::string>{"ca.crt", "worker-1.crt", "worker-1.key", "cluster.token"}));
+    QCOMPARE(found->files[2].source, certs + "/worker-1.key");
+    QVERIFY(found->files[2].secret && found->files[3].secret && !found->files[0].secret);
+    auto missing = TaskCredentials::Find(project->security, "worker", 5);
+    QCOMPARE(missing.status().code(), absl::StatusCode::kNotFound);
+    QVERIFY2(Message(missing.status()).find(certs + "/worker-5.crt") != std::string::npos &&
+                 Message(missing.status()).find("clab cert --out") != std::string::npos,
+             Message(missing.status()).c_str());
+
+    // Staged here (SLURM's shared work directory): 0700, 0600, exactly the four files.
+    const QString stage = dir.filePath("work/tls/worker-1");
+    QVERIFY(QDir().mkpath(stage));
+    QFile stale(stage + "/ps-0.key");
+    QVERIFY(stale.open(QIODevice::WriteOnly));
+    stale.close();
+    QVERIFY2(found->StageLocally(stage.toStdString()).ok(), "staging failed");
+    QCOMPARE(Mode(stage), 0700u);
+    QCOMPARE(QDir(stage).entryList(QDir::Files | QDir::Hidden | QDir::System, QDir::Name),
+             QStringList({"ca.crt", "cluster.token", "worker-1.crt", "worker-1.key"}));
+    for (const QString& name : QDir(stage).entryList(QDir::Files)) QCOMPARE(Mode(stage + "/" + name), 0600u);
+    QCOMPARE(*ReadTextFile((stage + "/cluster.token").toStdString()), *token);
+    QCOMPARE(*ReadTextFile((stage + "/worker-1.key").toStdString()), *ReadTextFile(certs + "/worker-1.key"));
+
+    // The task's flags name the directory and the token's file, never the token.
+    TaskCommandOptions task;
+    task.cluster = project->cluster.ToInline();
+    task.job = "worker";
+    task.index = 1;
+    task.security = TaskCredentials::InDirectory(project->security, stage.toStdString());
+    const QStringList args = Args(TaskArguments(*project, task));
+    const int at = static_cast<int>(args.indexOf("--tls_dir"));
+    QVERIFY2(at > 0, qPrintable(args.join(' ')));
+    QCOMPARE(args.mid(at, 4), QStringList({"--tls_dir", stage, "--token_file", stage + "/cluster.token"}));
+    const QString trimmed_token = QString::fromStdString(*token).trimmed();
+    for (const QString& arg : args) {
+      QVERIFY(!arg.contains(trimmed_token));
+      QVERIFY(!arg.contains("PRIVATE KEY"));
+    }
+
+    // SLURM: the step points each task at the staged directories; the script holds no secret.
+    SbatchScriptInput input;
+    input.program = "/opt/clab";
+    input.project_copy = "/shared/p.clab";
+    input.work_dir = "/shared";
+    input.num_tasks = 3;
+    input.tls_root = "/shared/tls";
+    const QStringList step = Args(SbatchScript::StepCommand(*project, input));
+    QCOMPARE(step.mid(step.indexOf("--tls_root"), 2), QStringList({"--tls_root", "/shared/tls"}));
+    const QString script = QString::fromStdString(SbatchScript::Text(*project, input));
+    QVERIFY(!script.contains(trimmed_token) && !script.contains("PRIVATE KEY") && !script.contains("--token_file"));
+  }
+
+  // The scripts that make the private directories on a host and lock the files copied in,
+  // run here by sh as a host's shell runs them.
+  void credentialScriptsMakePrivateDirectories() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    auto run = [](const std::string& script) {
+      QProcess sh;
+      sh.setProcessChannelMode(QProcess::MergedChannels);
+      sh.start("sh", {"-c", QString::fromStdString(RemoteScript::AsCommand(script))});
+      sh.waitForFinished(20000);
+      return QString::fromUtf8(sh.readAll()).trimmed();
+    };
+    const QString top = dir.filePath("data/tls");
+    const QStringList tasks = {top + "/seed/ps-0", top + "/seed/worker-0"};
+    std::vector<std::string> dirs;
+    for (const QString& task : tasks) dirs.push_back(task.toStdString());
+    QVERIFY(QDir().mkpath(tasks[0]));
+    QFile stale(tasks[0] + "/worker-0.key");
+    QVERIFY(stale.open(QIODevice::WriteOnly));
+    stale.close();
+    QVERIFY(QFile::setPermissions(tasks[0], QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
+                                                QFileDevice::ReadOther | QFileDevice::ExeOther));
+    QCOMPARE(run(RemoteScript::PrivateDirs(top.toStdString(), dirs)), QString("clab-launch: private-dirs-ready"));
+    for (const QString& path : {top, top + "/seed", tasks[0], tasks[1]}) QCOMPARE(Mode(path), 0700u);
+    QVERIFY(QDir(tasks[0]).isEmpty());  // another task's stale key is gone
+    // scp keeps a source's mode under the remote umask: a world-readable copy gets locked.
+    for (const QString& task : tasks) {
+      QFile file(task + "/ca.crt");
+      QVERIFY(file.open(QIODevice::WriteOnly));
+      file.write("-----BEGIN CERTIFICATE-----\n");
+      file.close();
+      QVERIFY(QFile::setPermissions(file.fileName(),
+                                    QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadOther));
+    }
+    QCOMPARE(run(RemoteScript::LockFiles(dirs)), QString("clab-launch: locked"));
+    for (const QString& task : tasks) QCOMPARE(Mode(task + "/ca.crt"), 0600u);
+    // A symbolic link where a private directory should be is refused, not followed.
+    const QString elsewhere = dir.filePath("elsewhere");
+    QVERIFY(QDir().mkpath(elsewhere));
+    QVERIFY(QFile::link(elsewhere, top + "/other"));
+    const QString refused = run(RemoteScript::PrivateDirs(top.toStdString(), {(top + "/other/ps-0").toStdString()}));
+    QVERIFY2(refused.startsWith("clab-launch: no-private-dir " + top + "/other"), qPrintable(refused));
+    QVERIFY(QDir(elsewhere).isEmpty());
   }
 
   void sshCommandLines() {

@@ -4,7 +4,9 @@
 // SLURM's environment, the workers train and report their held-out accuracy, the ps ends
 // with them, and the job ends COMPLETED; inside an allocation (salloc) the seed runs as a job
 // step; `clab slurm spec` in a real job step gives every rank the same cluster; `clab launch
-// --stop` cancels a running job. Skipped (exit 77,
+// --stop` cancels a running job; a protected project's tasks each get their own credentials
+// in a private directory of the work directory and run with TLS, the token never on a
+// command line. Skipped (exit 77,
 // saying why) where the daemons cannot run; by hand:
 //   ctest --test-dir build/dev -R tst_launch_slurm --output-on-failure
 #include "ClabProcess.h"
@@ -15,11 +17,14 @@
 
 #include <QElapsedTimer>
 #include <QRegularExpression>
+#include <QThread>
 #include <QtTest>
 
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/socket.h>
+
+#include <sys/stat.h>
 
 #include <cstdio>
 
@@ -75,6 +80,25 @@ QString WriteProject(const QString& name, int64_t last_step, const QString& exam
   file.open(QIODevice::WriteOnly | QIODevice::Truncate);
   file.write(QByteArray::fromStdString(project.dump(2)));
   return path;
+}
+
+unsigned Mode(const QString& path) {
+  struct stat info {};
+  if (::lstat(path.toLocal8Bit().constData(), &info) != 0) return 0;
+  return info.st_mode & 07777;
+}
+
+// Processes whose command line mentions `text`.
+QStringList ProcessesMentioning(const QString& text) {
+  QStringList found;
+  for (const QString& pid : QDir("/proc").entryList(QDir::Dirs)) {
+    if (pid.toLongLong() <= 0 || pid.toLongLong() == QCoreApplication::applicationPid()) continue;
+    QFile cmdline("/proc/" + pid + "/cmdline");
+    if (!cmdline.open(QIODevice::ReadOnly)) continue;
+    const QString line = QString::fromUtf8(cmdline.readAll()).replace(QChar('\0'), ' ');
+    if (line.contains(text)) found << pid + ": " + line.trimmed();
+  }
+  return found;
 }
 
 QString JobState(const QString& job) {
@@ -155,6 +179,54 @@ class LaunchSlurmTest : public QObject {
     QVERIFY2(output.count("[worker/0] [[20]]") >= 100, qPrintable(output.right(3000)));
     QVERIFY2(output.contains("[ps/0] Every worker has finished"), qPrintable(output.right(3000)));
     QVERIFY2(output.contains("clab launch: the run is over."), qPrintable(output.right(3000)));
+  }
+
+  // The seed as a protected batch job: certificates for the node (localhost) made with
+  // `clab cert`, staged per task into WORK/tls/JOB-INDEX/ (0700, files 0600), the tasks
+  // listening with TLS from there.
+  void protectedSeedRunsWithItsOwnCredentials() {
+    const QString project = WriteProject("guarded", 200, "seed.clab");
+    const QString certs = g_slurm->dir() + "/guarded-certs";
+    const ProgramResult made =
+        ClabProcess::clab({"cert", "--out", certs, "--cluster", "ps=localhost:1;worker=localhost:2"});
+    QVERIFY2(made.exitCode == 0, qPrintable(made.out + made.err));
+    QFile file(project);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    Json json = Json::parse(file.readAll().toStdString());
+    file.close();
+    json["security"] = {{"tls_dir", certs.toStdString()}, {"token_file", (certs + "/cluster.token").toStdString()}};
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(QByteArray::fromStdString(json.dump(2)));
+    file.close();
+    QFile token_file(certs + "/cluster.token");
+    QVERIFY(token_file.open(QIODevice::ReadOnly));
+    const QString token = QString::fromUtf8(token_file.readAll()).trimmed();
+
+    LaunchProcess launch({"launch", project, "--via", "slurm"});
+    int looks = 0;
+    while (launch.running() && looks < 3000) {
+      QVERIFY2(ProcessesMentioning(token).isEmpty(), qPrintable(ProcessesMentioning(token).join('\n')));
+      ++looks;
+      QThread::msleep(20);
+    }
+    QCOMPARE(launch.finish(240000), 0);
+    const QString output = launch.output();
+    const QString tls = g_slurm->dir() + "/jobs-guarded/tls";
+    for (const QString& task : {QString("ps-0"), QString("worker-0")}) {
+      QCOMPARE(Mode(tls + "/" + task), 0700u);
+      QCOMPARE(QDir(tls + "/" + task).entryList(QDir::Files | QDir::Hidden, QDir::Name),
+               QStringList({"ca.crt", "cluster.token", task + ".crt", task + ".key"}));
+      for (const QString& name : QDir(tls + "/" + task).entryList(QDir::Files))
+        QCOMPARE(Mode(tls + "/" + task + "/" + name), 0600u);
+    }
+    QCOMPARE(Mode(tls), 0700u);
+    QVERIFY2(QRegularExpression("\\[ps/0\\] Listening on 127\\.0\\.0\\.1:\\d+ with TLS \\(certificates from " +
+                                QRegularExpression::escape(tls + "/ps-0") + "\\)")
+                 .match(output)
+                 .hasMatch(),
+             qPrintable(output.left(3000)));
+    QVERIFY2(output.count("[worker/0] [[20]]") >= 100, qPrintable(output.right(3000)));
+    QVERIFY2(!output.contains(token), "the token was printed");
   }
 
   void stopCancelsTheJob() {

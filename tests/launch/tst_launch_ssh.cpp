@@ -4,7 +4,10 @@
 // program and a port in use are each named with their task; a ps killed on its host is
 // started again and the workers recover, as the monitor client (`clab watch`, the service
 // the studio watches) shows; `clab launch --stop` ends the run, and nothing of it is left
-// running. Skipped (exit 77, saying why) where this machine cannot have the hosts: not
+// running. The cluster is protected: each task's own certificate and key, the CA and the
+// token are copied to its host into a private directory (0700, files 0600) and the task runs
+// with TLS from there; no host gets another task's key, and no process on any host ever has
+// the token on its command line. Skipped (exit 77, saying why) where this machine cannot have the hosts: not
 // root, no sshd, no network namespaces; hosts that were made but do not answer fail it.
 #include "ClabProcess.h"
 #include "LaunchHosts.h"
@@ -20,6 +23,7 @@
 #include <QtTest>
 
 #include <signal.h>
+#include <sys/stat.h>
 
 #include <cstdio>
 #include <memory>
@@ -96,6 +100,13 @@ QList<qint64> ReportedPids(const QString& output) {
   static const QRegularExpression started("\\(started on \\S+, pid (\\d+)\\)");
   for (auto it = started.globalMatch(output); it.hasNext();) pids << it.next().captured(1).toLongLong();
   return pids;
+}
+
+// A file's permission bits (0: missing).
+unsigned Mode(const QString& path) {
+  struct stat info {};
+  if (::lstat(path.toLocal8Bit().constData(), &info) != 0) return 0;
+  return info.st_mode & 07777;
 }
 
 // Processes whose command line mentions `text` (the hosts share this machine's processes).
@@ -179,9 +190,39 @@ class LaunchSshTest : public QObject {
     const QString project =
         WriteProject("seed.clab", "seed.clab", {{"ps", {At(0, 2223)}}, {"worker", {At(1, 2222)}}}, launch);
     auto run = InClient({"launch", project});
+    // While it runs, no process of this machine (the hosts share its process table) has the
+    // token on its command line.
+    QFile token_file(CertsOf("seed.clab") + "/cluster.token");
+    QVERIFY(token_file.open(QIODevice::ReadOnly));
+    const QString token = QString::fromUtf8(token_file.readAll()).trimmed();
+    QVERIFY(!token.isEmpty());
+    int looks = 0;
+    while (run->running() && looks < 2000) {
+      QVERIFY2(ProcessesMentioning(token).isEmpty(), qPrintable(ProcessesMentioning(token).join('\n')));
+      ++looks;
+      QThread::msleep(20);
+    }
     const int code = run->finish(120000);
     const QString output = run->output();
     QVERIFY2(code == 0, qPrintable(QStringLiteral("exit %1: %2").arg(code).arg(output.right(4000))));
+    // Each task ran with TLS from its own private directory on its host.
+    const QString ps_dir = g_hosts->dir() + "/h1-data/tls/seed/ps-0";
+    const QString worker_dir = g_hosts->dir() + "/h2-data/tls/seed/worker-0";
+    QVERIFY2(output.contains("[ps/0] Listening on 0.0.0.0:2223 with TLS (certificates from " + ps_dir +
+                             ") and the cluster token (from " + ps_dir + "/cluster.token)"),
+             qPrintable(output.left(4000)));
+    for (const auto& [task_dir, name] :
+         {std::pair{ps_dir, QString("ps-0")}, std::pair{worker_dir, QString("worker-0")}}) {
+      QCOMPARE(QDir(task_dir).entryList(QDir::Files | QDir::Hidden | QDir::System | QDir::Dirs | QDir::NoDotAndDotDot,
+                                        QDir::Name),
+               QStringList({"ca.crt", "cluster.token", name + ".crt", name + ".key"}));
+      for (const QString& path : {task_dir, QFileInfo(task_dir).path(), QFileInfo(QFileInfo(task_dir).path()).path()})
+        QCOMPARE(Mode(path), 0700u);
+      for (const QString& file : QDir(task_dir).entryList(QDir::Files)) QCOMPARE(Mode(task_dir + "/" + file), 0600u);
+    }
+    // No host holds another task's key.
+    QVERIFY(!QFileInfo::exists(g_hosts->dir() + "/h1-data/tls/seed/worker-0"));
+    QVERIFY(!QFileInfo::exists(g_hosts->dir() + "/h2-data/tls/seed/ps-0"));
     QVERIFY2(output.contains("[ps/0] (started on launch-h1, pid "), qPrintable(output));
     QVERIFY2(output.contains("[worker/0] (started on launch-h2, pid "), qPrintable(output));
     QVERIFY2(output.contains("[ps/0] Serving /job:ps/replica:0/task:0 at grpc://198.18.0.2:2223"), qPrintable(output));

@@ -17,8 +17,9 @@ std::string CertCommand::description() const {
          "with the task's host as subjectAltName (JOB-INDEX.key/.crt), a client certificate for\n"
          "clab watch and the studio (client.key/.crt), and a random cluster token (cluster.token,\n"
          "kept if present). Keys and the token are readable by their owner only. Tasks then run\n"
-         "with --tls_dir DIR --token_file DIR/cluster.token; copy ca.crt, the task's own files\n"
-         "and the token to each host, and keep ca.key where certificates are made.\n\n"
+         "with --tls_dir DIR --token_file DIR/cluster.token. With the project's security section\n"
+         "naming DIR, clab launch (ssh, slurm) and clab export --k8s put ca.crt, each task's own\n"
+         "files and the token where the task runs; keep ca.key where certificates are made.\n\n"
          "Examples:\n"
          "  clab cert --out certs --cluster 'ps=10.0.0.1:2222;worker=10.0.0.2:2222,node-3:2222'\n"
          "  clab cert --out certs --project examples/projects/seed.clab";

@@ -1,8 +1,10 @@
 #include "commands/SlurmTaskCommand.h"
 
+#include "clab/distributed/ClusterAccess.h"
 #include "cli/FlagParser.h"
 #include "launch/process/ChildProcess.h"
 #include "launch/project/ProjectFile.h"
+#include "launch/security/TaskCredentials.h"
 #include "launch/slurm/SlurmClusterResolver.h"
 #include "launch/task/TaskCommand.h"
 
@@ -27,6 +29,10 @@ std::string SlurmTaskCommand::description() const {
 
 void SlurmTaskCommand::DeclareFlags(FlagParser& flags) {
   flags.AddPositional("PROJECT", "the project (as the nodes see it)", &project_);
+  flags.AddString("tls_root", "DIR",
+                  "a protected cluster: each task runs with --tls_dir DIR/JOB-INDEX and --token_file "
+                  "DIR/JOB-INDEX/cluster.token (clab launch --via slurm puts each task's credentials there)",
+                  &tls_root_);
   flags.AddInt("port_base", "PORT", "the first port on each node (default: the project's launch.slurm.port_base)",
                &port_base_, 0, 65535);
 }
@@ -54,6 +60,9 @@ Status SlurmTaskCommand::Run(std::ostream& out) {
   command.job = resolved.task_type;
   command.index = resolved.task_index;
   command.checkpoint_dir = project.run.checkpoint_dir;
+  if (!tls_root_.empty())
+    command.security = launch::TaskCredentials::InDirectory(
+        project.security, absl::StrCat(tls_root_, "/", TaskCertificateName(resolved.task_type, resolved.task_index)));
   if (!project.graph.empty())
     command.graph_path = (std::filesystem::path(project_).parent_path() / (project.Stem() + ".graph.pbtxt")).string();
   const std::vector<std::string> args = launch::TaskArguments(project, command);

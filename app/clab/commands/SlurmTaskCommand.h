@@ -23,6 +23,7 @@ class SlurmTaskCommand : public Command {
  private:
   std::string project_;
   int64_t port_base_ = 0;  // 0: the project's
+  std::string tls_root_;   // "" : the project's security flags as they are
 };
 
 }  // namespace clab::cli

@@ -15,6 +15,22 @@ namespace clab {
 
 class ShapeContext {
  public:
+  // Whether a shape function may read a file a node names (MinibatchDataset's header) on
+  // this thread: yes where a program builds its own graph, no while a task compiles a
+  // graph a client sent (the file may lie outside the task's directories). A FilesOff
+  // object turns it off for its lifetime.
+  static bool MayReadFiles();
+  class FilesOff {
+   public:
+    FilesOff();
+    ~FilesOff();
+    FilesOff(const FilesOff&) = delete;
+    FilesOff& operator=(const FilesOff&) = delete;
+
+   private:
+    bool before_;
+  };
+
   ShapeContext(const tensorflow::NodeDef& node, std::vector<DataType> input_types,
                std::vector<PartialShape> input_shapes, std::vector<const Tensor*> input_constants, int num_outputs)
       : node_(node), input_types_(std::move(input_types)), input_shapes_(std::move(input_shapes)),

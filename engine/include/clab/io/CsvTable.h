@@ -15,6 +15,8 @@ struct CsvTable {
   std::vector<std::vector<double>> rows;  // every row has columns.size() values
 };
 
-StatusOr<CsvTable> ReadCsvTable(const std::string& path);
+// `fd` >= 0: read that open file (from its start; it stays the caller's), `path` only names
+// it in messages.
+StatusOr<CsvTable> ReadCsvTable(const std::string& path, int fd = -1);
 
 }  // namespace clab

@@ -36,6 +36,10 @@ struct ExampleSetOptions {
   std::string scale = "none";
   int64_t shard_index = 0;
   int64_t num_shards = 1;
+  // Files already opened for `path` and `labels_path` (a server opens them confined to its
+  // directories): read from these descriptors, which stay the caller's. -1: open by name.
+  int fd = -1;
+  int labels_fd = -1;
 };
 
 struct ExampleSet {

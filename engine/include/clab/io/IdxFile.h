@@ -67,7 +67,9 @@ struct IdxHeader {
 };
 
 StatusOr<IdxHeader> ReadIdxHeader(const std::string& path);
-StatusOr<IdxArray> ReadIdxFile(const std::string& path);
+// `fd` >= 0: read that open file (from its start; it stays the caller's), `path` only names
+// it in messages.
+StatusOr<IdxArray> ReadIdxFile(const std::string& path, int fd = -1);
 Status WriteIdxFile(const std::string& path, const IdxArray& array);
 
 // True for paths ending in ".idx" or ".idx.gz" (the dataset op picks its reader by this),

@@ -4,8 +4,10 @@
 
 #include "clab/core/Allocator.h"
 #include "clab/core/DeviceName.h"
+#include "clab/core/FileInDirectory.h"
 #include "clab/core/Status.h"
 #include "clab/core/Tensor.h"
+#include "clab/core/UniqueFd.h"
 #include "clab/runtime/ResourceMgr.h"
 #include "tensorflow/config.pb.h"
 #include "tensorflow/device_attributes.pb.h"
@@ -54,9 +56,13 @@ class Device {
   // The files kernels on this device may touch (a server's devices run its clients' graphs);
   // unset, any file (a program's own session).
   void set_file_access(std::shared_ptr<const FileAccess> access) { file_access_ = std::move(access); }
-  // The path a kernel should open for `path`: as given without a FileAccess, else its
-  // canonical form when allowed; PERMISSION_DENIED naming `what` and the path otherwise.
-  StatusOr<std::string> ConfinedPath(const std::string& path, std::string_view what) const;
+  // The file a kernel reads, opened: below its allowed directory with a FileAccess (see
+  // FileAccess::OpenForReading), as named without one. NOT_FOUND naming `what` and the path
+  // when it is missing.
+  StatusOr<UniqueFd> OpenForReading(const std::string& path, std::string_view what) const;
+  // The directory that holds `path`, opened (made first when `create`), and the path's
+  // last component; confined as OpenForReading.
+  StatusOr<FileInDirectory> OpenDirectoryOf(const std::string& path, std::string_view what, bool create) const;
 
  private:
   std::string name_;

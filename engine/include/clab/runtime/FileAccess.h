@@ -11,12 +11,21 @@
 // Paths are compared in canonical form: symbolic links resolved for the part that exists,
 // "." and ".." folded for the rest.
 //
+// The check and the use are one: the ops open what they touch through the allowed
+// directory's file descriptor (OpenForReading, OpenDirectoryOf; see OpenBeneath.h), so a
+// symbolic link swapped into the path between the check and the open leads nowhere; the
+// readers and writers then work on that descriptor, never on the name again. The allowed
+// directories are opened once, on first use, and held.
+//
 // A session in a program's own process (DirectSession) has no FileAccess: the program reads
 // what its user may read.
 #pragma once
 
+#include "clab/core/FileInDirectory.h"
 #include "clab/core/Status.h"
+#include "clab/core/UniqueFd.h"
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,14 +43,37 @@ class FileAccess {
   // directories otherwise.
   StatusOr<std::string> Resolve(const std::string& path, std::string_view what) const;
 
+  // The file at `path`, opened read-only below its allowed directory: a regular file, or
+  // INVALID_ARGUMENT; NOT_FOUND when it is missing; PERMISSION_DENIED as Resolve() when it
+  // lies outside, or when the path changed under the open to lead outside.
+  StatusOr<UniqueFd> OpenForReading(const std::string& path, std::string_view what) const;
+  // The directory that holds `path`, opened below its allowed directory (made, with the
+  // directories between, when `create`), and the path's last component: where a writer
+  // creates, renames and removes with the *at() calls. Errors as OpenForReading.
+  StatusOr<FileInDirectory> OpenDirectoryOf(const std::string& path, std::string_view what, bool create) const;
+
   // The allowed directories, canonical.
   const std::vector<std::string>& roots() const { return roots_; }
 
  private:
-  FileAccess(std::string base, std::vector<std::string> roots) : base_(std::move(base)), roots_(std::move(roots)) {}
+  struct RootDirs;
+  FileAccess(std::string base, std::vector<std::string> roots);
+
+  // The allowed directory `path` lies in (its index) and the rest of the canonical path.
+  struct Located {
+    size_t root = 0;
+    std::string relative;
+    std::string canonical;
+  };
+  StatusOr<Located> Locate(const std::string& path, std::string_view what) const;
+  StatusOr<int> RootFd(size_t root, bool create) const;
+  Status OpenError(int error, const std::string& path, const std::string& canonical, std::string_view what) const;
+  Status Denied(const std::string& path, const std::string& leads_to, std::string_view what,
+                std::string_view why = {}) const;
 
   std::string base_;  // what relative paths resolve against
   std::vector<std::string> roots_;
+  std::shared_ptr<RootDirs> root_dirs_;
 };
 
 }  // namespace clab
