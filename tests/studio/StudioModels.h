@@ -56,9 +56,7 @@ inline QString Cell(const QAbstractItemModel* model, int row, int column) {
 }
 
 // "Next run restores from model.ckpt-125", as the checkpoints view says it.
-inline QString NextRestoreText(const CheckpointsView* view) {
-  return view->findChild<QLabel*>("next-restore")->text();
-}
+inline QString NextRestoreText(const CheckpointsView* view) { return view->findChild<QLabel*>("next-restore")->text(); }
 
 // Selects checkpoint `row` (0: the newest) as a click would: its tensors are listed.
 inline void SelectCheckpoint(const CheckpointsView* view, int row) {

@@ -2,6 +2,8 @@
 // in Chinese: the Graph tab's tool bars show every button (none behind an overflow arrow), the
 // speed chart's legend says each mark's name whole, and a chart's value-axis title is read in
 // full: rotated in English, upright in Chinese (where Qt Charts would elide it to "⋮").
+// With CLAB_SCREENSHOT_DIR set, the Graph tab maximised with the digits MLP's name scopes
+// collapsed is saved there as graph-scopes.png.
 #include "translations/StudioLanguage.h"
 #include "views/DashboardView.h"
 #include "window/GraphEditor.h"
@@ -11,6 +13,7 @@
 #include <QApplication>
 #include <QChart>
 #include <QChartView>
+#include <QDir>
 #include <QGraphicsSimpleTextItem>
 #include <QLabel>
 #include <QTemporaryDir>
@@ -69,8 +72,10 @@ class StudioLayoutTest : public QObject {
     const QList<QToolBar*> bars = window.graphEditor()->findChildren<QToolBar*>();
     QCOMPARE(bars.size(), 2);
     for (QToolBar* bar : bars) {
-      QVERIFY2(bar->sizeHint().width() <= bar->width(),
-               qPrintable(QString("%1 needs %2 px, has %3").arg(bar->objectName()).arg(bar->sizeHint().width()).arg(bar->width())));
+      QVERIFY2(
+          bar->sizeHint().width() <= bar->width(),
+          qPrintable(
+              QString("%1 needs %2 px, has %3").arg(bar->objectName()).arg(bar->sizeHint().width()).arg(bar->width())));
       // Every action is on a visible button, none behind the overflow arrow.
       for (QAction* action : bar->actions()) {
         QWidget* shown = bar->widgetForAction(action);
@@ -84,6 +89,28 @@ class StudioLayoutTest : public QObject {
     window.resize(1580, 900);
     Settle();
     for (QToolBar* bar : bars) QCOMPARE(bar->y(), bars.first()->y());
+  }
+
+  void collapsedScopesPicture() {
+    const QString shots = qEnvironmentVariable("CLAB_SCREENSHOT_DIR");
+    if (shots.isEmpty()) QSKIP("CLAB_SCREENSHOT_DIR is not set");
+    MainWindow window(QStringLiteral("clab"));
+    QString error;
+    QVERIFY2(window.openProject(QStringLiteral(CLAB_SOURCE_DIR "/examples/projects/digits-mlp.clab"), &error),
+             qPrintable(error));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.resize(1560, 960);
+    window.findChild<QAction*>("maximise-graph")->setChecked(true);
+    Settle();
+    QAction* collapse = nullptr;
+    for (QToolBar* bar : window.graphEditor()->findChildren<QToolBar*>())
+      for (QAction* action : bar->actions())
+        if (action->text() == "Collapse") collapse = action;
+    QVERIFY(collapse);
+    collapse->trigger();
+    Settle();
+    QVERIFY(window.graphEditor()->grab().save(QDir(shots).filePath("graph-scopes.png")));
   }
 
   void speedLegendIsWhole_data() { graphToolbarsFitTheDefaultWindow_data(); }
@@ -146,8 +173,14 @@ class StudioLayoutTest : public QObject {
       QVERIFY2(box.right() < plot.left() && box.height() <= plot.height(),
                qPrintable(QString("title %1 at %2,%3 %4x%5; plot at %6,%7 %8x%9")
                               .arg(axis->titleText())
-                              .arg(box.x()).arg(box.y()).arg(box.width()).arg(box.height())
-                              .arg(plot.x()).arg(plot.y()).arg(plot.width()).arg(plot.height())));
+                              .arg(box.x())
+                              .arg(box.y())
+                              .arg(box.width())
+                              .arg(box.height())
+                              .arg(plot.x())
+                              .arg(plot.y())
+                              .arg(plot.width())
+                              .arg(plot.height())));
     }
   }
 };

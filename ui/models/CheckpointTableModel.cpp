@@ -96,7 +96,8 @@ QVariant CheckpointTableModel::data(const QModelIndex& index, int role) const {
       return font;
     }
     case Qt::ToolTipRole:
-      if (row.next) return QCoreApplication::translate("clab::ui::CheckpointsView", "The next run restores from this checkpoint");
+      if (row.next)
+        return QCoreApplication::translate("clab::ui::CheckpointsView", "The next run restores from this checkpoint");
       return row.good ? QVariant() : QVariant(row.condition);
     case Qt::DisplayRole:
       switch (index.column()) {

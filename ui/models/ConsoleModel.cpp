@@ -95,8 +95,8 @@ void ConsoleModel::flush() {
 }
 
 int ConsoleModel::rowOfSerial(qint64 serial) const {
-  const auto it = std::lower_bound(rows_.begin(), rows_.end(), serial,
-                                   [](const Row& row, qint64 s) { return row.serial < s; });
+  const auto it =
+      std::lower_bound(rows_.begin(), rows_.end(), serial, [](const Row& row, qint64 s) { return row.serial < s; });
   return it != rows_.end() && it->serial == serial ? static_cast<int>(it - rows_.begin()) : -1;
 }
 

@@ -46,13 +46,16 @@ QString TaskTableModel::detail(const Row& row) const {
   switch (row.state.condition) {
     case TaskCondition::kKilled:
     case TaskCondition::kCrashed:
-    case TaskCondition::kFailed: text = QCoreApplication::translate("clab::ui::DashboardView", "its last output is in the Console"); break;
+    case TaskCondition::kFailed:
+      text = QCoreApplication::translate("clab::ui::DashboardView", "its last output is in the Console");
+      break;
     case TaskCondition::kStopped:
     case TaskCondition::kFinished: text.clear(); break;
     default: break;
   }
   if (!row.status.uninitialized.isEmpty())
-    text += QCoreApplication::translate("clab::ui::DashboardView", " (waiting for: %1)").arg(row.status.uninitialized.join(", "));
+    text += QCoreApplication::translate("clab::ui::DashboardView", " (waiting for: %1)")
+                .arg(row.status.uninitialized.join(", "));
   return text;
 }
 
@@ -86,7 +89,8 @@ QVariant TaskTableModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    return QAbstractTableModel::headerData(section, orientation, role);
   switch (section) {
     case kTask: return QCoreApplication::translate("clab::ui::DashboardView", "Task");
     case kState: return QCoreApplication::translate("clab::ui::DashboardView", "State");
