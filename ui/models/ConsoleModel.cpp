@@ -132,6 +132,7 @@ void ConsoleModel::show(const QList<ConsoleLine>& lines, bool anew) {
   if (batch.size() > kMaxLines) batch.remove(0, batch.size() - kMaxLines);
   for (Row& row : batch) {
     row.serial = next_serial_++;
+    row.text = format(row);
     if (filter_.collapse && collapsible(row.line)) collapsed_.insert(KeyOf(row.line), row.serial);
   }
   if (anew) {
@@ -178,7 +179,7 @@ QString ConsoleModel::text() {
   flush();
   QStringList lines;
   lines.reserve(rows_.size());
-  for (const Row& row : std::as_const(rows_)) lines << format(row);
+  for (const Row& row : std::as_const(rows_)) lines << row.text;
   return lines.join('\n');
 }
 
@@ -190,7 +191,7 @@ QVariant ConsoleModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= rows_.size()) return {};
   const Row& row = rows_[index.row()];
   switch (role) {
-    case Qt::DisplayRole: return format(row);
+    case Qt::DisplayRole: return row.text;
     case LevelRole: return row.line.level;
     case TaskRole: return row.line.task;
     case SourceRole: return row.line.source;

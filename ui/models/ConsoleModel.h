@@ -69,6 +69,7 @@ class ConsoleModel : public QAbstractListModel {
     ConsoleLine line;
     int repeats = 1;
     qint64 serial = 0;  // increasing down the rows: finds a collapsed line's row
+    QString text;       // as shown, formatted once
   };
   bool accepts(const ConsoleLine& line) const;
   QString format(const Row& row) const;

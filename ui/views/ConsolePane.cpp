@@ -126,9 +126,19 @@ ConsolePane::ConsolePane(bool show_task, QWidget* parent) : QWidget(parent), sho
 }
 
 void ConsolePane::fitWidth(int first, int last) {
+  // Measuring every line would cost more than showing it: the font is monospaced, so the
+  // line with the most characters is the widest one, and only that one is measured.
+  qsizetype longest = 0;
+  QString widest;
+  for (int row = first; row <= last; ++row) {
+    const QString text = model_->index(row, 0).data().toString();
+    if (text.size() > longest) {
+      longest = text.size();
+      widest = text;
+    }
+  }
   const QFontMetrics metrics(lines_->font());
-  for (int row = first; row <= last; ++row)
-    widest_ = std::max(widest_, metrics.horizontalAdvance(model_->index(row, 0).data().toString()));
+  if (longest > 0) widest_ = std::max(widest_, metrics.horizontalAdvance(widest));
   lines_->header()->resizeSection(0, widest_ + 3 * metrics.averageCharWidth());
 }
 

@@ -1,7 +1,7 @@
-// What the studio's views show, read from their item models and widgets by name: a task's
-// state on the dashboard (its words and its condition), the checkpoints and their tensors,
-// the console's lines and tabs, the
-// speed chart's marks; and a console page's filters, set as a user would.
+// For the studio's GUI tests (they link clab_ui): what the studio's views show, read from
+// their item models and widgets by name (a task's state on the dashboard, its words and its
+// condition; the checkpoints and their tensors; the console's lines and tabs; the speed
+// chart's marks), and a console page's filters, set as a user would.
 #pragma once
 
 #include "models/ConsoleModel.h"
