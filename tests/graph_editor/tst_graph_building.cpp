@@ -3,6 +3,7 @@
 // with its choices (ps tasks, greedy strategy, worker device) and a device for a selection;
 // name scopes collapsed into boxes and opened again; the edited graph of a project is what a
 // run executes.
+#include "StudioModels.h"
 #include "clab/graph/AttrValues.h"
 #include "clab/graph/GraphImport.h"
 #include "clab/runtime/Session.h"
@@ -227,10 +228,10 @@ class GraphBuildingTest : public QObject {
     QString error;
     QVERIFY2(window.runProject(&error), qPrintable(error));
     QVERIFY(window.cluster()->commandFor("/job:worker/replica:0/task:0").join(" ").contains("example graph --graph"));
-    QTRY_VERIFY2_WITH_TIMEOUT(window.console()->text().contains("MatMul = [[30]]"),
-                              qPrintable(window.console()->text().right(3000)), 30000);
+    QTRY_VERIFY2_WITH_TIMEOUT(clab::ui::test::Lines(window.console()).contains("MatMul = [[30]]"),
+                              qPrintable(clab::ui::test::Lines(window.console()).right(3000)), 30000);
     QTRY_VERIFY_WITH_TIMEOUT(!window.isRunning(), 30000);
-    const QString console = window.console()->text();
+    const QString console = clab::ui::test::Lines(window.console());
     QVERIFY2(console.contains("Stopped at global step 5"), qPrintable(console.right(2000)));
     QVERIFY(!console.contains("[[20]]"));
     // The placement log of the edited graph: the variables stayed on the ps.

@@ -3,6 +3,7 @@
 // what it is given as the file would be read, and Run on hosts runs `clab launch` for real:
 // a host that cannot be reached is named on its task's card.
 #include "ClabProcess.h"
+#include "StudioModels.h"
 #include "TaskProcess.h"
 #include "cluster/ClusterScene.h"
 #include "cluster/TaskItem.h"
@@ -117,7 +118,8 @@ class LaunchStudioTest : public QObject {
     }
     QVERIFY(!window.hostRun()->runningOnHosts());
     // The launch's own notes are in "All", not in a tab of no task.
-    QVERIFY2(!window.console()->tabNames().contains(QString()), qPrintable(window.console()->tabNames().join(',')));
+    QVERIFY2(!clab::ui::test::TabNames(window.console()).contains(QString()),
+             qPrintable(clab::ui::test::TabNames(window.console()).join(',')));
     // The command line the studio ran, for running it by hand.
     QVERIFY2(window.hostRun()->remoteRun()->command().join(' ').contains("launch"), "");
   }

@@ -5,6 +5,7 @@
 // process behind; the console's tab per task and the devices of attached tasks. The
 // checkpoint browser has its own suite, tst_studio_checkpoints.
 #include "ClabProcess.h"
+#include "StudioModels.h"
 
 #include "clab/io/TensorBundle.h"
 #include "clab/train/CheckpointState.h"
@@ -21,6 +22,7 @@
 #include "views/DashboardView.h"
 #include "views/PlacementView.h"
 #include "views/RunSettingsView.h"
+#include "views/ScalarsView.h"
 #include "views/TaskPropertiesView.h"
 #include "window/MainWindow.h"
 #include "window/SecurityActions.h"
@@ -40,6 +42,7 @@
 #include <csignal>
 
 using namespace clab::ui;
+using namespace clab::ui::test;
 
 namespace {
 
@@ -287,40 +290,41 @@ class StudioTest : public QObject {
     const QString worker0 = "/job:worker/replica:0/task:0";
     const QString worker10 = "/job:worker/replica:0/task:10";
     const QString worker2 = "/job:worker/replica:0/task:2";
-    QCOMPARE(console.tabNames(), QStringList{"All"});
+    QCOMPARE(TabNames(&console), QStringList{"All"});
     console.append({{worker10, 1.0, 20, "log", "ten says hello"}, {ps, 1.0, 20, "state", "LISTENING: up"}});
     console.append({{worker2, 1.0, 30, "StepCounterHook", "two is slow"},
                     {worker0, 1.0, 40, "error", "zero failed"},
                     {worker2, 1.0, 20, "LoggingTensorHook", "loss = 0.5"}});
     // Tabs appear as tasks speak, in task order (indices as numbers).
-    QCOMPARE(console.tabNames(), (QStringList{"All", "ps:0", "worker:0", "worker:2", "worker:10"}));
-    QCOMPARE(console.text().count('\n'), 4);  // five lines
-    QVERIFY(console.text().contains(worker10 + " [log] ten says hello"));
-    const QString two = console.text(worker2);
+    QCOMPARE(TabNames(&console), (QStringList{"All", "ps:0", "worker:0", "worker:2", "worker:10"}));
+    QCOMPARE(Lines(&console).count('\n'), 4);  // five lines
+    QVERIFY(Lines(&console).contains(worker10 + " [log] ten says hello"));
+    const QString two = Lines(&console, worker2);
     QCOMPARE(two.count('\n'), 1);
     QVERIFY(two.contains("[StepCounterHook] two is slow") && two.contains("loss = 0.5"));
     QVERIFY(!two.contains("hello") && !two.contains(worker2));
     // Each tab filters on its own.
-    console.pane(worker2)->setFilter(30, {});
-    QCOMPARE(console.text(worker2).count('\n'), 0);
-    QVERIFY(console.text(worker2).contains("two is slow"));
-    QCOMPARE(console.text().count('\n'), 4);
-    console.pane()->setFilter(0, "loss");
-    QVERIFY(console.text().contains("loss = 0.5") && !console.text().contains("hello"));
+    SetFilter(console.pane(worker2), 30, {});
+    QCOMPARE(Lines(&console, worker2).count('\n'), 0);
+    QVERIFY(Lines(&console, worker2).contains("two is slow"));
+    QCOMPARE(Lines(&console).count('\n'), 4);
+    SetFilter(console.pane(), 0, "loss");
+    QVERIFY(Lines(&console).contains("loss = 0.5") && !Lines(&console).contains("hello"));
     // A filtered tab still takes new lines; the filter applies to them.
     console.append({{worker2, 2.0, 20, "log", "quiet"}, {worker2, 2.0, 40, "error", "loud"}});
-    QVERIFY(console.text(worker2).contains("loud") && !console.text(worker2).contains("quiet"));
+    QVERIFY(Lines(&console, worker2).contains("loud") && !Lines(&console, worker2).contains("quiet"));
     // More than a tab keeps: the newest stay.
     QList<ConsoleLine> many;
-    for (int i = 0; i < ConsolePane::kMaxLines + 500; ++i) many.append({ps, 3.0, 20, "log", QString("line %1").arg(i)});
+    for (int i = 0; i < ConsoleModel::kMaxLines + 500; ++i)
+      many.append({ps, 3.0, 20, "log", QString("line %1").arg(i)});
     console.append(many);
-    const QString kept = console.text(ps);
-    QCOMPARE(kept.count('\n'), ConsolePane::kMaxLines - 1);
-    QVERIFY(kept.endsWith(QString("line %1").arg(ConsolePane::kMaxLines + 499)));
+    const QString kept = Lines(&console, ps);
+    QCOMPARE(kept.count('\n'), ConsoleModel::kMaxLines - 1);
+    QVERIFY(kept.endsWith(QString("line %1").arg(ConsoleModel::kMaxLines + 499)));
     QVERIFY(!kept.contains("line 499\n"));
     console.clear();
-    QCOMPARE(console.tabNames(), QStringList{"All"});
-    QVERIFY(console.text().isEmpty() && console.text(ps).isEmpty());
+    QCOMPARE(TabNames(&console), QStringList{"All"});
+    QVERIFY(Lines(&console).isEmpty() && Lines(&console, ps).isEmpty());
   }
 
   void attachWatchesTasksStartedElsewhere() {
@@ -347,7 +351,8 @@ class StudioTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->globalStep() >= 50, 30000);
     QTRY_VERIFY_WITH_TIMEOUT(window.runControl()->conditionOf("/job:ps/replica:0/task:0") == TaskCondition::kServing,
                              10000);
-    QCOMPARE(window.dashboard()->stateOf("/job:ps/replica:0/task:0"), QString("listening"));
+    QCOMPARE(StateOf(window.dashboard(), "/job:ps/replica:0/task:0"), QString("listening"));
+    QCOMPARE(ConditionOf(window.dashboard(), "/job:ps/replica:0/task:0"), TaskCondition::kServing);
     QTRY_VERIFY_WITH_TIMEOUT(!window.placement()->deviceOf("MatMul").isEmpty(), 10000);
     // Each task said what devices it has: on its card's tooltip and in the task panel.
     const QString ps_cpu = "/job:ps/replica:0/task:0/device:CPU:0";
@@ -361,8 +366,8 @@ class StudioTest : public QObject {
     QVERIFY2(window.properties()->devicesText().contains(ps_cpu), qPrintable(window.properties()->devicesText()));
     QVERIFY(window.properties()->devicesText().contains("CPU, 256 MiB"));
     // The console has a tab per task.
-    QTRY_VERIFY_WITH_TIMEOUT(window.console()->tabNames().contains("worker:0"), 5000);
-    QVERIFY(window.console()->tabNames().contains("ps:0"));
+    QTRY_VERIFY_WITH_TIMEOUT(TabNames(window.console()).contains("worker:0"), 5000);
+    QVERIFY(TabNames(window.console()).contains("ps:0"));
     // Choosing a checkpoint to restore is off while attached.
     QString refused;
     QVERIFY(!window.checkpoints()->restoreOnNextStart(0, &refused));
@@ -386,19 +391,19 @@ class StudioTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->globalStep() >= 50, 30000);
     QTRY_VERIFY_WITH_TIMEOUT(
         window.runControl()->conditionOf("/job:worker/replica:0/task:1") == TaskCondition::kTraining, 15000);
-    QVERIFY(window.dashboard()->stateOf("/job:worker/replica:0/task:1").startsWith("training, step "));
-    QVERIFY(window.dashboard()->globalStepText().startsWith("global step "));
+    QVERIFY(StateOf(window.dashboard(), "/job:worker/replica:0/task:1").startsWith("training, step "));
+    QCOMPARE(ConditionOf(window.dashboard(), "/job:worker/replica:0/task:1"), TaskCondition::kTraining);
+    QVERIFY(GlobalStepText(window.dashboard()).startsWith("global step "));
     // The placement log arrived as a table: variables on the ps, MatMul on the workers.
     QTRY_VERIFY_WITH_TIMEOUT(!window.placement()->deviceOf("MatMul").isEmpty(), 10000);
     QVERIFY(window.placement()->deviceOf("MatMul").startsWith("/job:worker/replica:0/task:"));
     QCOMPARE(window.placement()->deviceOf("w"), QString("/job:ps/replica:0/task:0/device:CPU:0"));
     QCOMPARE(window.placement()->deviceOf("global_step"), QString("/job:ps/replica:0/task:0/device:CPU:0"));
-    QVERIFY(window.console()->text().contains("MODEL_READY"));
+    QVERIFY(Lines(window.console()).contains("MODEL_READY"));
     // A task's tab opens with its first line, which may still be on its way (the ps does not
     // wait for the studio's watch: its first lines may come after the workers').
-    QTRY_COMPARE_WITH_TIMEOUT(window.console()->tabNames(), (QStringList{"All", "ps:0", "worker:0", "worker:1"}),
-                              10000);
-    QVERIFY(window.console()->text("/job:worker/replica:0/task:1").contains("MODEL_READY"));
+    QTRY_COMPARE_WITH_TIMEOUT(TabNames(window.console()), (QStringList{"All", "ps:0", "worker:0", "worker:1"}), 10000);
+    QVERIFY(Lines(window.console(), "/job:worker/replica:0/task:1").contains("MODEL_READY"));
     // Local tasks report their devices too.
     QTRY_VERIFY_WITH_TIMEOUT(window.scene()->item("/job:worker/replica:0/task:1")->devicesSummary() == "CPU:0", 10000);
     // The workers report the bytes they exchange with the ps every second: on the links.
@@ -416,7 +421,8 @@ class StudioTest : public QObject {
     // trains any more (no rate, no traffic on the links).
     for (const ProjectTask& task : project.tasks) {
       QCOMPARE(window.runControl()->conditionOf(task.name()), TaskCondition::kStopped);
-      QCOMPARE(window.dashboard()->stateOf(task.name()), QString("stopped"));
+      QCOMPARE(StateOf(window.dashboard(), task.name()), QString("stopped"));
+      QCOMPARE(ConditionOf(window.dashboard(), task.name()), TaskCondition::kStopped);
       QCOMPARE(window.scene()->item(task.name())->light(), ConditionColor(TaskCondition::kStopped));
     }
     QCOMPARE(window.monitor()->totalStepsPerSecond(), 0.0);
@@ -437,12 +443,12 @@ class StudioTest : public QObject {
     QCoreApplication::processEvents();
     for (const ProjectTask& task : window.project().tasks) {
       QCOMPARE(window.runControl()->conditionOf(task.name()), TaskCondition::kNotRunning);
-      QCOMPARE(window.dashboard()->stateOf(task.name()), QString("not running"));
+      QCOMPARE(StateOf(window.dashboard(), task.name()), QString("not running"));
       QVERIFY(window.scene()->item(task.name())->devicesSummary().isEmpty());
     }
     QCOMPARE(window.monitor()->globalStep(), qint64(-1));
-    QCOMPARE(window.dashboard()->globalStepText(), QString("global step -"));
-    QVERIFY(window.console()->text().isEmpty());
+    QCOMPARE(GlobalStepText(window.dashboard()), QString("global step -"));
+    QVERIFY(Lines(window.console()).isEmpty());
     QVERIFY(window.placement()->deviceOf("MatMul").isEmpty());
   }
 
@@ -463,7 +469,7 @@ class StudioTest : public QObject {
     // The tasks run with TLS and the token; the studio watches them as the cluster's client.
     QVERIFY2(window.runProject(&error), qPrintable(error));
     QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->globalStep() >= 5, 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(window.console()->text().contains("with TLS (certificates from " + certs.path()), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(Lines(window.console()).contains("with TLS (certificates from " + certs.path()), 10000);
     QSignalSpy finished(window.cluster(), &LocalCluster::runFinished);
     window.stopRun();
     QVERIFY(finished.wait(15000));
@@ -478,9 +484,10 @@ class StudioTest : public QObject {
     QVERIFY(window.runProject());
     QVERIFY(finished.wait(90000));
     QCOMPARE(finished.first().first().toBool(), true);
-    QVERIFY2(window.dashboard()->lossPoints() >= 4, qPrintable(QString::number(window.dashboard()->lossPoints())));
+    QVERIFY2(window.dashboard()->scalars()->lossPoints() >= 4,
+             qPrintable(QString::number(window.dashboard()->scalars()->lossPoints())));
     QVERIFY(window.monitor()->globalStep() >= 1199);
-    QVERIFY(window.console()->text().contains("loss = "));
+    QVERIFY(Lines(window.console()).contains("loss = "));
   }
 
   void shortRunFinishesOnItsOwnWithEveryEvent() {
@@ -494,7 +501,7 @@ class StudioTest : public QObject {
     QVERIFY2(window.monitor()->globalStep() >= 199, qPrintable(QString::number(window.monitor()->globalStep())));
     // The worker ended on its own after its last step; the ps was stopped with the run.
     QCOMPARE(window.runControl()->conditionOf("/job:worker/replica:0/task:0"), TaskCondition::kFinished);
-    QVERIFY(window.dashboard()->stateOf("/job:worker/replica:0/task:0").startsWith("finished"));
+    QVERIFY(StateOf(window.dashboard(), "/job:worker/replica:0/task:0").startsWith("finished"));
     QCOMPARE(window.runControl()->conditionOf("/job:ps/replica:0/task:0"), TaskCondition::kStopped);
     QVERIFY(!window.placement()->deviceOf("MatMul").isEmpty());
   }
@@ -508,19 +515,20 @@ class StudioTest : public QObject {
     const QString chief = "/job:worker/replica:0/task:0";
     QVERIFY(window.killTask(ps));
     QTRY_COMPARE_WITH_TIMEOUT(window.runControl()->conditionOf(ps), TaskCondition::kKilled, 10000);
-    QCOMPARE(window.dashboard()->stateOf(ps), QString("killed (SIGKILL)"));
+    QCOMPARE(StateOf(window.dashboard(), ps), QString("killed (SIGKILL)"));
+    QCOMPARE(ConditionOf(window.dashboard(), ps), TaskCondition::kKilled);
     QCOMPARE(window.scene()->item(ps)->light(), ConditionColor(TaskCondition::kKilled));
     // The ps's own tab keeps its last output.
     QTRY_VERIFY_WITH_TIMEOUT(
-        window.console()->text(ps).contains("the process ended: killed (SIGKILL); its last output:"), 5000);
+        Lines(window.console(), ps).contains("the process ended: killed (SIGKILL); its last output:"), 5000);
     // The workers' monitored sessions say they lost the ps and wait for it.
-    QTRY_VERIFY_WITH_TIMEOUT(window.console()->text().contains("An error was raised"), 15000);
+    QTRY_VERIFY_WITH_TIMEOUT(Lines(window.console()).contains("An error was raised"), 15000);
     // Nothing is shown as training while the ps is gone: no worker is "training", the rate
     // falls to 0 and the links to the dead ps go quiet.
     QTRY_COMPARE_WITH_TIMEOUT(window.monitor()->totalStepsPerSecond(), 0.0, 10000);
     for (const QString& worker : {chief, QString("/job:worker/replica:0/task:1")}) {
       QTRY_VERIFY_WITH_TIMEOUT(window.runControl()->conditionOf(worker) != TaskCondition::kTraining, 10000);
-      QVERIFY(!window.dashboard()->stateOf(worker).startsWith("training"));
+      QVERIFY(!StateOf(window.dashboard(), worker).startsWith("training"));
       QVERIFY(window.scene()->item(worker)->light() != ConditionColor(TaskCondition::kTraining));
     }
     QTRY_VERIFY_WITH_TIMEOUT(window.scene()->linkLabel(ps, chief).isEmpty(), 10000);
@@ -529,14 +537,14 @@ class StudioTest : public QObject {
     // checkpoint directory here) and both workers train on.
     QVERIFY(window.restartTask(ps));
     QTRY_COMPARE_WITH_TIMEOUT(window.runControl()->conditionOf(ps), TaskCondition::kServing, 15000);
-    QTRY_VERIFY_WITH_TIMEOUT(window.console()->text().count("Running the initializers") >= 2, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(Lines(window.console()).count("Running the initializers") >= 2, 20000);
     QTRY_COMPARE_WITH_TIMEOUT(window.runControl()->conditionOf(chief), TaskCondition::kTraining, 20000);
     const qint64 resumed = window.monitor()->statuses().value(chief).local_step;
     QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->statuses().value(chief).local_step > resumed + 50, 20000);
     // The timeline marks the kill and the restart, the failed steps and the recoveries.
-    QCOMPARE(window.dashboard()->markCount("fault"), 2);
-    QVERIFY(window.dashboard()->markCount("error") >= 1);
-    QTRY_VERIFY_WITH_TIMEOUT(window.dashboard()->markCount("recovered") >= 1, 10000);
+    QCOMPARE(MarkCount(window.dashboard(), "fault"), 2);
+    QVERIFY(MarkCount(window.dashboard(), "error") >= 1);
+    QTRY_VERIFY_WITH_TIMEOUT(MarkCount(window.dashboard(), "recovered") >= 1, 10000);
 
     const QList<qint64> pids = window.cluster()->pids();
     QSignalSpy finished(window.cluster(), &LocalCluster::runFinished);

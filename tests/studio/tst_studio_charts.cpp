@@ -5,6 +5,7 @@
 // in a Task field undoing the project edit. With CLAB_SCREENSHOT_DIR set, the dashboard after
 // two longer runs is saved there (studio-runs.png, the window, the console).
 #include "ClabProcess.h"
+#include "StudioModels.h"
 
 #include "cluster/ClusterScene.h"
 #include "cluster/TaskItem.h"
@@ -21,8 +22,10 @@
 #include "window/MainWindow.h"
 
 #include <QAbstractAxis>
+#include <QApplication>
 #include <QChart>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
 #include <QDir>
 #include <QJsonDocument>
@@ -32,7 +35,6 @@
 #include <QListWidget>
 #include <QLogValueAxis>
 #include <QMenuBar>
-#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScatterSeries>
 #include <QScrollBar>
@@ -42,6 +44,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QToolButton>
+#include <QTreeView>
 #include <QUndoStack>
 #include <QValueAxis>
 #include <QtTest>
@@ -49,6 +52,7 @@
 #include <cmath>
 
 using namespace clab::ui;
+using namespace clab::ui::test;
 
 namespace {
 
@@ -141,7 +145,7 @@ class StudioChartsTest : public QObject {
       QVERIFY(raw->pen().color().alpha() < 128 && smoothed->pen().color().alpha() == 255);
       QVERIFY(raw->pen().widthF() < smoothed->pen().widthF());
     }
-    QVERIFY(window.dashboard()->lossPoints() >= 4);
+    QVERIFY(window.dashboard()->scalars()->lossPoints() >= 4);
 
     // The smoothing slider, moved with the keyboard: the curves are the debiased moving average.
     auto* slider = scalars->findChild<QSlider*>("smoothing");
@@ -184,8 +188,8 @@ class StudioChartsTest : public QObject {
 
     // The console of those runs: the chief's step-counter line once (its rate every 100 steps).
     window.tabs()->setCurrentWidget(window.console());
-    QCOMPARE(window.console()->text().count("global_step/sec"), 1);
-    QVERIFY(window.console()->text().count("[LoggingTensorHook]") >= 2);
+    QCOMPARE(Lines(window.console()).count("global_step/sec"), 1);
+    QVERIFY(Lines(window.console()).count("[LoggingTensorHook]") >= 2);
 
     if (!screenshots.isEmpty()) {
       window.tabs()->setCurrentWidget(window.dashboard());
@@ -224,8 +228,11 @@ class StudioChartsTest : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     window.tabs()->setCurrentWidget(window.console());
     ConsolePane* all = window.console()->pane();
+    ConsoleModel* model = all->model();
     const QString w0 = "/job:worker/replica:0/task:0", w1 = "/job:worker/replica:0/task:1";
-    // Thousands of lines: the step counters' rate every step, a log line every tenth.
+    // Thousands of lines: the step counters' rate every step, a log line every tenth. Batches
+    // that come faster than the model's tick are shown in one insertion.
+    QSignalSpy inserted(model, &QAbstractItemModel::rowsInserted);
     QList<ConsoleLine> lines;
     for (int i = 0; i < 3000; ++i) {
       lines.append({w0, 1.0, 20, "StepCounterHook", QString("global_step/sec: %1").arg(i)});
@@ -234,18 +241,26 @@ class StudioChartsTest : public QObject {
       if (lines.size() >= 500) window.console()->append(std::exchange(lines, {}));
     }
     window.console()->append(lines);
-    QString text = all->text();
+    QVERIFY(model->waiting() > 0);
+    QTRY_COMPARE(model->waiting(), 0);  // shown by the model's timer
+    QCOMPARE(inserted.count(), 1);
+    QCOMPARE(model->rowCount(), 302);
+    QString text = model->text();
     QCOMPARE(text.count("global_step/sec"), 2);
     QCOMPARE(text.count("log line"), 300);
     // The collapsed lines are the latest, at the bottom, with how many they stand for.
     QVERIFY(text.endsWith(w1 + " [StepCounterHook] global_step/sec: 2999  [\u00d73000]"));
     QVERIFY(text.contains(w0 + " [StepCounterHook] global_step/sec: 2999  [\u00d73000]"));
+    const QModelIndex last = model->index(model->rowCount() - 1, 0);
+    QCOMPARE(last.data(ConsoleModel::RepeatsRole).toInt(), 3000);
+    QCOMPARE(last.data(ConsoleModel::TaskRole).toString(), w1);
+    QCOMPARE(last.data(ConsoleModel::SourceRole).toString(), QString("StepCounterHook"));
 
     auto* collapse = all->findChild<QCheckBox*>("collapse");
     QTest::mouseClick(collapse, Qt::LeftButton, {}, QPoint(8, collapse->height() / 2));
-    QCOMPARE(all->text().count("global_step/sec"), 6000);
+    QCOMPARE(model->text().count("global_step/sec"), 6000);
     QTest::mouseClick(collapse, Qt::LeftButton, {}, QPoint(8, collapse->height() / 2));
-    QCOMPARE(all->text().count("global_step/sec"), 2);
+    QCOMPARE(model->text().count("global_step/sec"), 2);
 
     // The source filter, chosen with the keyboard: the log's lines alone.
     auto* source = all->findChild<QComboBox*>("source");
@@ -254,32 +269,49 @@ class StudioChartsTest : public QObject {
     QTest::keyClick(source, Qt::Key_Down);
     QTest::keyClick(source, Qt::Key_Down);
     QCOMPARE(source->currentText(), QString("log"));
-    QCOMPARE(all->text().count('\n') + 1, 300);
+    QCOMPARE(model->rowCount(), 300);
     QTest::keyClick(source, Qt::Key_Home);
-    QCOMPARE(all->text().count("global_step/sec"), 2);
+    QCOMPARE(model->text().count("global_step/sec"), 2);
 
     // Scrolled up, the view stays where it is while lines arrive; Follow returns to the tail.
-    auto* edit = all->findChild<QPlainTextEdit*>();
+    auto* view = all->findChild<QTreeView*>("lines");
     auto* follow = all->findChild<QToolButton*>("follow");
+    QTRY_COMPARE(view->verticalScrollBar()->value(), view->verticalScrollBar()->maximum());
     QVERIFY(all->following() && follow->isChecked());
-    edit->setFocus();
-    QTest::keyClick(edit, Qt::Key_Home, Qt::ControlModifier);
+    view->setFocus();
+    QTest::keyClick(view, Qt::Key_Home, Qt::ControlModifier);
     QTRY_VERIFY(!all->following());
     QVERIFY(!follow->isChecked());
-    const int position = edit->verticalScrollBar()->value();
-    const QString before = edit->toPlainText();
+    const int position = view->verticalScrollBar()->value();
+    const QString before = model->text();
     window.console()->append(
         {{w0, 2.0, 20, "log", "arrived while paused"}, {w1, 2.0, 20, "StepCounterHook", "global_step/sec: 5"}});
-    QCoreApplication::processEvents();
-    QCOMPARE(edit->verticalScrollBar()->value(), position);
-    QCOMPARE(edit->toPlainText(), before);
+    QTest::qWait(100);  // longer than the model's tick
+    QCOMPARE(view->verticalScrollBar()->value(), position);
+    QCOMPARE(model->text(), before);
     QCOMPARE(follow->text(), QString("Follow (2 new)"));
     QTest::mouseClick(follow, Qt::LeftButton);
     QVERIFY(all->following());
-    QVERIFY(edit->toPlainText().contains("arrived while paused"));
-    QVERIFY(edit->toPlainText().endsWith("global_step/sec: 5  [\u00d73001]"));
-    QTRY_COMPARE(edit->verticalScrollBar()->value(), edit->verticalScrollBar()->maximum());
+    QVERIFY(model->text().contains("arrived while paused"));
+    QVERIFY(model->text().endsWith("global_step/sec: 5  [\u00d73001]"));
+    QTRY_COMPARE(view->verticalScrollBar()->value(), view->verticalScrollBar()->maximum());
     QCOMPARE(follow->text(), QString("Follow"));
+
+    // Selected lines copy as text.
+    view->selectionModel()->select(model->index(model->rowCount() - 1, 0),
+                                   QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    QTest::keyClick(view, Qt::Key_C, Qt::ControlModifier);
+    QVERIFY(QApplication::clipboard()->text().endsWith("global_step/sec: 5  [\u00d73001]"));
+
+    // A flood larger than a page keeps: the newest kMaxLines rows, one removal and one
+    // insertion per tick.
+    QList<ConsoleLine> flood;
+    for (int i = 0; i < ConsoleModel::kMaxLines + 100; ++i)
+      flood.append({w0, 3.0, 20, "log", QString("flood %1").arg(i)});
+    for (qsizetype at = 0; at < flood.size(); at += 1000) window.console()->append(flood.mid(at, 1000));
+    QTRY_COMPARE(model->waiting(), 0);
+    QCOMPARE(model->rowCount(), ConsoleModel::kMaxLines);
+    QVERIFY(model->text().endsWith(QString("flood %1").arg(ConsoleModel::kMaxLines + 99)));
   }
 
   void examplesMenuOpensEveryExample() {

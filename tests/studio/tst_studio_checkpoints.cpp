@@ -2,6 +2,9 @@
 // the checkpoints of a real run listed with their tensors, and a run that restores from the
 // checkpoint chosen in the browser.
 #include "ClabProcess.h"
+#include "StudioModels.h"
+#include "models/CheckpointTableModel.h"
+#include "models/TensorTableModel.h"
 
 #include "clab/io/TensorBundle.h"
 #include "clab/train/CheckpointState.h"
@@ -37,6 +40,7 @@
 #include <csignal>
 
 using namespace clab::ui;
+using namespace clab::ui::test;
 
 namespace {
 
@@ -69,13 +73,20 @@ class StudioCheckpointsTest : public QObject {
 
     CheckpointsView view;
     view.setDirectory(dir.path());
-    QCOMPARE(view.checkpointCount(), 3);
-    QCOMPARE(view.checkpointText(0, 0), QString("300"));
-    QVERIFY2(!view.checkpointText(0, 3).startsWith("ok"), qPrintable(view.checkpointText(0, 3)));
-    QCOMPARE(view.checkpointText(1, 3), QString("ok, 2 tensors"));
-    QVERIFY2(view.nextRestoreText().startsWith("model.ckpt-300 is DAMAGED"), qPrintable(view.nextRestoreText()));
-    QVERIFY2(view.nextRestoreText().endsWith("the next run restores model.ckpt-200 (step 200) instead"),
-             qPrintable(view.nextRestoreText()));
+    QCOMPARE(view.checkpoints()->rowCount(), 3);
+    QCOMPARE(Cell(view.checkpoints(), 0, 0), QString("300"));
+    QVERIFY2(!Cell(view.checkpoints(), 0, 3).startsWith("ok"), qPrintable(Cell(view.checkpoints(), 0, 3)));
+    QCOMPARE(Cell(view.checkpoints(), 1, 3), QString("ok, 2 tensors"));
+    // Whether each is whole and which the next run restores from are data.
+    const QModelIndex newest_row = view.checkpoints()->index(0, CheckpointTableModel::kStep);
+    QVERIFY(!newest_row.data(CheckpointTableModel::GoodRole).toBool());
+    QVERIFY(newest_row.data(CheckpointTableModel::NextRole).toBool());
+    QCOMPARE(newest_row.data(CheckpointTableModel::StepRole).toLongLong(), qint64{300});
+    QVERIFY(view.checkpoints()->index(1, 0).data(CheckpointTableModel::GoodRole).toBool());
+    QVERIFY(!view.checkpoints()->index(1, 0).data(CheckpointTableModel::NextRole).toBool());
+    QVERIFY2(NextRestoreText(&view).startsWith("model.ckpt-300 is DAMAGED"), qPrintable(NextRestoreText(&view)));
+    QVERIFY2(NextRestoreText(&view).endsWith("the next run restores model.ckpt-200 (step 200) instead"),
+             qPrintable(NextRestoreText(&view)));
   }
 
   void checkpointsOfARunAreListed() {
@@ -84,18 +95,18 @@ class StudioCheckpointsTest : public QObject {
     Project project = Project::seed();
     project.run.checkpoint_dir = dir.path();
     window.setProject(project);
-    QCOMPARE(window.checkpoints()->checkpointCount(), 0);
+    QCOMPARE(window.checkpoints()->checkpoints()->rowCount(), 0);
     QSignalSpy finished(window.cluster(), &LocalCluster::runFinished);
     QVERIFY(window.runProject());
     QVERIFY(finished.wait(30000));
     // The chief saved at the start (step 0) and at the end (step 200).
-    QTRY_VERIFY_WITH_TIMEOUT(window.checkpoints()->checkpointCount() >= 2, 5000);
-    window.checkpoints()->select(0);
-    QCOMPARE(window.checkpoints()->tensorCount(), 3);
-    QCOMPARE(window.checkpoints()->tensorText(0, 0), QString("global_step"));
-    QCOMPARE(window.checkpoints()->tensorText(0, 3), QString("200"));
-    QCOMPARE(window.checkpoints()->tensorText(2, 0), QString("x"));
-    QCOMPARE(window.checkpoints()->tensorText(2, 3), QString("[[1 2 3 4]]"));
+    QTRY_VERIFY_WITH_TIMEOUT(window.checkpoints()->checkpoints()->rowCount() >= 2, 5000);
+    SelectCheckpoint(window.checkpoints(), 0);
+    QCOMPARE(window.checkpoints()->tensors()->rowCount(), 3);
+    QCOMPARE(Cell(window.checkpoints()->tensors(), 0, 0), QString("global_step"));
+    QCOMPARE(Cell(window.checkpoints()->tensors(), 0, 3), QString("200"));
+    QCOMPARE(Cell(window.checkpoints()->tensors(), 2, 0), QString("x"));
+    QCOMPARE(Cell(window.checkpoints()->tensors(), 2, 3), QString("[[1 2 3 4]]"));
   }
 
   void restoreOnNextStartResumesFromTheChosenCheckpoint() {
@@ -117,7 +128,7 @@ class StudioCheckpointsTest : public QObject {
       }
       if (!finished.wait(60000) || !finished.first().first().toBool()) {
         qWarning("the run to step %lld failed:\n%s", static_cast<long long>(last_step),
-                 qPrintable(window.console()->text()));
+                 qPrintable(Lines(window.console())));
         return false;
       }
       return true;
@@ -125,15 +136,15 @@ class StudioCheckpointsTest : public QObject {
     // Checkpoints at 0 and 100; then, restored from 100, at 100 again and 200.
     QVERIFY(run_to(100));
     QVERIFY(run_to(200));
-    QTRY_COMPARE_WITH_TIMEOUT(window.checkpoints()->checkpointCount(), 3, 5000);
-    QCOMPARE(window.checkpoints()->nextRestoreText(), QString("Next run restores from model.ckpt-200 (step 200)"));
-    QCOMPARE(window.checkpoints()->checkpointText(1, 0), QString("100"));
+    QTRY_COMPARE_WITH_TIMEOUT(window.checkpoints()->checkpoints()->rowCount(), 3, 5000);
+    QCOMPARE(NextRestoreText(window.checkpoints()), QString("Next run restores from model.ckpt-200 (step 200)"));
+    QCOMPARE(Cell(window.checkpoints()->checkpoints(), 1, 0), QString("100"));
 
     // The older one, chosen: the state file names it, last in the list, nothing dropped.
     const QString chosen = QDir(dir.path()).filePath("model.ckpt-100");
     QString error;
     QVERIFY2(window.checkpoints()->restoreOnNextStart(1, &error), qPrintable(error));
-    QCOMPARE(window.checkpoints()->nextRestoreText(), QString("Next run restores from model.ckpt-100 (step 100)"));
+    QCOMPARE(NextRestoreText(window.checkpoints()), QString("Next run restores from model.ckpt-100 (step 100)"));
     auto state = clab::ReadCheckpointState(dir.path().toStdString());
     QVERIFY(state.ok());
     QCOMPARE(QString::fromStdString(state->model_checkpoint_path()), chosen);
@@ -143,9 +154,9 @@ class StudioCheckpointsTest : public QObject {
     // The next run's chief restores exactly that one, and training goes on from step 100:
     // its restore event names the file and the step read from it, its session's first run
     // read step 100, and it saved model.ckpt-100 again when its session started.
-    QVERIFY2(run_to(300), qPrintable(window.console()->text().right(4000)));
-    QVERIFY2(window.console()->text().contains("Restoring parameters from " + chosen),
-             qPrintable(window.console()->text()));
+    QVERIFY2(run_to(300), qPrintable(Lines(window.console()).right(4000)));
+    QVERIFY2(Lines(window.console()).contains("Restoring parameters from " + chosen),
+             qPrintable(Lines(window.console())));
     const TaskStatus chief = window.monitor()->statuses().value("/job:worker/replica:0/task:0");
     QCOMPARE(chief.restored_from, chosen);
     QCOMPARE(chief.restored_step, qint64{100});
@@ -157,9 +168,9 @@ class StudioCheckpointsTest : public QObject {
     QCOMPARE(QString::fromStdString(state->model_checkpoint_path()), QDir(dir.path()).filePath("model.ckpt-300"));
 
     // A damaged checkpoint is refused, naming the file, and the state file stays as it is.
-    QTRY_VERIFY_WITH_TIMEOUT(window.checkpoints()->checkpointText(0, 0) == "300", 5000);
-    const int oldest = window.checkpoints()->checkpointCount() - 1;
-    QCOMPARE(window.checkpoints()->checkpointText(oldest, 0), QString("0"));
+    QTRY_VERIFY_WITH_TIMEOUT(Cell(window.checkpoints()->checkpoints(), 0, 0) == "300", 5000);
+    const int oldest = window.checkpoints()->checkpoints()->rowCount() - 1;
+    QCOMPARE(Cell(window.checkpoints()->checkpoints(), oldest, 0), QString("0"));
     const QString data =
         QString::fromStdString(clab::BundleDataFile(QDir(dir.path()).filePath("model.ckpt-0").toStdString()));
     QFile file(data);
@@ -170,11 +181,11 @@ class StudioCheckpointsTest : public QObject {
     file.write(bytes);
     file.close();
     window.checkpoints()->refresh();
-    QVERIFY(window.checkpoints()->checkpointText(oldest, 3).contains(data));
-    const QString before = window.checkpoints()->nextRestoreText();
+    QVERIFY(Cell(window.checkpoints()->checkpoints(), oldest, 3).contains(data));
+    const QString before = NextRestoreText(window.checkpoints());
     QVERIFY(!window.checkpoints()->restoreOnNextStart(oldest, &error));
     QVERIFY2(error.contains(data), qPrintable(error));
-    QCOMPARE(window.checkpoints()->nextRestoreText(), before);
+    QCOMPARE(NextRestoreText(window.checkpoints()), before);
   }
 };
 

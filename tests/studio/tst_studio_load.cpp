@@ -3,6 +3,7 @@
 // keeps ticking (no gap over 300 ms while events pour in, the console on screen) and every
 // line reaches the console, in the tab of all tasks and in the task's own.
 #include "ClabProcess.h"
+#include "StudioModels.h"
 
 #include "clab/distributed/Server.h"
 #include "cluster/ClusterScene.h"
@@ -22,6 +23,7 @@
 
 using namespace clab;
 using namespace clab::ui;
+using namespace clab::ui::test;
 
 class StudioLoadTest : public QObject {
   Q_OBJECT
@@ -82,7 +84,7 @@ class StudioLoadTest : public QObject {
     });
     QTRY_VERIFY_WITH_TIMEOUT(done.load(), 20000);
     talker.join();
-    QTRY_VERIFY_WITH_TIMEOUT(console.text().contains(QString("loss = 0.25 at line %1").arg(kLines - 1)), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(Lines(&console).contains(QString("loss = 0.25 at line %1").arg(kLines - 1)), 10000);
     heartbeat.stop();
     // The pause is reported, not asserted: it depends on how busy the machine is.
     qInfo("longest pause of the GUI thread while 10,000 lines/s arrived: %lld ms, in %d batches of at most %lld lines",
@@ -93,9 +95,9 @@ class StudioLoadTest : public QObject {
     // Every line is shown, or counted as lost and said so (a loaded machine may make the
     // watcher fall behind what the task's server keeps).
     const qint64 missed = monitor.statuses().value("/job:worker/replica:0/task:0").missed_events;
-    QCOMPARE(console.text().count("loss = 0.25 at line") + missed, qint64{kLines});
-    QCOMPARE(console.text("/job:worker/replica:0/task:0").count("loss = 0.25 at line") + missed, qint64{kLines});
-    QCOMPARE(console.text().contains("were lost"), missed > 0);
+    QCOMPARE(Lines(&console).count("loss = 0.25 at line") + missed, qint64{kLines});
+    QCOMPARE(Lines(&console, "/job:worker/replica:0/task:0").count("loss = 0.25 at line") + missed, qint64{kLines});
+    QCOMPARE(Lines(&console).contains("were lost"), missed > 0);
     monitor.clear();
   }
 
@@ -110,7 +112,7 @@ class StudioLoadTest : public QObject {
     window.setProject(project);
     qInfo("64 tasks laid out in %lld ms", timer.elapsed());
     QVERIFY(window.scene()->item("/job:worker/replica:0/task:61") != nullptr);
-    QCOMPARE(window.dashboard()->stateOf("/job:worker/replica:0/task:61"), QString("not running"));
+    QCOMPARE(StateOf(window.dashboard(), "/job:worker/replica:0/task:61"), QString("not running"));
     QCOMPARE(window.project().clusterSpec().count(','), 62);
   }
 };

@@ -1,21 +1,21 @@
 #include "views/CheckpointsView.h"
 
+#include "models/CheckpointTableModel.h"
+#include "models/TensorTableModel.h"
 #include "translations/Retranslate.h"
 
-#include "clab/io/TensorBundle.h"
 #include "clab/train/CheckpointState.h"
 #include "run/CheckpointChoice.h"
 
-#include <QColor>
-#include <QDateTime>
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
-#include <QTableWidget>
+#include <QTableView>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -23,24 +23,12 @@
 namespace clab::ui {
 namespace {
 
-enum Column { kStep, kWritten, kSize, kState, kPrefix };
+qint64 StepOf(const QString& prefix) { return CheckpointTableModel::stepOf(prefix); }
 
-QString Size(qint64 bytes) {
-  if (bytes < 10 * 1024) return QStringLiteral("%1 B").arg(bytes);
-  if (bytes < 10 * 1024 * 1024) return QStringLiteral("%1 KiB").arg(bytes / 1024.0, 0, 'f', 1);
-  return QStringLiteral("%1 MiB").arg(bytes / (1024.0 * 1024.0), 0, 'f', 1);
-}
-
-QString OneLine(const std::string& text) {
-  QString line = QString::fromStdString(text);
-  line.replace('\n', ' ');
-  return line.simplified();
-}
-
-qint64 StepOf(const QString& prefix) { return prefix.section('-', -1).toLongLong(); }
-
-QTableWidget* Table(int columns, QWidget* parent) {
-  auto* table = new QTableWidget(0, columns, parent);
+QTableView* Table(QAbstractItemModel* model, QWidget* parent) {
+  auto* table = new QTableView(parent);
+  table->setModel(model);
+  table->setWordWrap(false);
   table->horizontalHeader()->setStretchLastSection(true);
   table->verticalHeader()->hide();
   table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -61,12 +49,17 @@ CheckpointsView::CheckpointsView(QWidget* parent) : QWidget(parent) {
   next_->setFont(bold);
   restore_ = new QPushButton(this);
   auto* refresh = new QPushButton(this);
-  checkpoints_ = Table(5, this);
-  checkpoints_->setContextMenuPolicy(Qt::CustomContextMenu);
-  tensors_ = Table(4, this);
+  next_->setObjectName("next-restore");
+  checkpoints_ = new CheckpointTableModel(this);
+  tensors_ = new TensorTableModel(this);
+  checkpoint_table_ = Table(checkpoints_, this);
+  checkpoint_table_->setObjectName("checkpoints");
+  checkpoint_table_->setContextMenuPolicy(Qt::CustomContextMenu);
+  tensor_table_ = Table(tensors_, this);
+  tensor_table_->setObjectName("tensors");
   auto* splitter = new QSplitter(Qt::Vertical, this);
-  splitter->addWidget(checkpoints_);
-  splitter->addWidget(tensors_);
+  splitter->addWidget(checkpoint_table_);
+  splitter->addWidget(tensor_table_);
   auto* top = new QHBoxLayout;
   top->addWidget(header_, 1);
   top->addWidget(restore_);
@@ -78,25 +71,28 @@ CheckpointsView::CheckpointsView(QWidget* parent) : QWidget(parent) {
   layout->addWidget(splitter, 1);
   connect(refresh, &QPushButton::clicked, this, &CheckpointsView::refresh);
   connect(restore_, &QPushButton::clicked, this, &CheckpointsView::chooseSelected);
-  connect(checkpoints_, &QTableWidget::itemSelectionChanged, this, [this] {
+  connect(checkpoint_table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
     const int row = selectedRow();
-    if (row >= 0) showTensors(checkpoints_->item(row, kPrefix)->text());
+    if (row >= 0) {
+      tensors_->load(checkpoints_->prefix(row));
+      tensor_table_->resizeColumnsToContents();
+    }
     updateButton();
   });
-  connect(checkpoints_, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
-    const int row = checkpoints_->rowAt(pos.y());
+  connect(checkpoint_table_, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+    const int row = checkpoint_table_->rowAt(pos.y());
     if (row < 0) return;
-    checkpoints_->selectRow(row);
+    checkpoint_table_->selectRow(row);
     QMenu menu;
     QAction* action = menu.addAction(tr("Restore on next start"), this, &CheckpointsView::chooseSelected);
     action->setEnabled(restore_->isEnabled());
-    menu.exec(checkpoints_->viewport()->mapToGlobal(pos));
+    menu.exec(checkpoint_table_->viewport()->mapToGlobal(pos));
   });
   new Retranslate(this, [this, refresh] {
     restore_->setText(tr("Restore on next start"));
     refresh->setText(tr("Refresh"));
-    checkpoints_->setHorizontalHeaderLabels({tr("Step"), tr("Written"), tr("Size"), tr("State"), tr("Prefix")});
-    tensors_->setHorizontalHeaderLabels({tr("Tensor"), tr("Dtype"), tr("Shape"), tr("Values")});
+    checkpoints_->retranslate();
+    tensors_->retranslate();
     CheckpointsView::refresh();
   });
 }
@@ -107,71 +103,21 @@ void CheckpointsView::setDirectory(const QString& dir) {
 }
 
 void CheckpointsView::refresh() {
-  checkpoints_->setRowCount(0);
-  tensors_->setRowCount(0);
+  tensors_->clear();
   next_->clear();
+  const bool listed = checkpoints_->load(dir_);
   updateButton();
   if (dir_.isEmpty()) {
     header_->setText(tr("No checkpoint directory: set one in the run settings to have the chief save checkpoints."));
     return;
   }
-  auto state = ReadCheckpointState(dir_.toStdString());
-  if (!state.ok()) {
+  if (!listed) {
     header_->setText(tr("%1: no checkpoints yet").arg(dir_));
     return;
   }
-  QStringList prefixes;
-  for (const std::string& path : state->all_model_checkpoint_paths()) prefixes << QString::fromStdString(path);
-  std::stable_sort(prefixes.begin(), prefixes.end(),
-                   [](const QString& a, const QString& b) { return StepOf(a) > StepOf(b); });
-  const QString next = QString::fromStdString(state->model_checkpoint_path());
-  for (const QString& prefix : prefixes) {
-    const QFileInfo index(prefix + ".index");
-    const QFileInfo data(QString::fromStdString(BundleDataFile(prefix.toStdString())));
-    QString condition;
-    const bool good = CheckCheckpoint(prefix, &condition);
-    const int row = checkpoints_->rowCount();
-    checkpoints_->insertRow(row);
-    checkpoints_->setItem(row, kStep, new QTableWidgetItem(QString::number(StepOf(prefix))));
-    checkpoints_->setItem(row, kWritten, new QTableWidgetItem(index.lastModified().toString("yyyy-MM-dd HH:mm:ss")));
-    checkpoints_->setItem(row, kSize, new QTableWidgetItem(Size(index.size() + data.size())));
-    checkpoints_->setItem(row, kState, new QTableWidgetItem(condition));
-    checkpoints_->setItem(row, kPrefix, new QTableWidgetItem(prefix));
-    if (!good) {
-      // A damaged checkpoint stands out: the next run skips it for an older one.
-      for (int column = kStep; column <= kPrefix; ++column) {
-        checkpoints_->item(row, column)->setForeground(QColor(200, 30, 30));
-        checkpoints_->item(row, column)->setToolTip(condition);
-      }
-    }
-    if (prefix == next) {
-      for (int column = kStep; column <= kPrefix; ++column) {
-        QFont font = checkpoints_->item(row, column)->font();
-        font.setBold(true);
-        checkpoints_->item(row, column)->setFont(font);
-        checkpoints_->item(row, column)->setToolTip(tr("The next run restores from this checkpoint"));
-      }
-    }
-  }
   header_->setText(tr("%1: %2 checkpoints (newest first)").arg(dir_).arg(checkpoints_->rowCount()));
   next_->setText(nextRestoreText());
-  checkpoints_->resizeColumnsToContents();
-}
-
-int CheckpointsView::checkpointCount() const { return checkpoints_->rowCount(); }
-
-void CheckpointsView::select(int row) { checkpoints_->selectRow(row); }
-
-int CheckpointsView::tensorCount() const { return tensors_->rowCount(); }
-
-QString CheckpointsView::tensorText(int row, int column) const {
-  const QTableWidgetItem* item = tensors_->item(row, column);
-  return item ? item->text() : QString();
-}
-
-QString CheckpointsView::checkpointText(int row, int column) const {
-  const QTableWidgetItem* item = checkpoints_->item(row, column);
-  return item ? item->text() : QString();
+  checkpoint_table_->resizeColumnsToContents();
 }
 
 void CheckpointsView::setRunActive(bool active) {
@@ -188,7 +134,7 @@ bool CheckpointsView::restoreOnNextStart(int row, QString* error) {
     *error = tr("No checkpoint is selected");
     return false;
   }
-  const bool done = RestoreOnNextStart(dir_, checkpoints_->item(row, kPrefix)->text(), error);
+  const bool done = RestoreOnNextStart(dir_, checkpoints_->prefix(row), error);
   refresh();
   return done;
 }
@@ -219,7 +165,7 @@ QString CheckpointsView::nextRestoreText() const {
 }
 
 int CheckpointsView::selectedRow() const {
-  const auto rows = checkpoints_->selectionModel()->selectedRows();
+  const auto rows = checkpoint_table_->selectionModel()->selectedRows();
   return rows.isEmpty() ? -1 : rows.first().row();
 }
 
@@ -234,25 +180,6 @@ void CheckpointsView::updateButton() {
   restore_->setToolTip(run_active_
                            ? tr("Stop the run first: its chief rewrites the checkpoint state each time it saves")
                            : tr("Make the next run's chief restore from the selected checkpoint"));
-}
-
-void CheckpointsView::showTensors(const QString& prefix) {
-  tensors_->setRowCount(0);
-  auto reader = TensorBundleReader::Open(prefix.toStdString());
-  if (!reader.ok()) return;
-  for (const BundleEntryInfo& entry : reader->List()) {
-    auto tensor = reader->Read(entry.name);
-    const int row = tensors_->rowCount();
-    tensors_->insertRow(row);
-    tensors_->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(entry.name)));
-    tensors_->setItem(row, 1, new QTableWidgetItem(QString::fromStdString(DataTypeName(entry.dtype))));
-    tensors_->setItem(row, 2, new QTableWidgetItem(QString::fromStdString(entry.shape.DebugString())));
-    tensors_->setItem(row, 3,
-                      new QTableWidgetItem(tensor.ok()
-                                               ? OneLine(tensor->DebugString(8))
-                                               : QString::fromStdString(std::string(tensor.status().message()))));
-  }
-  tensors_->resizeColumnsToContents();
 }
 
 }  // namespace clab::ui

@@ -11,9 +11,12 @@
 
 class QLabel;
 class QPushButton;
-class QTableWidget;
+class QTableView;
 
 namespace clab::ui {
+
+class CheckpointTableModel;
+class TensorTableModel;
 
 class CheckpointsView : public QWidget {
   Q_OBJECT
@@ -23,23 +26,18 @@ class CheckpointsView : public QWidget {
 
   void setDirectory(const QString& dir);
   void refresh();
-  int checkpointCount() const;
-  // Shows the tensors of checkpoint `row` (0: the newest).
-  void select(int row);
-  int tensorCount() const;
-  QString tensorText(int row, int column) const;
-  // Columns: 0 step, 1 written, 2 size, 3 state, 4 prefix.
-  QString checkpointText(int row, int column) const;
+  // The directory's checkpoints, newest first, and the tensors of the one selected.
+  CheckpointTableModel* checkpoints() const { return checkpoints_; }
+  TensorTableModel* tensors() const { return tensors_; }
 
   // While a run is going, choosing the checkpoint to restore is off.
   void setRunActive(bool active);
   // Makes the next run restore from checkpoint `row`; false with a message naming the file.
   bool restoreOnNextStart(int row, QString* error);
-  // "Next run restores from model.ckpt-125", or why nothing will be restored.
-  QString nextRestoreText() const;
 
  private:
-  void showTensors(const QString& prefix);
+  // "Next run restores from model.ckpt-125", or why nothing will be restored.
+  QString nextRestoreText() const;
   int selectedRow() const;
   void chooseSelected();
   void updateButton();
@@ -49,8 +47,10 @@ class CheckpointsView : public QWidget {
   QLabel* header_ = nullptr;
   QLabel* next_ = nullptr;
   QPushButton* restore_ = nullptr;
-  QTableWidget* checkpoints_ = nullptr;
-  QTableWidget* tensors_ = nullptr;
+  CheckpointTableModel* checkpoints_ = nullptr;
+  TensorTableModel* tensors_ = nullptr;
+  QTableView* checkpoint_table_ = nullptr;
+  QTableView* tensor_table_ = nullptr;
 };
 
 }  // namespace clab::ui

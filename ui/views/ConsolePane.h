@@ -1,89 +1,66 @@
-// One page of the console: lines with filters (level, source, search) over them, newest at
-// the bottom, keeping the newest 20,000. Lines that arrive while the page is hidden are only
-// kept, and drawn when it is shown (or its text is asked for), so pages nobody looks at cost
-// next to nothing however fast tasks talk.
+// One page of the console: a ConsoleModel's lines in a list, with the filters over them
+// (level, source, search, collapsing step counters), newest at the bottom. Lines that arrive
+// while the page is hidden are only kept, and shown when it is shown, so pages nobody looks at
+// cost next to nothing however fast tasks talk.
 //
-// The page follows the tail until the user scrolls up (or unticks Follow): then new lines are
-// kept but not drawn, so the view does not move, and Follow says how many wait; ticking it
-// draws them and returns to the tail. A step counter's lines (StepCounterHook's
-// "global_step/sec" every N steps) are collapsed: each task's latest one is shown once, at
-// the bottom, with how many there were, so they do not bury the other lines.
+// The page follows the tail until the user scrolls up (or unticks Follow): then new lines
+// wait in the model, so the view does not move, and Follow says how many wait; ticking it
+// shows them and returns to the tail. Selected lines copy with Ctrl+C.
 #pragma once
 
 #include "monitor/RunMonitor.h"
 
-#include <QHash>
 #include <QSet>
-#include <QTextCursor>
 #include <QWidget>
 
 class QCheckBox;
 class QComboBox;
 class QLineEdit;
-class QPlainTextEdit;
 class QToolButton;
+class QTreeView;
 
 namespace clab::ui {
+
+class ConsoleModel;
 
 class ConsolePane : public QWidget {
   Q_OBJECT
 
  public:
-  static constexpr int kMaxLines = 20000;
-
   // `show_task`: whether each line names its task (the page of all tasks) or not (one task's).
   explicit ConsolePane(bool show_task, QWidget* parent = nullptr);
 
   void append(const QList<ConsoleLine>& lines);
   void clear();
-  // What the page shows, after the filters (while paused: what it showed when it paused).
-  QString text();
-  // As if chosen and typed, for tests: the lowest level shown (0, 30, 40) and the search.
-  void setFilter(int min_level, const QString& search);
+  // The lines shown, with their level, task, source and repeats (ConsoleModel's roles).
+  ConsoleModel* model() const { return model_; }
   bool following() const { return following_; }
-  // Lines that a step counter writes over and over.
-  static bool collapsible(const ConsoleLine& line);
 
  protected:
   void showEvent(QShowEvent* event) override;
+  void hideEvent(QHideEvent* event) override;
   bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
-  struct Shown {
-    QString key;  // "task|source" of a collapsed line, else empty
-    QString text;
-  };
-  void flush();
-  void refilter();
-  // Draws `lines` after what is shown, a collapsed line replacing its earlier one.
-  void draw(const QList<ConsoleLine>& lines);
-  void removeShownBlock(const QString& key);
-  bool accepts(const ConsoleLine& line) const;
-  QString format(const ConsoleLine& line) const;
+  void applyFilter();
   void setFollowing(bool following);
   void checkScrolledAway();
   void updateFollowText();
+  // Widens the list's column to the longest line shown (rows `first`..`last`, or all).
+  void fitWidth(int first, int last);
+  void copySelection();
 
   const bool show_task_;
+  ConsoleModel* model_ = nullptr;
   QComboBox* level_ = nullptr;
   QComboBox* source_ = nullptr;
   QLineEdit* search_ = nullptr;
   QCheckBox* collapse_ = nullptr;
   QToolButton* follow_ = nullptr;
-  QPlainTextEdit* text_ = nullptr;
-  QList<ConsoleLine> kept_;     // the newest lines, for re-filtering
-  QList<ConsoleLine> pending_;  // kept but not drawn yet (the page was hidden or paused)
-  bool redraw_ = false;         // more arrived than the page keeps: draw anew
+  QTreeView* lines_ = nullptr;
   bool following_ = true;
+  int widest_ = 0;
   QSet<QString> sources_;
-  // A collapsed line in the document: where its block starts and what it says (a block
-  // trimmed off the top no longer says it), and how many lines it stands for.
-  struct Collapsed {
-    QTextCursor at;
-    QString text;
-  };
-  QHash<QString, Collapsed> collapsed_;
-  QHash<QString, int> repeats_;
 };
 
 }  // namespace clab::ui

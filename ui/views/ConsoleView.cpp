@@ -21,6 +21,7 @@ const QColor kFailedTab(200, 30, 30);
 
 ConsoleView::ConsoleView(QWidget* parent) : QWidget(parent) {
   tabs_ = new QTabWidget(this);
+  tabs_->setObjectName("console-tabs");
   tabs_->setDocumentMode(true);
   all_ = new ConsolePane(true, tabs_);
   tabs_->addTab(all_, QString());
@@ -90,19 +91,6 @@ void ConsoleView::clear() {
     pane->deleteLater();
   }
   panes_.clear();
-}
-
-QString ConsoleView::text() const { return all_->text(); }
-
-QString ConsoleView::text(const QString& task) const {
-  ConsolePane* pane = panes_.value(task);
-  return pane ? pane->text() : QString();
-}
-
-QStringList ConsoleView::tabNames() const {
-  QStringList names;
-  for (int i = 0; i < tabs_->count(); ++i) names << tabs_->tabText(i);
-  return names;
 }
 
 ConsolePane* ConsoleView::pane(const QString& task) const { return task.isEmpty() ? all_ : panes_.value(task); }

@@ -2,8 +2,8 @@
 // time, task and source. A tab shows all tasks together ("All"), and each task gets a tab of
 // its own ("ps:0", "worker:1") as soon as it says something; a task that crashed keeps its
 // tab, with its last output, and the name of a tab that received an error turns red. Each tab
-// keeps the newest 20,000 lines and has its own level filter and search. Lines arrive in
-// batches (RunMonitor), are appended in one edit, and hidden tabs only draw them once shown.
+// keeps the newest 20,000 lines (a ConsoleModel) and has its own filters. Lines arrive in
+// batches (RunMonitor), are shown once per timer tick, and hidden tabs only show them once shown.
 #pragma once
 
 #include "monitor/RunMonitor.h"
@@ -28,12 +28,7 @@ class ConsoleView : public QWidget {
   void appendRaw(const QString& task, const QStringList& lines);
   // Empties every tab and removes the tasks' tabs.
   void clear();
-  // The "All" tab's text, or `task`'s tab's (empty when it has none).
-  QString text() const;
-  QString text(const QString& task) const;
-  // The tab names, "All" first.
-  QStringList tabNames() const;
-  // The "All" tab, or `task`'s (nullptr when it has none).
+  // The "All" tab, or `task`'s (nullptr when it has none); its model() holds its lines.
   ConsolePane* pane(const QString& task = {}) const;
   // "ps:0" for "/job:ps/replica:0/task:0".
   static QString shortName(const QString& task);

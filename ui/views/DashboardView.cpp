@@ -1,6 +1,8 @@
 #include "views/DashboardView.h"
 
+#include "models/TaskTableModel.h"
 #include "translations/Retranslate.h"
+#include "views/AxisTitle.h"
 #include "views/ScalarsView.h"
 
 #include <QChart>
@@ -8,10 +10,9 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
-#include <QTableWidget>
+#include <QTableView>
 #include <QVBoxLayout>
 
 #include <QValueAxis>
@@ -20,8 +21,19 @@
 namespace clab::ui {
 namespace {
 
-enum Column { kTask, kState, kStep, kRate, kDetail, kColumns };
 constexpr int kChartPoints = 600;
+
+const QColor kFaultColour(200, 60, 200), kErrorColour(210, 40, 40), kRecoveredColour(40, 170, 80);
+
+// The speed chart's legend: a square of each mark's colour and its name. Each entry stays on
+// one line; entries wrap to the chart's width rather than be cut short.
+QString LegendText(const QList<std::pair<QColor, QString>>& entries) {
+  QStringList items;
+  for (const auto& [colour, name] : entries)
+    items << QStringLiteral("<span style=\"white-space:nowrap\"><span style=\"color:%1\">\u25a0</span>&nbsp;%2</span>")
+                 .arg(colour.name(), name.toHtmlEscaped());
+  return items.join(QStringLiteral(" &nbsp; "));
+}
 
 QLabel* BigLabel(const QString& text, QWidget* parent) {
   auto* label = new QLabel(text, parent);
@@ -37,8 +49,13 @@ QLabel* BigLabel(const QString& text, QWidget* parent) {
 DashboardView::DashboardView(QWidget* parent) : QWidget(parent) {
   step_ = BigLabel(tr("global step -"), this);
   rate_ = BigLabel(tr("%1 steps/s").arg(0), this);
-  table_ = new QTableWidget(0, kColumns, this);
-  table_->setHorizontalHeaderLabels({tr("Task"), tr("State"), tr("Global step"), tr("Steps/s"), tr("Detail")});
+  step_->setObjectName("global-step");
+  rate_->setObjectName("steps-per-second");
+  tasks_ = new TaskTableModel(this);
+  table_ = new QTableView(this);
+  table_->setObjectName("tasks");
+  table_->setModel(tasks_);
+  table_->setWordWrap(false);
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->verticalHeader()->hide();
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -46,6 +63,7 @@ DashboardView::DashboardView(QWidget* parent) : QWidget(parent) {
 
   series_ = new QLineSeries;
   series_->setName(tr("steps/s (all workers)"));
+  series_->setObjectName("speed");
   auto* chart = new QChart;
   chart->addSeries(series_);
   chart->setTitle(tr("Training speed"));
@@ -57,20 +75,23 @@ DashboardView::DashboardView(QWidget* parent) : QWidget(parent) {
     chart->addSeries(series);
     return series;
   };
-  faults_ = marks(tr("fault injected"), QColor(200, 60, 200));
-  errors_ = marks(tr("step failed"), QColor(210, 40, 40));
-  recoveries_ = marks(tr("recovered"), QColor(40, 170, 80));
-  chart->legend()->setAlignment(Qt::AlignBottom);
-  chart->legend()->markers(series_).first()->setVisible(false);
+  faults_ = marks(tr("fault injected"), kFaultColour);
+  errors_ = marks(tr("step failed"), kErrorColour);
+  recoveries_ = marks(tr("recovered"), kRecoveredColour);
+  faults_->setObjectName("fault");
+  errors_->setObjectName("error");
+  recoveries_->setObjectName("recovered");
+  // Qt Charts cuts the names of a narrow chart's legend short: a label under it says them whole.
+  chart->legend()->setVisible(false);
   x_axis_ = new QValueAxis;
   x_axis_->setTitleText(tr("seconds since start"));
   x_axis_->setRange(0, 10);
   y_axis_ = new QValueAxis;
-  y_axis_->setTitleText(tr("steps/s"));
   y_axis_->setRange(0, max_rate_);
   for (QValueAxis* axis : {x_axis_, y_axis_}) axis->setLabelFormat("%g");
   chart->addAxis(x_axis_, Qt::AlignBottom);
   chart->addAxis(y_axis_, Qt::AlignLeft);
+  y_title_ = new AxisTitle(chart, {y_axis_});
   for (QXYSeries* series : {static_cast<QXYSeries*>(series_), static_cast<QXYSeries*>(faults_),
                             static_cast<QXYSeries*>(errors_), static_cast<QXYSeries*>(recoveries_)}) {
     series->attachAxis(x_axis_);
@@ -80,10 +101,19 @@ DashboardView::DashboardView(QWidget* parent) : QWidget(parent) {
   chart_view->setRenderHint(QPainter::Antialiasing);
   chart_view->setMinimumHeight(180);
 
+  legend_ = new QLabel(this);
+  legend_->setObjectName("speed-legend");
+  legend_->setWordWrap(true);
+  legend_->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
+  auto* speed = new QVBoxLayout;
+  speed->setSpacing(2);
+  speed->addWidget(chart_view, 1);
+  speed->addWidget(legend_);
+
   scalars_ = new ScalarsView(this);
   auto* charts = new QHBoxLayout;
-  charts->addWidget(chart_view, 1);
-  charts->addWidget(scalars_, 3);
+  charts->addLayout(speed, 4);
+  charts->addWidget(scalars_, 9);
 
   auto* figures = new QHBoxLayout;
   figures->addWidget(step_);
@@ -98,14 +128,17 @@ DashboardView::DashboardView(QWidget* parent) : QWidget(parent) {
   run_clock_.start();
   // The texts again after a change of the studio's language.
   new Retranslate(this, [this, chart] {
-    table_->setHorizontalHeaderLabels({tr("Task"), tr("State"), tr("Global step"), tr("Steps/s"), tr("Detail")});
+    tasks_->retranslate();
     series_->setName(tr("steps/s (all workers)"));
     chart->setTitle(tr("Training speed"));
     faults_->setName(tr("fault injected"));
     errors_->setName(tr("step failed"));
     recoveries_->setName(tr("recovered"));
     x_axis_->setTitleText(tr("seconds since start"));
-    y_axis_->setTitleText(tr("steps/s"));
+    y_title_->setText(tr("steps/s"));
+    legend_->setText(LegendText({{kFaultColour, tr("fault injected")},
+                                 {kErrorColour, tr("step failed")},
+                                 {kRecoveredColour, tr("recovered")}}));
     showFigures();
   });
 }
@@ -116,40 +149,14 @@ void DashboardView::showFigures() {
 }
 
 void DashboardView::setTasks(const QStringList& tasks) {
-  table_->setRowCount(0);
-  for (const QString& task : tasks) {
-    const int row = table_->rowCount();
-    table_->insertRow(row);
-    table_->setItem(row, kTask, new QTableWidgetItem(task));
-    for (int column = kState; column < kColumns; ++column) table_->setItem(row, column, new QTableWidgetItem);
-    table_->item(row, kState)->setText(NotRunningState().text);
-  }
-  table_->resizeColumnToContents(kTask);
-  table_->setColumnWidth(kState, std::max(table_->columnWidth(kState), fontMetrics().horizontalAdvance('x') * 34));
+  tasks_->setTasks(tasks);
+  table_->resizeColumnToContents(TaskTableModel::kTask);
+  table_->setColumnWidth(TaskTableModel::kState, std::max(table_->columnWidth(TaskTableModel::kState),
+                                                          fontMetrics().horizontalAdvance('x') * 34));
 }
 
 void DashboardView::updateTask(const QString& task, const TaskLiveState& state, const TaskStatus& status) {
-  for (int row = 0; row < table_->rowCount(); ++row) {
-    if (table_->item(row, kTask)->text() != task) continue;
-    table_->item(row, kState)->setText(state.text);
-    table_->item(row, kState)->setForeground(state.light.darker(130));
-    table_->item(row, kStep)->setText(status.global_step >= 0 ? QString::number(status.global_step) : "");
-    table_->item(row, kRate)
-        ->setText(status.steps_per_second > 0 ? QString::number(status.steps_per_second, 'f', 0) : "");
-    QString detail = status.step_failed ? status.last_error : status.detail;
-    // An ended task's last event no longer describes it.
-    switch (state.condition) {
-      case TaskCondition::kKilled:
-      case TaskCondition::kCrashed:
-      case TaskCondition::kFailed: detail = tr("its last output is in the Console"); break;
-      case TaskCondition::kStopped:
-      case TaskCondition::kFinished: detail.clear(); break;
-      default: break;
-    }
-    if (!status.uninitialized.isEmpty()) detail += tr(" (waiting for: %1)").arg(status.uninitialized.join(", "));
-    table_->item(row, kDetail)->setText(detail);
-    table_->item(row, kDetail)->setToolTip(detail);
-  }
+  tasks_->updateTask(task, state, status);
 }
 
 void DashboardView::mark(const QString& kind) {
@@ -159,16 +166,9 @@ void DashboardView::mark(const QString& kind) {
   series->append(t, y);
 }
 
-int DashboardView::markCount(const QString& kind) const {
-  const QScatterSeries* series = kind == "fault" ? faults_ : kind == "error" ? errors_ : recoveries_;
-  return series->count();
-}
-
 void DashboardView::addScalar(const QString&, qint64 global_step, const QString& name, double value) {
   scalars_->add(name, global_step, value);
 }
-
-int DashboardView::lossPoints() const { return scalars_->lossPoints(); }
 
 void DashboardView::reset() {
   startRun();
@@ -202,14 +202,6 @@ void DashboardView::updateProgress(qint64 global_step, double steps_per_second) 
   y_axis_->applyNiceNumbers();
   x_axis_->setRange(std::max(0.0, t - 60), std::max(10.0, t));
   x_axis_->applyNiceNumbers();
-}
-
-QString DashboardView::globalStepText() const { return step_->text(); }
-
-QString DashboardView::stateOf(const QString& task) const {
-  for (int row = 0; row < table_->rowCount(); ++row)
-    if (table_->item(row, kTask)->text() == task) return table_->item(row, kState)->text();
-  return {};
 }
 
 }  // namespace clab::ui

@@ -13,12 +13,14 @@
 class QLabel;
 class QLineSeries;
 class QScatterSeries;
-class QTableWidget;
+class QTableView;
 class QValueAxis;
 
 namespace clab::ui {
 
+class AxisTitle;
 class ScalarsView;
+class TaskTableModel;
 
 class DashboardView : public QWidget {
   Q_OBJECT
@@ -38,14 +40,11 @@ class DashboardView : public QWidget {
   // A scalar a task's hook reported ("loss", "accuracy", "held_out_accuracy"): a point of the
   // current run's curve in the scalar charts (shown once a run reports one).
   void addScalar(const QString& task, qint64 global_step, const QString& name, double value);
-  // Points of the current run's loss curve.
-  int lossPoints() const;
   // Forgets every run's curves (a new project); startRun() keeps the earlier runs'.
   void reset();
   ScalarsView* scalars() const { return scalars_; }
-  int markCount(const QString& kind) const;
-  QString globalStepText() const;
-  QString stateOf(const QString& task) const;
+  // The table's rows: each task's condition, step and rate (TaskTableModel's roles).
+  TaskTableModel* tasks() const { return tasks_; }
 
  private:
   void showFigures();  // the global step and rate above the table
@@ -54,13 +53,16 @@ class DashboardView : public QWidget {
   double shown_rate_ = 0;
   QLabel* step_ = nullptr;
   QLabel* rate_ = nullptr;
-  QTableWidget* table_ = nullptr;
+  TaskTableModel* tasks_ = nullptr;
+  QTableView* table_ = nullptr;
   QLineSeries* series_ = nullptr;
   QScatterSeries* faults_ = nullptr;
   QScatterSeries* errors_ = nullptr;
   QScatterSeries* recoveries_ = nullptr;
   QValueAxis* x_axis_ = nullptr;
   QValueAxis* y_axis_ = nullptr;
+  AxisTitle* y_title_ = nullptr;
+  QLabel* legend_ = nullptr;  // the speed chart's marks, wrapped to the chart's width
   ScalarsView* scalars_ = nullptr;
   QElapsedTimer run_clock_;
   double max_rate_ = 10;

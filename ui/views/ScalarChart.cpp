@@ -1,5 +1,6 @@
 #include "views/ScalarChart.h"
 
+#include "views/AxisTitle.h"
 #include "views/ScalarSmoothing.h"
 
 #include <QChart>
@@ -26,10 +27,8 @@ ScalarChart::ScalarChart(const QString& title, const QString& value_title, QWidg
   x_->setLabelFormat("%g");
   x_->setRange(0, 100);
   y_ = new QValueAxis(chart_);
-  y_->setTitleText(value_title);
   y_->setLabelFormat("%g");
   log_y_ = new QLogValueAxis(chart_);
-  log_y_->setTitleText(value_title);
   log_y_->setLabelFormat("%g");
   log_y_->setBase(10);
   log_y_->setMinorTickCount(-1);
@@ -37,6 +36,8 @@ ScalarChart::ScalarChart(const QString& title, const QString& value_title, QWidg
   chart_->addAxis(y_, Qt::AlignLeft);
   chart_->addAxis(log_y_, Qt::AlignLeft);
   log_y_->setVisible(false);
+  value_title_ = new AxisTitle(chart_, {y_, log_y_});
+  value_title_->setText(value_title);
   view_ = new QChartView(chart_, this);
   view_->setRenderHint(QPainter::Antialiasing);
   view_->setMinimumHeight(160);
@@ -201,8 +202,7 @@ bool ScalarChart::hasData() const {
 void ScalarChart::setTitles(const QString& title, const QString& value_title) {
   chart_->setTitle(title);
   x_->setTitleText(tr("global step"));
-  y_->setTitleText(value_title);
-  log_y_->setTitleText(value_title);
+  value_title_->setText(value_title);
 }
 
 }  // namespace clab::ui

@@ -19,6 +19,8 @@ class QValueAxis;
 
 namespace clab::ui {
 
+class AxisTitle;
+
 class ScalarChart : public QWidget {
   Q_OBJECT
 
@@ -58,6 +60,7 @@ class ScalarChart : public QWidget {
   QValueAxis* x_ = nullptr;
   QValueAxis* y_ = nullptr;
   QLogValueAxis* log_y_ = nullptr;
+  AxisTitle* value_title_ = nullptr;
   QMap<int, Curve> runs_;
   double smoothing_ = 0.6;
   bool log_ = false;

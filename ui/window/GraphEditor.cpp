@@ -16,6 +16,7 @@
 #include "monitor/RunMonitor.h"
 #include "teach/TeachingPanel.h"
 #include "teach/TeachingStage.h"
+#include "window/ToolbarRows.h"
 
 #include <QComboBox>
 #include <QCompleter>
@@ -81,10 +82,13 @@ GraphEditor::GraphEditor(QUndoStack* undo, QWidget* parent) : QWidget(parent) {
   placement_stage_ = new TeachingStage(scene_, this);
   placement_stage_->setDimPruned(false);
 
-  auto* toolbar = new QToolBar(this);
-  toolbar->setIconSize(QSize(16, 16));
-  toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-  buildToolbar(toolbar);
+  QList<QToolBar*> bars;
+  for (const char* name : {"graph-toolbar", "graph-device-toolbar"}) {
+    bars << new QToolBar(this);
+    bars.last()->setObjectName(name);
+    bars.last()->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  }
+  buildToolbar(bars[0], bars[1]);
 
   auto* right = new QSplitter(Qt::Vertical, this);
   auto add_titled = [right](QWidget* widget) {
@@ -129,7 +133,7 @@ GraphEditor::GraphEditor(QUndoStack* undo, QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(0);
-  layout->addWidget(toolbar);
+  layout->addWidget(new ToolbarRows(bars, this));
   layout->addWidget(splitter, 1);
   layout->addWidget(status_);
 
@@ -168,7 +172,7 @@ GraphEditor::GraphEditor(QUndoStack* undo, QWidget* parent) : QWidget(parent) {
 
 GraphEditor::~GraphEditor() = default;
 
-void GraphEditor::buildToolbar(QToolBar* toolbar) {
+void GraphEditor::buildToolbar(QToolBar* toolbar, QToolBar* devices) {
   QAction* import = toolbar->addAction(QString(), this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Import a graph"), {},
                                                       tr("GraphDef (*.pbtxt *.pb *.txt);;All files (*)"));
@@ -202,6 +206,7 @@ void GraphEditor::buildToolbar(QToolBar* toolbar) {
   search_ = new QLineEdit(toolbar);
   search_->setObjectName("find-node");
   search_->setClearButtonEnabled(true);
+  search_->setMinimumWidth(160);  // room for a node's name, whatever the tool bar's width
   search_->setMaximumWidth(200);
   auto* completer = new QCompleter(new QStringListModel(search_), search_);
   completer->setCaseSensitivity(Qt::CaseInsensitive);
@@ -213,10 +218,9 @@ void GraphEditor::buildToolbar(QToolBar* toolbar) {
   connect(completer, qOverload<const QString&>(&QCompleter::activated), this,
           [this](const QString& name) { findNode(name); });
   toolbar->addWidget(search_);
-  toolbar->addSeparator();
-  auto* colour_by = new QLabel(toolbar);
-  toolbar->addWidget(colour_by);
-  color_by_ = new QComboBox(toolbar);
+  auto* colour_by = new QLabel(devices);
+  devices->addWidget(colour_by);
+  color_by_ = new QComboBox(devices);
   color_by_->setObjectName("color-by");
   color_by_->addItems({QString(), QString()});
   connect(color_by_, &QComboBox::activated, this, [this](int index) {
@@ -234,9 +238,9 @@ void GraphEditor::buildToolbar(QToolBar* toolbar) {
       placement_plan_.reset();
     }
   });
-  toolbar->addWidget(color_by_);
-  toolbar->addSeparator();
-  QAction* setter = toolbar->addAction(QString(), this, [this] {
+  devices->addWidget(color_by_);
+  devices->addSeparator();
+  QAction* setter = devices->addAction(QString(), this, [this] {
     QStringList workers;
     for (const ProjectTask& task : project_.tasksOf("worker"))
       workers << QStringLiteral("/job:worker/task:%1").arg(task.index);
@@ -247,7 +251,7 @@ void GraphEditor::buildToolbar(QToolBar* toolbar) {
       QMessageBox::warning(this, tr("Cannot apply the device function"), error);
   });
   setter->setObjectName("replica-device-setter");
-  QAction* device_action = toolbar->addAction(QString(), this, [this] {
+  QAction* device_action = devices->addAction(QString(), this, [this] {
     const QStringList nodes = scene_->selectedNodes();
     if (nodes.isEmpty()) {
       setStatus(tr("Select the nodes to place first"));
@@ -264,12 +268,12 @@ void GraphEditor::buildToolbar(QToolBar* toolbar) {
     if (ok && !document_->setDevices(nodes, device, &error) && !error.isEmpty())
       QMessageBox::warning(this, tr("Cannot set the device"), error);
   });
-  QAction* place = toolbar->addAction(QString(), this, [this] {
+  QAction* place = devices->addAction(QString(), this, [this] {
     QString error;
     if (!previewPlacement(&error)) QMessageBox::warning(this, tr("Cannot place the graph"), error);
   });
-  toolbar->addSeparator();
-  auto* build_menu = new QMenu(toolbar);
+  devices->addSeparator();
+  auto* build_menu = new QMenu(devices);
   const auto open_builder = [this](BuilderDialog::Kind kind) {
     const QStringList selected = scene_->selectedNodes();
     BuilderDialog dialog(kind, document_->nodeNames(), selected.size() == 1 ? selected.first() : QString(), this);
@@ -289,13 +293,13 @@ void GraphEditor::buildToolbar(QToolBar* toolbar) {
     if (!applyBuild(GraphBuilders::addGlobalStep(document_->graph()), &error))
       QMessageBox::warning(this, tr("Cannot add the global step"), error);
   });
-  auto* build_button = new QToolButton(toolbar);
+  auto* build_button = new QToolButton(devices);
   build_button->setObjectName("build-menu");
   build_button->setMenu(build_menu);
   build_button->setPopupMode(QToolButton::InstantPopup);
-  toolbar->addWidget(build_button);
-  toolbar->addSeparator();
-  QAction* teach = toolbar->addAction(QString());
+  devices->addWidget(build_button);
+  devices->addSeparator();
+  QAction* teach = devices->addAction(QString());
   teach->setObjectName("teach");
   teach->setCheckable(true);
   connect(teach, &QAction::toggled, this, &GraphEditor::setTeaching);

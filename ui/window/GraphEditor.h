@@ -94,7 +94,8 @@ class GraphEditor : public QWidget {
   void showEvent(QShowEvent* event) override;
 
  private:
-  void buildToolbar(QToolBar* toolbar);
+  // `toolbar`: files, layout and find; `devices`: colours, placement, builders and teaching.
+  void buildToolbar(QToolBar* toolbar, QToolBar* devices);
   void updatePanels();
   void setStatus(const QString& text);
   // A status that follows the studio's language: `text` is asked again after a change.
