@@ -64,8 +64,8 @@ class LessonsTest : public QObject {
     QPushButton* action = button("lesson-action");
     if (!action || !action->isVisible() || !action->isEnabled()) return false;
     QTest::mouseClick(action, Qt::LeftButton);
-    if (outcome() != "Done.") qWarning("lesson %d page %d: %s", panel_->lessonIndex(), panel_->pageIndex(),
-                                       qPrintable(outcome()));
+    if (outcome() != "Done.")
+      qWarning("lesson %d page %d: %s", panel_->lessonIndex(), panel_->pageIndex(), qPrintable(outcome()));
     return outcome() == "Done.";
   }
   bool next() {

@@ -9,8 +9,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <memory>
 
@@ -79,8 +79,8 @@ ProbeResult TaskProbe::check(const std::string& address, bool tls, const std::at
   }
   const int connected = WaitFor(socket.fd, POLLOUT, stopping, timeout);
   if (connected <= 0)
-    return {WatchProblem::kNoAnswer, address + ": no answer to the connection within " +
-                                         std::to_string(timeout.count()) + " ms"};
+    return {WatchProblem::kNoAnswer,
+            address + ": no answer to the connection within " + std::to_string(timeout.count()) + " ms"};
   int error = 0;
   socklen_t length = sizeof error;
   ::getsockopt(socket.fd, SOL_SOCKET, SO_ERROR, &error, &length);
@@ -101,8 +101,10 @@ ProbeResult TaskProbe::check(const std::string& address, bool tls, const std::at
   while (got < 9) {
     if (WaitFor(socket.fd, POLLIN, stopping, timeout) <= 0) {
       if (stopping) return {};
-      return {WatchProblem::kNotGrpc, address + " accepted the connection but sent nothing back to HTTP/2's "
-                                                "handshake within " + std::to_string(timeout.count()) + " ms"};
+      return {WatchProblem::kNotGrpc, address +
+                                          " accepted the connection but sent nothing back to HTTP/2's "
+                                          "handshake within " +
+                                          std::to_string(timeout.count()) + " ms"};
     }
     const ssize_t n = ::recv(socket.fd, reply + got, sizeof reply - got, 0);
     if (n == 0)

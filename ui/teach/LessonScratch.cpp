@@ -4,8 +4,7 @@
 
 namespace clab::ui {
 
-LessonScratch::LessonScratch(QObject* owner)
-    : QObject(owner), dir_(QDir::temp().filePath("clusterlab-lesson-XXXXXX")) {
+LessonScratch::LessonScratch(QObject* owner) : QObject(owner), dir_(QDir::temp().filePath("clusterlab-lesson-XXXXXX")) {
   setObjectName("lesson-scratch");
 }
 

@@ -10,8 +10,9 @@ namespace clab::ui {
 
 NoticeBanner::NoticeBanner(QWidget* parent) : QFrame(parent) {
   setObjectName("notice-banner");
-  setStyleSheet("#notice-banner { background: #fdecea; border: 1px solid #d9534f; border-radius: 4px; }"
-                "#notice-banner QLabel { color: #7a1f1b; }");
+  setStyleSheet(
+      "#notice-banner { background: #fdecea; border: 1px solid #d9534f; border-radius: 4px; }"
+      "#notice-banner QLabel { color: #7a1f1b; }");
   auto* icon = new QLabel(this);
   icon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(20, 20));
   text_ = new QLabel(this);
