@@ -152,6 +152,7 @@ void MainWindow::buildLayout() {
   const QStringList pages = {"Welcome", "Dashboard", "Console", "Placement", "Graph", "Checkpoints", "Simulate"};
   for (int i = 0; i < pages.size() && i < tabs_->count(); ++i) tabs_->widget(i)->setProperty("page", pages[i]);
   auto* splitter = new QSplitter(Qt::Vertical, this);
+  splitter->setObjectName("central-splitter");
   splitter->addWidget(view_);
   splitter->addWidget(tabs_);
   splitter->setStretchFactor(0, 2);
