@@ -134,8 +134,8 @@ bool RunMonitor::drain() {
     status.connected = connected;
     // What is at the address when the stream is not open.
     ProbeResult probe = connected ? ProbeResult{} : it.value()->problem();
-    // This studio's own processes: one that refuses connections is starting, restarting or
-    // gone, and its process says which.
+    // Tasks this studio started: one that refuses connections is starting, restarting or
+    // gone, and its process (or its launch) says which.
     if (started_here_ && probe.problem == WatchProblem::kRefused) probe = {};
     if (probe.problem != status.problem) {
       status.problem = probe.problem;

@@ -76,8 +76,8 @@ class RunMonitor : public QObject {
   ~RunMonitor() override;
 
   // Task name ("/job:ps/replica:0/task:0") -> "host:port". Replaces any earlier watch.
-  // `started_here`: the tasks are this studio's processes (refused connections before a
-  // task first answers mean it is starting, not that it is missing).
+  // `started_here`: this studio started the tasks (here or on hosts), so a task that refuses
+  // connections is starting, restarting or gone, and its process or launch says which.
   void watch(const QHash<QString, QString>& addresses, bool started_here = false);
   void clear();
   // Takes what the watchers still hold, then ends the watches; the statuses stay.

@@ -1,5 +1,6 @@
 #include "window/LessonActions.h"
 
+#include "run/LocalCluster.h"
 #include "sim/SimulatePanel.h"
 #include "teach/LessonScratch.h"
 #include "teach/TeachingPanel.h"
@@ -7,6 +8,7 @@
 #include "window/MainWindow.h"
 
 #include <QTabWidget>
+#include <QTimer>
 
 namespace clab::ui {
 
@@ -43,6 +45,19 @@ bool PerformLessonAction(MainWindow& window, const LessonPage& page, QString* er
       return true;
     }
     case Action::kRun:
+      if (window.isRunning() && window.cluster()->stopping()) {
+        // The last run (another example's, or the one just switched to synchronous) is
+        // still ending: this one starts as soon as it has.
+        QObject::connect(
+            window.cluster(), &LocalCluster::runFinished, &window,
+            [&window] {
+              QTimer::singleShot(0, &window, [&window] {
+                if (!window.isRunning()) window.runProject();
+              });
+            },
+            Qt::SingleShotConnection);
+        return true;
+      }
       if (window.isRunning()) return true;
       return window.runProject(error);
     case Action::kStop: window.stopRun(); return true;
