@@ -126,6 +126,7 @@ class StudioFeedbackTest : public QObject {
     QCOMPARE(window.runControl()->conditionOf(kWorker), TaskCondition::kNotWatchable);
     QTRY_VERIFY_WITH_TIMEOUT(window.banner()->text().contains("ps / task 0: " + not_clusterlab), kWait);
     QTRY_VERIFY_WITH_TIMEOUT(window.banner()->text().contains("worker / task 0: " + tensorflow), kWait);
+    QVERIFY2(window.banner()->text().contains("UNIMPLEMENTED"), qPrintable(window.banner()->text()));
     window.detach();
     other->Shutdown();
     tf->Shutdown();

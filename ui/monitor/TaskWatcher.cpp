@@ -137,6 +137,11 @@ void TaskWatcher::loop() {
       pause(delay);
       continue;
     }
+    // Something answers HTTP/2 now: what the probe said before is over (a server without
+    // the event stream stays so until its stream opens).
+    if (const WatchProblem last = problem().problem;
+        last != WatchProblem::kNotClusterLab && last != WatchProblem::kTensorFlow)
+      setProblem({});
     auto context = std::make_shared<grpc::ClientContext>();
     context->set_wait_for_ready(true);
     context->set_deadline(std::chrono::system_clock::now() + std::chrono::hours(24 * 365));
@@ -169,8 +174,10 @@ void TaskWatcher::loop() {
     const grpc::Status finished = reader->Finish();
     if (!opened && finished.error_code() == grpc::StatusCode::UNIMPLEMENTED) {
       const bool tensorflow = tensorflow_server();
+      const std::string message = finished.error_message();
       setProblem({tensorflow ? WatchProblem::kTensorFlow : WatchProblem::kNotClusterLab,
-                  address_ + ": " + finished.error_message()});
+                  address_ + ": clab.MonitorService/Watch is UNIMPLEMENTED there" +
+                      (message.empty() ? std::string() : " (" + message + ")")});
     }
     {
       std::lock_guard<std::mutex> lock(mu_);
