@@ -84,7 +84,8 @@ QList<Lesson> Lessons::all() {
             tr("<p>The restarted ps is a new process with a new incarnation and empty memory. The workers' "
                "monitored sessions create new sessions; the chief restores the variables from the last "
                "checkpoint and training goes on from the checkpoint's global step. The chief's card and the "
-               "dashboard say so: <i>restored from model.ckpt-N at step N</i>. Steps taken after that checkpoint "
+               "dashboard say so: <i>restored from model.ckpt-N at step S</i>, S the global step the checkpoint "
+               "holds. Steps taken after that checkpoint "
                "are lost: that is the price of the checkpoint interval.</p>"),
             Action::kRestartTask, kPs, tr("Restart the ps")),
        Page(tr("End the lesson"),
