@@ -1,17 +1,17 @@
 // ClusterLab Studio. Opens the seed example (or the project given), ready to run.
 //
-//   clusterlab [PROJECT.clab] [--run | --run-on-hosts] [--teach STEPS] [--lesson ID] [--language zh_CN]
-//              [--maximise-graph] [--screenshot FILE --after SECONDS [--tab NAME]]
+//   clusterlab [PROJECT.clab] [--run | --run-on-hosts | --attach] [--teach STEPS [--timeline]] [--lesson ID]
+//              [--language zh_CN] [--maximise-graph] [--screenshot FILE --after SECONDS [--tab NAME]]
 //
 // --run starts the cluster at once (--run-on-hosts: on its hosts, as the project's launch
-// settings say); --teach opens the Graph tab in teaching mode, walks
+// settings say; --attach: watch the tasks at their addresses); --teach opens the Graph tab in teaching mode, walks
 // through one step of the project's graph and goes STEPS steps into it (for a class that
-// starts at a given phase); --lesson opens the Lessons panel at a lesson (seed, chief,
-// ps-failure, sync); --maximise-graph opens the Graph tab maximised (View > Maximise graph,
-// F11); --screenshot grabs the window after SECONDS and quits (how the
-// pictures in docs/ are made, under xvfb-run).
+// starts at a given phase; --timeline then opens its timeline); --lesson opens the Lessons panel at a lesson (seed,
+// chief, ps-failure, sync); --maximise-graph opens the Graph tab maximised (View > Maximise graph, F11); --screenshot
+// grabs the window after SECONDS and quits (how the pictures in docs/ are made, under xvfb-run).
 #include "teach/LessonPanel.h"
 #include "teach/TeachingPanel.h"
+#include "teach/TimelineView.h"
 #include "translations/StudioLanguage.h"
 #include "window/GraphEditor.h"
 #include "window/HostRunController.h"
@@ -39,6 +39,9 @@ int main(int argc, char** argv) {
   QCommandLineOption run({"r", "run"}, "start the cluster at once");
   QCommandLineOption run_on_hosts("run-on-hosts",
                                   "start the cluster at once on its hosts (ssh or SLURM, as the project says)");
+  QCommandLineOption attach("attach", "watch the project's tasks at their addresses without starting them");
+  QCommandLineOption timeline("timeline",
+                              "with --teach: open the timeline of the traced steps (the screenshot shows it)");
   QCommandLineOption screenshot("screenshot", "save a picture of the window to FILE and quit", "FILE");
   QCommandLineOption after("after", "seconds to wait before the screenshot", "SECONDS", "3");
   QCommandLineOption tab("tab", "the tab to show: Dashboard, Console, Placement, Checkpoints or Graph", "NAME",
@@ -48,7 +51,8 @@ int main(int argc, char** argv) {
   QCommandLineOption lesson("lesson", "open the Lessons panel at a lesson: seed, chief, ps-failure or sync", "ID");
   QCommandLineOption language("language", "the studio's language: en or zh_CN", "CODE", "en");
   QCommandLineOption maximise_graph("maximise-graph", "open the Graph tab maximised (View > Maximise graph)");
-  parser.addOptions({run, run_on_hosts, teach, lesson, language, maximise_graph, screenshot, after, tab});
+  parser.addOptions(
+      {run, run_on_hosts, attach, timeline, teach, lesson, language, maximise_graph, screenshot, after, tab});
   parser.process(app);
   if (!clab::ui::StudioLanguage::set(parser.value(language))) {
     std::fprintf(stderr, "clusterlab: --language %s: want en or zh_CN\n", qPrintable(parser.value(language)));
@@ -73,6 +77,7 @@ int main(int argc, char** argv) {
   }
   window.show();
   if (parser.isSet(run)) QTimer::singleShot(0, &window, [&window] { window.runProject(); });
+  if (parser.isSet(attach)) QTimer::singleShot(0, &window, [&window] { window.attach(); });
   if (parser.isSet(run_on_hosts)) {
     QTimer::singleShot(0, &window, [&window] {
       QString error;
@@ -99,8 +104,10 @@ int main(int argc, char** argv) {
     clab::ui::GraphEditor* editor = window.graphEditor();
     editor->setTeaching(true);
     clab::ui::TeachingPanel* panel = editor->teaching();
-    QObject::connect(panel, &clab::ui::TeachingPanel::ready, panel, [panel, teach_steps] {
+    const bool open_timeline = parser.isSet(timeline);
+    QObject::connect(panel, &clab::ui::TeachingPanel::ready, panel, [panel, teach_steps, open_timeline] {
       for (int i = 0; i < teach_steps; ++i) panel->step();
+      if (open_timeline) panel->showTimeline();
     });
     QObject::connect(panel, &clab::ui::TeachingPanel::failed, panel,
                      [](const QString& message) { std::fprintf(stderr, "clusterlab: %s\n", qPrintable(message)); });
@@ -117,7 +124,9 @@ int main(int argc, char** argv) {
         if (window.tabs()->widget(i)->property("page").toString().compare(tab_name, Qt::CaseInsensitive) == 0)
           window.tabs()->setCurrentIndex(i);
       QApplication::processEvents();
-      const bool saved = window.grab().save(file);
+      // An open timeline is what the picture is of.
+      auto* timeline = window.findChild<clab::ui::TimelineView*>();
+      const bool saved = (timeline && timeline->isVisible() ? timeline->grab() : window.grab()).save(file);
       if (!saved) std::fprintf(stderr, "clusterlab: cannot write %s\n", qPrintable(file));
       window.close();
       QApplication::exit(saved ? 0 : 1);

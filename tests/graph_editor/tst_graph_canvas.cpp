@@ -149,7 +149,8 @@ class GraphCanvasTest : public QObject {
     window.activateWindow();
     QTRY_VERIFY(window.isActiveWindow());
     window.tabs()->setCurrentWidget(window.graphEditor());
-    auto* splitter = qobject_cast<QSplitter*>(window.centralWidget());
+    // The canvas and the tabs, under the window's notice banner.
+    auto* splitter = window.centralWidget()->findChild<QSplitter*>("central-splitter");
     QVERIFY(splitter != nullptr);
     QWidget* canvas = splitter->widget(0);
     QApplication::processEvents();

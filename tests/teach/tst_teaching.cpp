@@ -23,13 +23,18 @@
 
 #include <QDockWidget>
 #include <QGraphicsPathItem>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsView>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPen>
+#include <QPointer>
 #include <QPushButton>
+#include <QRegularExpression>
+#include <QScreen>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -343,6 +348,127 @@ class TeachingTest : public QObject {
     lessons->doAction();
     QVERIFY(window.project().run.sync);
     QCOMPARE(performed.count(), 10);
+  }
+
+  // Register: each task's outline encloses its own nodes and no other node, on the seed and
+  // on the digits MLP (whose layout mixes the ps's and the worker's nodes).
+  void registerOutlinesEncloseOnlyTheirTasksNodes() {
+    for (const QString& program : {QString("seed"), QString("digits-mlp")}) {
+      GraphEditor editor;
+      editor.resize(1500, 900);
+      Project project = program == "seed" ? Project::seed() : Project::digitsMlp();
+      editor.setProject(project);
+      editor.setTeaching(true);
+      editor.show();
+      TeachingPanel* panel = editor.teaching();
+      QSignalSpy ready(panel, &TeachingPanel::ready);
+      panel->prepare();
+      QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 60000);
+      while (panel->phase() != TeachingPhase::kRegister) panel->step();
+      const StepWalkthrough* walk = panel->walkthrough();
+      QVERIFY(walk);
+      int outlines = 0;
+      for (QGraphicsItem* item : editor.scene()->items()) {
+        if (item->data(0).toString() != "partition") continue;
+        ++outlines;
+        const QString task = item->data(1).toString();
+        const QPainterPath shape = static_cast<QGraphicsPathItem*>(item)->path();
+        int own = 0;
+        for (QGraphicsItem* other : editor.scene()->items()) {
+          auto* node = dynamic_cast<NodeItem*>(other);
+          if (!node) continue;
+          const bool mine =
+              walk->kept.contains(node->name()) && StepWalkthrough::taskOf(walk->assigned.value(node->name())) == task;
+          const QRectF r = node->sceneBoundingRect();
+          if (mine) {
+            QVERIFY2(shape.contains(r), qPrintable(program + ": " + node->name() + " outside " + task));
+            ++own;
+          } else {
+            QVERIFY2(!shape.intersects(r), qPrintable(program + ": " + node->name() + " inside " + task));
+          }
+        }
+        QVERIFY(own > 0);
+      }
+      QCOMPARE(outlines, walk->partitions.size());
+      editor.setTeaching(false);
+    }
+  }
+
+  // The run's narration names the nodes on the canvas only: the _Send, _Recv and packing
+  // nodes that partitioning adds are told by the tensors they carry.
+  void narrationNamesOnlyDrawnNodes() {
+    for (const QString& program : {QString("seed"), QString("digits-mlp")}) {
+      const tensorflow::GraphDef graph = ProgramGraph(program);
+      auto walk = StepWalkthrough::build(graph, Cluster(1, 1), StepWalkthrough::guessFetches(graph), {},
+                                         StepWalkthrough::guessInit(graph), 1);
+      QVERIFY2(walk.ok(), walk.status().ToString().c_str());
+      QSet<QString> drawn;
+      for (const auto& node : graph.node()) drawn.insert(QString::fromStdString(node.name()));
+      const QRegularExpression bold("<b>(.*?)</b>");
+      int transfers_told = 0;
+      for (const WalkExecution& e : walk->executionsOf()) {
+        const QString line = TeachingText::explainExecution(e, *walk);
+        if (!drawn.contains(e.node)) {
+          QVERIFY2(!line.contains(e.node.toHtmlEscaped()), qPrintable(program + ": " + line));
+          ++transfers_told;
+        }
+        for (auto it = bold.globalMatch(line); it.hasNext();)
+          for (QString name : it.next().captured(1).split(", ")) {
+            name = name.section(':', 0, 0);
+            QVERIFY2(drawn.contains(name), qPrintable(program + ": " + name + " in " + line));
+          }
+      }
+      QVERIFY(transfers_told >= 2);
+    }
+  }
+
+  // The timeline opens from the teaching panel as a window on the studio's screen, labels
+  // its bars with their nodes' names and closes on Escape.
+  void timelineOpensOnScreenLabelledAndClosesOnEscape() {
+    GraphEditor editor;
+    editor.resize(1400, 800);
+    editor.setProject(Project::seed());
+    editor.setTeaching(true);
+    editor.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&editor));
+    TeachingPanel* panel = editor.teaching();
+    QSignalSpy ready(panel, &TeachingPanel::ready);
+    panel->prepare();
+    QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 20000);
+    auto* open = panel->findChild<QPushButton*>("teach-timeline");
+    QVERIFY(open && open->isEnabled());
+    QTest::mouseClick(open, Qt::LeftButton);
+    QPointer<TimelineView> view = panel->findChild<TimelineView*>();
+    QVERIFY(view);
+    QVERIFY(QTest::qWaitForWindowExposed(view));
+    QVERIFY(view->isWindow());
+    const QRect screen = editor.screen()->availableGeometry();
+    QVERIFY2(screen.contains(view->frameGeometry()),
+             qPrintable(QString("%1,%2 %3x%4").arg(view->x()).arg(view->y()).arg(view->width()).arg(view->height())));
+    // Bars carry their nodes' names where they fit (how many fit at first depends on how
+    // long the nodes took); zoomed in, every bar carries its whole name.
+    auto* canvas = view->findChild<QGraphicsView*>();
+    auto elided = [canvas] {
+      for (QGraphicsItem* item : canvas->scene()->items())
+        if (auto* label = dynamic_cast<QGraphicsSimpleTextItem*>(item); label && label->data(0).isValid())
+          if (label->text() != label->data(0).toString()) return true;
+      return false;
+    };
+    for (int i = 0; i < 40 && (view->labelledBars() < view->computeBars() + view->transferBars() || elided()); ++i)
+      view->zoom(2);
+    QCOMPARE(view->labelledBars(), view->computeBars() + view->transferBars());
+    int matmul_labels = 0;
+    for (QGraphicsItem* item : canvas->scene()->items())
+      if (auto* label = dynamic_cast<QGraphicsSimpleTextItem*>(item); label && label->data(0).toString() == "MatMul") {
+        QCOMPARE(label->text(), QString("MatMul"));
+        // The label lies on its bar.
+        QVERIFY(label->parentItem()->sceneBoundingRect().contains(label->sceneBoundingRect().center()));
+        ++matmul_labels;
+      }
+    QCOMPARE(matmul_labels, 3);  // one per traced step
+    view->activateWindow();
+    QTest::keyClick(view, Qt::Key_Escape);
+    QTRY_VERIFY(view.isNull());
   }
 
   void badFetchIsNamed() {

@@ -20,6 +20,7 @@ void TaskItem::setAddress(const QString& address) {
 void TaskItem::setStatus(const QColor& light, const QString& text) {
   light_ = light;
   status_ = text;
+  updateToolTip();
   update();
 }
 
@@ -41,6 +42,7 @@ void TaskItem::setDevices(const QList<DeviceInfo>& devices) {
 void TaskItem::updateToolTip() {
   QString tip = task_;
   if (!problem_.isEmpty()) tip += "\n" + problem_;
+  if (!status_.isEmpty()) tip += "\n" + status_;
   if (!devices_text_.isEmpty()) tip += "\n" + tr("Devices:") + "\n" + devices_text_;
   setToolTip(tip);
 }

@@ -28,8 +28,9 @@ RunMonitor::RunMonitor(QObject* parent) : QObject(parent) {
 
 RunMonitor::~RunMonitor() = default;
 
-void RunMonitor::watch(const QHash<QString, QString>& addresses) {
+void RunMonitor::watch(const QHash<QString, QString>& addresses, bool started_here) {
   clear();
+  started_here_ = started_here;
   for (auto it = addresses.begin(); it != addresses.end(); ++it) {
     watchers_.insert(it.key(), std::make_shared<TaskWatcher>(it.key(), it.value().toStdString()));
     statuses_.insert(it.key(), TaskStatus{});
@@ -131,6 +132,20 @@ bool RunMonitor::drain() {
     const bool connected = it.value()->connected();
     bool changed = connected != status.connected;
     status.connected = connected;
+    // What is at the address when the stream is not open.
+    ProbeResult probe = connected ? ProbeResult{} : it.value()->problem();
+    // Tasks this studio started: one that refuses connections is starting, restarting or
+    // gone, and its process (or its launch) says which.
+    if (started_here_ && probe.problem == WatchProblem::kRefused) probe = {};
+    if (probe.problem != status.problem) {
+      status.problem = probe.problem;
+      status.problem_detail = QString::fromStdString(probe.detail);
+      changed = true;
+      if (probe.problem != WatchProblem::kNone)
+        lines.append({it.key(), QDateTime::currentMSecsSinceEpoch() / 1000.0, 40, "monitor",
+                      tr("cannot watch this task: %1").arg(status.problem_detail)});
+      emit watchProblem(it.key(), probe.problem);
+    }
     const TaskState::Phase before = status.phase;
     const bool failed_before = status.step_failed;
     const qint64 step_before = status.global_step;

@@ -6,6 +6,7 @@
 
 #include "clab/monitor.pb.h"
 #include "monitor/DeviceInfo.h"
+#include "monitor/TaskProbe.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -41,6 +42,10 @@ struct TaskStatus {
   bool step_failed = false;
   QString last_error;         // "UNAVAILABLE: ..." of that failure
   QList<DeviceInfo> devices;  // as the task last said (kept after it stops)
+  // Why its stream is not open: what is at its address instead of a ClusterLab task. A task
+  // of a local run that refuses connections is not reported so: its process tells more.
+  WatchProblem problem = WatchProblem::kNone;
+  QString problem_detail;  // English, from the probe or the refused call
 };
 
 struct ConsoleLine {
@@ -71,7 +76,9 @@ class RunMonitor : public QObject {
   ~RunMonitor() override;
 
   // Task name ("/job:ps/replica:0/task:0") -> "host:port". Replaces any earlier watch.
-  void watch(const QHash<QString, QString>& addresses);
+  // `started_here`: this studio started the tasks (here or on hosts), so a task that refuses
+  // connections is starting, restarting or gone, and its process or launch says which.
+  void watch(const QHash<QString, QString>& addresses, bool started_here = false);
   void clear();
   // Takes what the watchers still hold, then ends the watches; the statuses stay.
   void stopWatching();
@@ -88,6 +95,9 @@ class RunMonitor : public QObject {
 
  signals:
   void statusChanged(const QString& task);
+  // A task turned out not to be watchable (statuses()' problem says why), or became so again
+  // (kNone).
+  void watchProblem(const QString& task, clab::ui::WatchProblem problem);
   // The task answered GetTaskInfo: its devices are in statuses().
   void devicesChanged(const QString& task);
   void progress();
@@ -112,6 +122,7 @@ class RunMonitor : public QObject {
   void apply(const QString& task, const TaskEvent& event, QList<ConsoleLine>* lines, bool* placed, bool* stepped);
 
   QHash<QString, std::shared_ptr<TaskWatcher>> watchers_;
+  bool started_here_ = false;
   QHash<QString, TaskStatus> statuses_;
   QSet<QString> failed_tasks_;                       // tasks that reported an error and have not recovered yet
   QHash<QString, QPair<qint64, qint64>> rate_base_;  // task -> (local step, ms) at the last rate update

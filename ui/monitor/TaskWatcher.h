@@ -3,10 +3,12 @@
 // away, and keeps what arrived until the GUI thread takes it with take(). Each time the
 // stream opens it also asks the task what it is (GetTaskInfo: its devices among others), for
 // takeInfo(). The GUI thread never waits on the network, and however fast a task talks it
-// receives events in batches.
+// receives events in batches. Before each stream it asks what is at the address (TaskProbe):
+// until a ClusterLab task answers there, problem() says what is there instead.
 #pragma once
 
 #include "clab/monitor.pb.h"
+#include "monitor/TaskProbe.h"
 
 #include <QString>
 
@@ -43,6 +45,9 @@ class TaskWatcher {
   int64_t takeMissed();
   // The task's latest answer to GetTaskInfo, once: true when one came since the last call.
   bool takeInfo(TaskInfoResponse* info);
+  // Why the task cannot be watched right now (kNone while its stream is open or when the
+  // address has not been asked yet).
+  ProbeResult problem() const;
   // Whether the stream is open right now.
   bool connected() const { return connected_; }
   // Waits until the stream is closed (the task ended and everything it sent has arrived),
@@ -51,12 +56,15 @@ class TaskWatcher {
 
  private:
   void loop();
+  void setProblem(ProbeResult problem);
+  // Sleeps `duration`, or less when the watcher stops.
+  void pause(std::chrono::milliseconds duration);
 
   const QString task_;
   const std::string address_;
   std::atomic<bool> stopping_{false};
   std::atomic<bool> connected_{false};
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::condition_variable closed_;  // notified when a stream ends
   std::vector<TaskEvent> pending_;
   int64_t missed_ = 0;
@@ -64,6 +72,7 @@ class TaskWatcher {
   std::shared_ptr<grpc::ClientContext> info_context_;  // the GetTaskInfo call in flight
   TaskInfoResponse info_;
   bool has_info_ = false;
+  ProbeResult problem_;
   std::thread thread_;
 };
 

@@ -37,6 +37,12 @@ bool LocalCluster::running() const {
   return false;
 }
 
+bool LocalCluster::stopping() const {
+  for (const auto& task : tasks_)
+    if (!task->finished && task->stop_requested) return true;
+  return false;
+}
+
 QList<qint64> LocalCluster::pids() const {
   QList<qint64> pids;
   for (const auto& task : tasks_)

@@ -31,6 +31,8 @@ class LocalCluster : public QObject {
   bool start(const Project& project, QString* error);
   void stop();
   bool running() const;
+  // Stop was asked for and some of its processes have not ended yet.
+  bool stopping() const;
   // Fault injection: SIGKILL one task (it is reported as crashed), or start it again with
   // the same command line (killing it first if it still runs). False when the task is
   // unknown or no run is going.

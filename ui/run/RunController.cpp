@@ -31,7 +31,7 @@ bool RunController::start(const Project& project, QString* error) {
   ends_.clear();
   if (!cluster_->start(project, error)) return false;
   forgotten_ = false;
-  monitor_->watch(cluster_->addresses());
+  monitor_->watch(cluster_->addresses(), /*started_here=*/true);
   updateTicking();
   return true;
 }

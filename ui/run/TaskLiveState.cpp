@@ -69,6 +69,23 @@ TaskLiveState DescribeTask(const TaskStatus& status, const ProcessEnd& end) {
                                               : TaskLiveText::tr("finished"));
   }
   if (!status.connected) {
+    switch (status.problem) {
+      case WatchProblem::kNone: break;
+      case WatchProblem::kBadAddress:
+        return Make(TaskCondition::kUnreachable, TaskLiveText::tr("unreachable: its host name does not resolve"));
+      case WatchProblem::kRefused:
+        return Make(TaskCondition::kUnreachable, TaskLiveText::tr("unreachable: nothing listens on its port"));
+      case WatchProblem::kNoAnswer:
+        return Make(TaskCondition::kUnreachable, TaskLiveText::tr("unreachable: its host does not answer"));
+      case WatchProblem::kNotGrpc:
+        return Make(TaskCondition::kNotWatchable, TaskLiveText::tr("not a gRPC server: another program has its port"));
+      case WatchProblem::kNotClusterLab:
+        return Make(TaskCondition::kNotWatchable,
+                    TaskLiveText::tr("not a ClusterLab task: a gRPC server without ClusterLab's event stream"));
+      case WatchProblem::kTensorFlow:
+        return Make(TaskCondition::kNotWatchable,
+                    TaskLiveText::tr("a TensorFlow server: it runs, but has no event stream to watch"));
+    }
     if (status.phase == TaskState::UNKNOWN) return Make(TaskCondition::kStarting, TaskLiveText::tr("starting"));
     return Make(TaskCondition::kUnreachable, TaskLiveText::tr("unreachable (its event stream was lost)"));
   }
@@ -108,6 +125,7 @@ QColor ConditionColor(TaskCondition condition) {
     case TaskCondition::kWaiting:
     case TaskCondition::kInitializing:
     case TaskCondition::kStalled:
+    case TaskCondition::kNotWatchable:
     case TaskCondition::kRecovering: return {235, 170, 40};
     case TaskCondition::kServing:
     case TaskCondition::kReady:
@@ -134,6 +152,7 @@ QString ConditionName(TaskCondition condition) {
     case TaskCondition::kStalled: return "stalled";
     case TaskCondition::kRecovering: return "recovering";
     case TaskCondition::kUnreachable: return "unreachable";
+    case TaskCondition::kNotWatchable: return "not watchable";
     case TaskCondition::kFinished: return "finished";
     case TaskCondition::kStopped: return "stopped";
     case TaskCondition::kKilled: return "killed";

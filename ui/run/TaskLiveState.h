@@ -21,7 +21,8 @@ enum class TaskCondition {
   kTraining,      // steps arrive
   kStalled,       // training, but no step arrived for a while
   kRecovering,    // its last step failed; the session recreates itself
-  kUnreachable,   // watched, but its stream was lost (an attached task that went away)
+  kUnreachable,   // watched, but nothing answers at its address (or its stream was lost)
+  kNotWatchable,  // something answers at its address, but not a ClusterLab task's event stream
   kFinished,      // training over (the task said so, or exited with 0)
   kStopped,       // ended by Stop (or by the end of the run)
   kKilled,        // killed from the studio

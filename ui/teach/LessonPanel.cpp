@@ -22,8 +22,11 @@ LessonPanel::LessonPanel(QWidget* parent) : QWidget(parent), lessons_(Lessons::a
   action_->setObjectName("lesson-action");
   previous_ = new QPushButton(this);
   next_ = new QPushButton(this);
+  previous_->setObjectName("lesson-previous");
+  next_->setObjectName("lesson-next");
   position_ = new QLabel(this);
   outcome_ = new QLabel(this);
+  outcome_->setObjectName("lesson-outcome");
   outcome_->setWordWrap(true);
   auto* navigation = new QHBoxLayout;
   navigation->addWidget(previous_);

@@ -10,6 +10,7 @@ LessonPage Page(QString title, QString text, Action action = Action::kNone, QStr
 }
 
 const char* const kPs = "/job:ps/replica:0/task:0";
+const char* const kCheckpointedDigits = "digits-mlp-checkpointed";
 
 }  // namespace
 
@@ -64,11 +65,15 @@ QList<Lesson> Lessons::all() {
       tr("A ps failure and recovery"),
       {Page(tr("Train, then lose the ps"),
             tr("<p>Open the digits MLP: a ps and two workers. The weights live on the ps; every worker step "
-               "reads them and sends its gradients back.</p>"),
-            Action::kOpenExample, "digits-mlp", tr("Open the digits MLP")),
+               "reads them and sends its gradients back.</p><p>For this lesson the run trains until you stop "
+               "it, and the chief writes a checkpoint every %1 global steps into a scratch folder of its "
+               "own.</p>")
+                .arg(kLessonCheckpointSteps),
+            Action::kOpenExample, kCheckpointedDigits, tr("Open the digits MLP")),
        Page(tr("Start training"),
-            tr("<p>Start the run and watch the global step and the loss on the dashboard. The chief writes a "
-               "checkpoint now and then (the Checkpoints tab lists them).</p>"),
+            tr("<p>Start the run and watch the global step and the loss on the dashboard. The Checkpoints tab "
+               "lists each checkpoint the chief writes (<i>model.ckpt-N</i>, N its global step). Wait for the "
+               "first one before you kill the ps.</p>"),
             Action::kRun, {}, tr("Start the run")),
        Page(tr("Kill the ps"),
             tr("<p>Killing the ps (SIGKILL, as a crashed machine) loses every variable it held. The workers' "
@@ -78,10 +83,15 @@ QList<Lesson> Lessons::all() {
        Page(tr("Restart it and recover"),
             tr("<p>The restarted ps is a new process with a new incarnation and empty memory. The workers' "
                "monitored sessions create new sessions; the chief restores the variables from the last "
-               "checkpoint (or initialises them again when there is none) and training goes on from the "
-               "checkpoint's global step. Steps taken after that checkpoint are lost: that is the price of the "
-               "checkpoint interval.</p>"),
-            Action::kRestartTask, kPs, tr("Restart the ps"))}};
+               "checkpoint and training goes on from the checkpoint's global step. The chief's card and the "
+               "dashboard say so: <i>restored from model.ckpt-N at step S</i>, S the global step the checkpoint "
+               "holds. Steps taken after that checkpoint "
+               "are lost: that is the price of the checkpoint interval.</p>"),
+            Action::kRestartTask, kPs, tr("Restart the ps")),
+       Page(tr("End the lesson"),
+            tr("<p>The run trains until it is stopped. Stop it: every task ends as <i>stopped</i>, and the "
+               "checkpoints stay in the Checkpoints tab until the window closes.</p>"),
+            Action::kStop, {}, tr("Stop the run"))}};
   lessons << Lesson{
       "sync",
       tr("Asynchronous versus synchronous updates"),

@@ -9,12 +9,18 @@
 
 namespace clab::ui {
 
+// The ps-failure lesson's run: the digits MLP that trains until it is stopped, its chief
+// writing a checkpoint every kLessonCheckpointSteps global steps into a scratch folder.
+inline constexpr qint64 kLessonCheckpointSteps = 500;
+inline constexpr qint64 kLessonLastStep = 1'000'000'000;
+
 struct LessonPage {
   enum class Action { kNone, kOpenExample, kWalkThrough, kRun, kStop, kKillTask, kRestartTask, kSetSync, kSimulate };
   QString title;
   QString text;  // rich text
   Action action = Action::kNone;
-  // kOpenExample: the example ("seed", "seed-two-workers", "digits-mlp"); kKillTask and
+  // kOpenExample: the example ("seed", "seed-two-workers", "digits-mlp", or
+  // "digits-mlp-checkpointed": the digits MLP with the ps-failure lesson's run settings); kKillTask and
   // kRestartTask: the task ("/job:ps/replica:0/task:0"); kSetSync: "on" or "off"; kSimulate:
   // "WORKERS,PS,sync|async" for the Simulate tab.
   QString argument;

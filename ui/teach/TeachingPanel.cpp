@@ -5,6 +5,7 @@
 #include "teach/TeachingStage.h"
 #include "teach/TimelineView.h"
 #include "translations/StudioLanguage.h"
+#include "window/ScreenFit.h"
 
 #include <QComboBox>
 #include <QEvent>
@@ -80,6 +81,7 @@ TeachingPanel::TeachingPanel(GraphDocument* document, GraphScene* scene, QWidget
   language_->addItem("English", "en");
   language_->addItem(QString::fromUtf8("中文"), "zh_CN");
   timeline_ = new QPushButton(this);
+  timeline_->setObjectName("teach-timeline");
   timeline_->setObjectName("teach-timeline");
   status_ = new QLabel(this);
   status_->setWordWrap(true);
@@ -312,11 +314,17 @@ void TeachingPanel::render() {
 
 void TeachingPanel::showTimeline() {
   if (!walk_) return;
-  auto* view = new TimelineView(walk_->step_stats, nullptr);
+  // A window of its own that belongs to the studio's: on the studio's screen, closed with
+  // it or with Escape.
+  auto* view = new TimelineView(walk_->step_stats, this);
+  view->setWindowFlag(Qt::Window);
   view->setAttribute(Qt::WA_DeleteOnClose);
   view->setWindowTitle(tr("Timeline of the traced steps"));
-  view->resize(900, 360);
+  if (window()->screen()) view->setScreen(window()->screen());
+  FitToScreen(view, {900, 420});
   view->show();
+  view->raise();
+  view->activateWindow();
 }
 
 void TeachingPanel::changeEvent(QEvent* event) {

@@ -10,6 +10,7 @@
 #include <QGraphicsPathItem>
 #include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
+#include <QHash>
 #include <QPen>
 #include <QSet>
 #include <QVariantAnimation>
@@ -164,28 +165,47 @@ QPointF TeachingStage::labelPlace(const QPainterPath& path, const QRectF& box) c
 }
 
 void TeachingStage::drawPartitions() {
+  // The task of each node on the canvas ("" for nodes the step does not run).
+  QHash<QString, QString> task_of;
+  for (const QString& node : walk_->kept) task_of.insert(node, StepWalkthrough::taskOf(walk_->assigned.value(node)));
+  constexpr qreal kPad = 10;  // around a partition's own nodes
+  constexpr qreal kKeep = 4;  // the outline stays this far from any other node
   for (const WalkPartition& partition : walk_->partitions) {
+    // The outline follows the partition's own nodes, so that it encloses them and nothing
+    // else, however the layout mixes the tasks' nodes.
+    QPainterPath shape;
     QRectF box;
-    int shown = 0;
     for (const QString& node : walk_->kept) {
-      if (StepWalkthrough::taskOf(walk_->assigned.value(node)) != partition.task) continue;
+      if (task_of.value(node) != partition.task) continue;
       if (NodeItem* item = scene_->item(node)) {
-        box = box.united(item->sceneBoundingRect());
-        ++shown;
+        const QRectF r = item->sceneBoundingRect();
+        QPainterPath around;
+        around.addRoundedRect(r.adjusted(-kPad, -kPad, kPad, kPad), 8, 8);
+        shape = shape.united(around);
+        box = box.united(r);
       }
     }
-    if (shown == 0) continue;
+    if (shape.isEmpty()) continue;
+    QPainterPath others;
+    for (QGraphicsItem* item : scene_->items(shape.boundingRect(), Qt::IntersectsItemBoundingRect)) {
+      if (item->type() != NodeItem::Type) continue;
+      if (task_of.value(static_cast<NodeItem*>(item)->name()) == partition.task) continue;
+      others.addRect(item->sceneBoundingRect().adjusted(-kKeep, -kKeep, kKeep, kKeep));
+    }
+    if (!others.isEmpty()) shape = shape.subtracted(others);
     const QColor color = scene_->colors().color(partition.task);
-    auto* rect = new QGraphicsRectItem(box.adjusted(-14, -26, 14, 14));
-    rect->setPen(QPen(color.darker(150), 2, Qt::DotLine));
-    rect->setBrush(Qt::NoBrush);
-    rect->setZValue(kOverlayZ - 2);
+    auto* outline = new QGraphicsPathItem(shape);
+    outline->setPen(QPen(color.darker(150), 2, Qt::DotLine));
+    outline->setBrush(QColor(color.red(), color.green(), color.blue(), 28));
+    outline->setZValue(kOverlayZ - 2);
+    outline->setData(0, QStringLiteral("partition"));
+    outline->setData(1, partition.task);
     auto* label = new QGraphicsSimpleTextItem(
-        QStringLiteral("%1 · %2").arg(TeachingText::shortTask(partition.task)).arg(partition.nodes.size()), rect);
+        QStringLiteral("%1 · %2").arg(TeachingText::shortTask(partition.task)).arg(partition.nodes.size()), outline);
     label->setBrush(color.darker(170));
-    label->setPos(rect->rect().topLeft() + QPointF(6, 4));
-    scene_->addItem(rect);
-    overlays_ << rect;
+    label->setPos(box.topLeft() + QPointF(-kPad, -kPad - label->boundingRect().height() - 2));
+    scene_->addItem(outline);
+    overlays_ << outline;
   }
 }
 

@@ -149,6 +149,13 @@ QString TeachingText::explainPhase(TeachingPhase phase, const StepWalkthrough& w
 
 QString TeachingText::explainExecution(const WalkExecution& e, const StepWalkthrough& walk) {
   const QString where = shortTask(StepWalkthrough::taskOf(e.device));
+  // The nodes the partitioning added (_Send, _Recv, packing) are not on the canvas: the
+  // narration names the tensors they carry, whose nodes are.
+  const auto drawn = [&walk](const QString& node) { return walk.kept.contains(node) || walk.pruned.contains(node); };
+  const auto carried = [](const WalkTransfer& t) { return t.packed.isEmpty() ? QStringList{t.tensor} : t.packed; };
+  const WalkTransfer* transfer = nullptr;
+  for (const WalkTransfer& t : walk.transfers)
+    if (t.send_node == e.node || t.recv_node == e.node || t.producer == e.node) transfer = &t;
   QString what;
   if (e.op == "_Send") {
     what =
@@ -173,8 +180,20 @@ QString TeachingText::explainExecution(const WalkExecution& e, const StepWalkthr
   } else {
     what = tr("computes %1 from its inputs.").arg(e.op);
   }
-  Q_UNUSED(walk);
-  return tr("<b>%1</b> (%2) on %3 %4").arg(e.node.toHtmlEscaped(), e.op.toHtmlEscaped(), where.toHtmlEscaped(), what);
+  if (drawn(e.node))
+    return tr("<b>%1</b> (%2) on %3 %4").arg(e.node.toHtmlEscaped(), e.op.toHtmlEscaped(), where.toHtmlEscaped(), what);
+  if (!transfer && e.op == "_UnpackTensors") {
+    // The unpacking on the receiving side: the packed transfer that arrived there.
+    for (const WalkTransfer& t : walk.transfers)
+      if (e.inputs.contains(t.recv_node)) transfer = &t;
+    for (const WalkTransfer& t : walk.transfers)
+      if (!transfer && !t.packed.isEmpty() && t.to_task == StepWalkthrough::taskOf(e.device)) transfer = &t;
+  }
+  if (!transfer) return tr("(%1) on %2 %3").arg(e.op.toHtmlEscaped(), where.toHtmlEscaped(), what);
+  const QString tensors = carried(*transfer).join(", ");
+  const QString route = tr("from %1 to %2").arg(shortTask(transfer->from_task), shortTask(transfer->to_task));
+  return tr("<b>%1</b> (%2, %3) on %4 %5")
+      .arg(tensors.toHtmlEscaped(), e.op.toHtmlEscaped(), route.toHtmlEscaped(), where.toHtmlEscaped(), what);
 }
 
 }  // namespace clab::ui

@@ -1,5 +1,8 @@
 #include "teach/TimelineView.h"
 
+#include <QFontMetricsF>
+#include <QShortcut>
+
 #include "clab/train/ChromeTrace.h"
 
 #include <QFileDialog>
@@ -25,6 +28,8 @@ namespace {
 
 constexpr qreal kLaneHeight = 26;
 constexpr qreal kLabelWidth = 250;
+// A bar narrower than this shows no name (its tooltip has it).
+constexpr qreal kMinLabelPixels = 24;
 
 bool IsTransfer(const std::string& label) {
   for (const char* op : {"= _Send(", "= _Recv(", "= _PackTensors(", "= _UnpackTensors("})
@@ -58,6 +63,10 @@ TimelineView::TimelineView(QList<tensorflow::StepStats> steps, QWidget* parent)
     QString error;
     if (!path.isEmpty() && !exportChromeTrace(path, &error)) QMessageBox::warning(this, tr("Export"), error);
   });
+  // Escape closes the timeline, as it closes a dialog.
+  auto* escape = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+  escape->setContext(Qt::WindowShortcut);
+  connect(escape, &QShortcut::activated, this, &QWidget::close);
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(summary_, 1);
   buttons->addWidget(zoom_in);
@@ -121,7 +130,10 @@ bool TimelineView::eventFilter(QObject* watched, QEvent* event) {
 void TimelineView::draw() {
   scene_->clear();
   lanes_.clear();
-  compute_bars_ = transfer_bars_ = 0;
+  compute_bars_ = transfer_bars_ = labelled_bars_ = 0;
+  QFont bar_font = font();
+  bar_font.setPointSizeF(bar_font.pointSizeF() * 0.85);
+  const QFontMetricsF metrics(bar_font);
   const tensorflow::StepStats all = merged();
   int64_t origin = std::numeric_limits<int64_t>::max();
   int64_t span = 0;
@@ -173,6 +185,20 @@ void TimelineView::draw() {
               .arg(QString::fromStdString(node->node_name()), QString::fromStdString(node->timeline_label()))
               .arg(length));
       (transfer ? transfer_bars_ : compute_bars_)++;
+      // The node's name on the bar, as much of it as fits; a bar too short for a few letters
+      // keeps its name in the tooltip until zoomed in.
+      const QRectF room = bar->rect().adjusted(3, 0, -3, 0);
+      const QString name = QString::fromStdString(node->node_name());
+      const QString text = metrics.elidedText(name, Qt::ElideMiddle, static_cast<int>(room.width()));
+      if (room.width() >= kMinLabelPixels && !text.isEmpty() && text != QStringLiteral("…")) {
+        auto* label = new QGraphicsSimpleTextItem(text, bar);
+        label->setFont(bar_font);
+        label->setBrush(Qt::white);
+        label->setData(0, name);
+        label->setPos(room.left(), room.top() + (room.height() - metrics.height()) / 2);
+        label->setToolTip(bar->toolTip());
+        ++labelled_bars_;
+      }
     }
     const qreal height = std::max<qreal>(1, static_cast<qreal>(row_end.size())) * kLaneHeight;
     auto* name = scene_->addSimpleText(lanes_.last());

@@ -69,7 +69,8 @@ HostRunController::HostRunController(MainWindow& window, QMenu* run_menu, QStrin
   connect(run_, &RemoteRun::taskAddress, this, [this](const QString& task, const QString& address) {
     slurm_addresses_.insert(task, address);
     if (TaskItem* item = window_.scene()->item(task)) item->setAddress(address + tr("  (this job)"));
-    if (slurm_addresses_.size() == window_.project().tasks.size()) window_.monitor()->watch(slurm_addresses_);
+    if (slurm_addresses_.size() == window_.project().tasks.size())
+      window_.monitor()->watch(slurm_addresses_, /*started_here=*/true);
   });
   connect(run_, &RemoteRun::finished, this, [this](bool ok, const QString& text) {
     // The tasks have ended: what they sent last is still shown (a failed launch may have
@@ -131,7 +132,7 @@ bool HostRunController::startOnHosts(QString* error) {
     // Over ssh every task listens at its address in the project.
     QHash<QString, QString> addresses;
     for (const ProjectTask& task : project.tasks) addresses.insert(task.name(), task.address());
-    window_.monitor()->watch(addresses);
+    window_.monitor()->watch(addresses, /*started_here=*/true);
   }
   window_.statusBar()->showMessage(
       tr("Starting %1 tasks via %2...").arg(project.tasks.size()).arg(QString::fromStdString(project.launch.method)));

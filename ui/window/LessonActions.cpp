@@ -1,11 +1,14 @@
 #include "window/LessonActions.h"
 
+#include "run/LocalCluster.h"
 #include "sim/SimulatePanel.h"
+#include "teach/LessonScratch.h"
 #include "teach/TeachingPanel.h"
 #include "window/GraphEditor.h"
 #include "window/MainWindow.h"
 
 #include <QTabWidget>
+#include <QTimer>
 
 namespace clab::ui {
 
@@ -17,9 +20,24 @@ bool PerformLessonAction(MainWindow& window, const LessonPage& page, QString* er
   };
   switch (page.action) {
     case Action::kNone: return true;
-    case Action::kOpenExample:
+    case Action::kOpenExample: {
       if (window.isRunning()) window.stopRun();
-      return window.openExample(page.argument) ? true : fail(QObject::tr("The example was not opened."));
+      const bool checkpointed = page.argument == "digits-mlp-checkpointed";
+      if (!window.openExample(checkpointed ? QStringLiteral("digits-mlp") : page.argument))
+        return fail(QObject::tr("The example was not opened."));
+      if (!checkpointed) return true;
+      // The ps-failure lesson: a run that lasts until the teacher stops it, with checkpoints
+      // to restore from (a fresh folder, so nothing of an earlier run is restored).
+      QString why;
+      const QString dir = LessonScratch::fresh(&window, &why);
+      if (dir.isEmpty()) return fail(why);
+      Project project = window.project();
+      project.run.last_step = kLessonLastStep;
+      project.run.checkpoint_dir = dir;
+      project.run.save_checkpoint_steps = kLessonCheckpointSteps;
+      window.setProject(project);
+      return true;
+    }
     case Action::kWalkThrough: {
       window.tabs()->setCurrentWidget(window.graphEditor());
       window.graphEditor()->setTeaching(true);
@@ -27,6 +45,19 @@ bool PerformLessonAction(MainWindow& window, const LessonPage& page, QString* er
       return true;
     }
     case Action::kRun:
+      if (window.isRunning() && window.cluster()->stopping()) {
+        // The last run (another example's, or the one just switched to synchronous) is
+        // still ending: this one starts as soon as it has.
+        QObject::connect(
+            window.cluster(), &LocalCluster::runFinished, &window,
+            [&window] {
+              QTimer::singleShot(0, &window, [&window] {
+                if (!window.isRunning()) window.runProject();
+              });
+            },
+            Qt::SingleShotConnection);
+        return true;
+      }
       if (window.isRunning()) return true;
       return window.runProject(error);
     case Action::kStop: window.stopRun(); return true;

@@ -8,6 +8,7 @@
 #include "project/ExampleProjects.h"
 #include "project/ProjectEditCommand.h"
 #include "run/LocalCluster.h"
+#include "run/LocalHosts.h"
 #include "run/RunController.h"
 #include "run/StartCommands.h"
 #include "sim/SimulatePanel.h"
@@ -25,6 +26,7 @@
 #include "window/HostRunController.h"
 #include "window/LessonActions.h"
 #include "window/MainMenus.h"
+#include "window/NoticeBanner.h"
 #include "window/RecentProjects.h"
 #include "window/ScreenFit.h"
 #include "window/SecurityActions.h"
@@ -53,6 +55,7 @@
 #include <QTabWidget>
 #include <QToolBar>
 #include <QUndoStack>
+#include <QVBoxLayout>
 
 // The library's resources (its icon), registered by whoever makes a window: the studio and
 // the tests alike. Q_INIT_RESOURCE must be used outside any namespace.
@@ -80,6 +83,8 @@ MainWindow::MainWindow(QString clab_program, QWidget* parent)
   connect(monitor, &RunMonitor::timelineMark, dashboard_,
           [this](const QString&, const QString& kind) { dashboard_->mark(kind); });
   connect(monitor, &RunMonitor::devicesChanged, this, &MainWindow::showDevices);
+  connect(monitor, &RunMonitor::watchProblem, this,
+          [this](const QString& task, WatchProblem problem) { onWatchProblem(task, static_cast<int>(problem)); });
   connect(monitor, &RunMonitor::checkpointSaved, checkpoints_, [this] { checkpoints_->refresh(); });
   connect(run_control_, &RunController::taskEnded, this, &MainWindow::onTaskEnded);
   connect(run_control_, &RunController::runFinished, this, &MainWindow::onRunFinished);
@@ -114,6 +119,7 @@ MainWindow::~MainWindow() {
   // must not reach a half-destroyed window.
   scene_->disconnect(this);
   properties_->disconnect(this);  // a field that loses focus now finishes its edit
+  run_settings_->disconnect(this);
 }
 
 void MainWindow::buildLayout() {
@@ -146,12 +152,21 @@ void MainWindow::buildLayout() {
   const QStringList pages = {"Welcome", "Dashboard", "Console", "Placement", "Graph", "Checkpoints", "Simulate"};
   for (int i = 0; i < pages.size() && i < tabs_->count(); ++i) tabs_->widget(i)->setProperty("page", pages[i]);
   auto* splitter = new QSplitter(Qt::Vertical, this);
+  splitter->setObjectName("central-splitter");
   splitter->addWidget(view_);
   splitter->addWidget(tabs_);
   splitter->setStretchFactor(0, 2);
   splitter->setStretchFactor(1, 3);
   splitter->setSizes({2000, 4000});  // 1:2 of whatever height the window gets
-  setCentralWidget(splitter);
+  // The banner sits above the canvas and the tabs: seen at once, and never in the way.
+  auto* central = new QWidget(this);
+  auto* central_layout = new QVBoxLayout(central);
+  central_layout->setContentsMargins(0, 0, 0, 0);
+  central_layout->setSpacing(2);
+  banner_ = new NoticeBanner(central);
+  central_layout->addWidget(banner_);
+  central_layout->addWidget(splitter, 1);
+  setCentralWidget(central);
   graph_maximiser_ = new GraphMaximiser(this, splitter, view_, tabs_, graph_editor_);
   properties_ = new TaskPropertiesView(this);
   auto* dock = new QDockWidget(this);
@@ -215,6 +230,7 @@ bool MainWindow::openExampleProject(const QString& id) {
 void MainWindow::setProject(const Project& project, const QString& path) {
   // Nothing of the previous project's run stays: states, steps, charts, console, devices.
   run_control_->reset();
+  clearNotices();
   console_->clear();
   placement_->setRows({});
   scene_->resetStatuses();
@@ -351,16 +367,40 @@ void MainWindow::openRecent(const QString& path) {
   if (tabs_->currentWidget() == welcome_) tabs_->setCurrentWidget(dashboard_);
 }
 
-bool MainWindow::runProject(QString* error) {
+bool MainWindow::runProject(QString* error, bool here_anyway) {
   QString problem;
+  if (!here_anyway && !isRunning() && !isAttached()) {
+    // A local run starts every task here: tasks meant for other hosts are said so, on their
+    // cards and in the banner, before anything starts.
+    QStringList elsewhere;
+    for (const ProjectTask& task : project_.tasks) {
+      if (IsThisMachine(task.host)) continue;
+      elsewhere << tr("%1 / task %2 on %3").arg(task.job).arg(task.index).arg(task.host);
+      scene_->setTaskStatus(task.name(), ConditionColor(TaskCondition::kFailed),
+                            tr("not run: %1 is not this machine").arg(task.host));
+    }
+    if (!elsewhere.isEmpty()) {
+      problem = tr("some tasks are meant for other hosts (%1), and Run starts every task on this machine.")
+                    .arg(elsewhere.join(", "));
+      banner_->showNotice(tr("Cannot run: %1 Use Run on hosts to start them there, or run the whole cluster here "
+                             "on 127.0.0.1.")
+                              .arg(problem),
+                          tr("Run here on 127.0.0.1"), [this] { runProject(nullptr, true); });
+      statusBar()->showMessage(tr("Cannot run: %1").arg(problem));
+      if (error) *error = problem;
+      return false;
+    }
+  }
   console_->clear();
   placement_->setRows({});
   scene_->resetStatuses();
   if (!run_control_->start(project_, &problem)) {
     statusBar()->showMessage(tr("Cannot run: %1").arg(problem));
+    banner_->showNotice(tr("Cannot run: %1").arg(problem));
     if (error) *error = problem;
     return false;
   }
+  clearNotices();
   dashboard_->startRun();
   if (tabs_->currentWidget() == welcome_) tabs_->setCurrentWidget(dashboard_);
   // Local runs use free ports: the cards show where each task really listens.
@@ -374,7 +414,11 @@ bool MainWindow::runProject(QString* error) {
 void MainWindow::attach() {
   if (isRunning() || isAttached()) return;
   QString error;
-  if (!SecurityActions::useAccess(project_.security, &error)) return statusBar()->showMessage(error);
+  if (!SecurityActions::useAccess(project_.security, &error)) {
+    banner_->showNotice(tr("Cannot attach: %1").arg(error));
+    return statusBar()->showMessage(error);
+  }
+  clearNotices();
   QHash<QString, QString> addresses;
   for (const ProjectTask& task : project_.tasks) addresses.insert(task.name(), task.address());
   console_->clear();
@@ -453,6 +497,37 @@ void MainWindow::onTaskEnded(const QString& task, const ProcessEnd& end, const Q
   ConsoleLine line{task, static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0, 40, "process",
                    tr("the process ended: %1; its last output:\n%2").arg(run_control_->state(task).text, last_lines)};
   console_->append({line});
+}
+
+void MainWindow::onWatchProblem(const QString& task, int problem) {
+  const auto& status = monitor()->statuses().value(task);
+  if (static_cast<WatchProblem>(problem) == WatchProblem::kNone) watch_problems_.remove(task);
+  else watch_problems_.insert(task, tr("%1 (%2)").arg(run_control_->state(task).text, status.problem_detail));
+  showWatchProblems();
+}
+
+void MainWindow::showWatchProblems() {
+  if (watch_problems_.isEmpty()) {
+    if (banner_->property("watch").toBool()) banner_->dismiss();
+    banner_->setProperty("watch", false);
+    return;
+  }
+  QStringList lines;
+  for (auto it = watch_problems_.begin(); it != watch_problems_.end(); ++it) {
+    const ProjectTask* task = nullptr;
+    for (const ProjectTask& t : project_.tasks)
+      if (t.name() == it.key()) task = &t;
+    const QString who = task ? tr("%1 / task %2").arg(task->job).arg(task->index) : it.key();
+    lines << tr("%1: %2").arg(who, it.value());
+  }
+  banner_->showNotice(tr("Tasks that cannot be watched:") + "\n" + lines.join("\n"));
+  banner_->setProperty("watch", true);
+}
+
+void MainWindow::clearNotices() {
+  watch_problems_.clear();
+  banner_->setProperty("watch", false);
+  banner_->dismiss();
 }
 
 void MainWindow::onRunFinished(bool ok) {

@@ -7,6 +7,7 @@
 #include "project/Project.h"
 
 #include <QMainWindow>
+#include <QMap>
 
 class QAction;
 class QDockWidget;
@@ -28,6 +29,7 @@ class HostRunController;
 class SecurityActions;
 class LessonPanel;
 class LocalCluster;
+class NoticeBanner;
 class PlacementView;
 class RecentProjects;
 class RunController;
@@ -72,8 +74,10 @@ class MainWindow : public QMainWindow {
   // The project's file ("" until it is saved).
   const QString& path() const { return path_; }
 
-  // Starts the cluster; false with the reason shown in the status bar and returned.
-  bool runProject(QString* error = nullptr);
+  // Starts the cluster; false with the reason shown in the banner and the status bar and
+  // returned. A project with tasks on other hosts is refused unless `here_anyway` (then
+  // every task runs on 127.0.0.1, as always in a local run).
+  bool runProject(QString* error = nullptr, bool here_anyway = false);
   void stopRun();
   bool isRunning() const;
   // Watches tasks already running at the project's own addresses (real hosts, or servers
@@ -105,6 +109,8 @@ class MainWindow : public QMainWindow {
   SecurityActions* security() const { return security_; }
   SimulatePanel* simulate() const { return simulate_; }
   QDockWidget* lessonsDock() const { return lessons_dock_; }
+  // What went wrong with the last Run or watch, over the canvas and the dashboard.
+  NoticeBanner* banner() const { return banner_; }
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -129,6 +135,9 @@ class MainWindow : public QMainWindow {
   void showStepText();  // global step and rate in the status bar
   void onTaskEnded(const QString& task, const ProcessEnd& end, const QString& last_lines);
   void onRunFinished(bool ok);
+  void onWatchProblem(const QString& task, int problem);
+  void showWatchProblems();
+  void clearNotices();
   void updateActions();
   void saveAs();
   void save();
@@ -157,6 +166,8 @@ class MainWindow : public QMainWindow {
   QDockWidget* lessons_dock_ = nullptr;
   RunController* run_control_ = nullptr;
   QLabel* status_step_ = nullptr;
+  NoticeBanner* banner_ = nullptr;
+  QMap<QString, QString> watch_problems_;  // task -> what is at its address instead
   QAction* run_ = nullptr;
   QAction* stop_ = nullptr;
   QAction* attach_ = nullptr;
