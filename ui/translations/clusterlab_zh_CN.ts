@@ -183,6 +183,30 @@
         <source>not running</source>
         <translation>未运行</translation>
     </message>
+    <message>
+        <source>unreachable: its host name does not resolve</source>
+        <translation>无法连接：主机名无法解析</translation>
+    </message>
+    <message>
+        <source>unreachable: nothing listens on its port</source>
+        <translation>无法连接：该端口上没有程序在监听</translation>
+    </message>
+    <message>
+        <source>unreachable: its host does not answer</source>
+        <translation>无法连接：主机没有应答</translation>
+    </message>
+    <message>
+        <source>not a gRPC server: another program has its port</source>
+        <translation>不是 gRPC 服务器：该端口被另一个程序占用</translation>
+    </message>
+    <message>
+        <source>not a ClusterLab task: a gRPC server without ClusterLab&apos;s event stream</source>
+        <translation>不是 ClusterLab 任务：这个 gRPC 服务器没有 ClusterLab 的事件流</translation>
+    </message>
+    <message>
+        <source>a TensorFlow server: it runs, but has no event stream to watch</source>
+        <translation>TensorFlow 服务器：它在运行，但没有可观察的事件流</translation>
+    </message>
 </context>
 <context>
     <name>clab::ui::BuilderDialog</name>
@@ -1169,6 +1193,13 @@
     </message>
 </context>
 <context>
+    <name>clab::ui::LessonScratch</name>
+    <message>
+        <source>Cannot make a folder for the lesson&apos;s checkpoints: %1</source>
+        <translation>无法为本课的检查点创建文件夹：%1</translation>
+    </message>
+</context>
+<context>
     <name>clab::ui::Lessons</name>
     <message>
         <source>The seed program</source>
@@ -1255,20 +1286,12 @@
         <translation>训练，然后失去 ps</translation>
     </message>
     <message>
-        <source>&lt;p&gt;Open the digits MLP: a ps and two workers. The weights live on the ps; every worker step reads them and sends its gradients back.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;打开手写数字 MLP 示例：一个 ps 和两个 worker。权重保存在 ps 上；worker 的每一步都读取权重，并把梯度发送回去。&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Open the digits MLP</source>
         <translation>打开手写数字 MLP</translation>
     </message>
     <message>
         <source>Start training</source>
         <translation>开始训练</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;Start the run and watch the global step and the loss on the dashboard. The chief writes a checkpoint now and then (the Checkpoints tab lists them).&lt;/p&gt;</source>
-        <translation>&lt;p&gt;开始运行，在仪表盘上观察全局步数和损失。chief 会不时写一个检查点（检查点标签页会列出它们）。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Kill the ps</source>
@@ -1281,10 +1304,6 @@
     <message>
         <source>Restart it and recover</source>
         <translation>重启并恢复</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;The restarted ps is a new process with a new incarnation and empty memory. The workers&apos; monitored sessions create new sessions; the chief restores the variables from the last checkpoint (or initialises them again when there is none) and training goes on from the checkpoint&apos;s global step. Steps taken after that checkpoint are lost: that is the price of the checkpoint interval.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;重启后的 ps 是一个新进程，有新的 incarnation，内存是空的。worker 的 monitored session 会创建新的 session；chief 从最近的检查点恢复变量（如果没有检查点就重新初始化），训练从检查点的全局步数继续。在该检查点之后完成的步骤会丢失：这就是检查点间隔的代价。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Restart the ps</source>
@@ -1381,6 +1400,26 @@
     <message>
         <source>Simulate synchronous replicas</source>
         <translation>模拟同步副本</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Open the digits MLP: a ps and two workers. The weights live on the ps; every worker step reads them and sends its gradients back.&lt;/p&gt;&lt;p&gt;For this lesson the run trains until you stop it, and the chief writes a checkpoint every %1 global steps into a scratch folder of its own.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;打开手写数字 MLP：一个 ps 和两个 worker。权重存放在 ps 上；worker 的每一步都读取权重，再把梯度发回去。&lt;/p&gt;&lt;p&gt;本课的运行会一直训练到你停止它为止，chief 每 %1 个全局步把一个检查点写进它自己的临时文件夹。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Start the run and watch the global step and the loss on the dashboard. The Checkpoints tab lists each checkpoint the chief writes (&lt;i&gt;model.ckpt-N&lt;/i&gt;, N its global step). Wait for the first one before you kill the ps.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;开始运行，在仪表板上观察全局步和损失。检查点标签页列出 chief 写下的每个检查点（&lt;i&gt;model.ckpt-N&lt;/i&gt;，N 为其全局步）。等第一个检查点出现后再终止 ps。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The restarted ps is a new process with a new incarnation and empty memory. The workers&apos; monitored sessions create new sessions; the chief restores the variables from the last checkpoint and training goes on from the checkpoint&apos;s global step. The chief&apos;s card and the dashboard say so: &lt;i&gt;restored from model.ckpt-N at step S&lt;/i&gt;, S the global step the checkpoint holds. Steps taken after that checkpoint are lost: that is the price of the checkpoint interval.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;重启的 ps 是一个新进程，有新的 incarnation，内存是空的。worker 的受监控会话会创建新的会话；chief 从最后一个检查点恢复变量，训练从该检查点的全局步继续。chief 的卡片和仪表板会显示：&lt;i&gt;从 model.ckpt-N 恢复，第 S 步&lt;/i&gt;，S 是检查点保存的全局步。该检查点之后走过的步会丢失：这就是检查点间隔的代价。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>End the lesson</source>
+        <translation>结束本课</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The run trains until it is stopped. Stop it: every task ends as &lt;i&gt;stopped&lt;/i&gt;, and the checkpoints stay in the Checkpoints tab until the window closes.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;这次运行会一直训练到被停止。停止它：每个任务都以&lt;i&gt;已停止&lt;/i&gt;结束，检查点会留在检查点标签页中，直到窗口关闭。&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -1731,6 +1770,42 @@
         <source>Cannot open the example</source>
         <translation>无法打开示例</translation>
     </message>
+    <message>
+        <source>%1 / task %2 on %3</source>
+        <translation>%1 / 任务 %2，位于 %3</translation>
+    </message>
+    <message>
+        <source>not run: %1 is not this machine</source>
+        <translation>未运行：%1 不是本机</translation>
+    </message>
+    <message>
+        <source>some tasks are meant for other hosts (%1), and Run starts every task on this machine.</source>
+        <translation>有些任务是为其他主机准备的（%1），而“运行”会在本机上启动所有任务。</translation>
+    </message>
+    <message>
+        <source>Cannot run: %1 Use Run on hosts to start them there, or run the whole cluster here on 127.0.0.1.</source>
+        <translation>无法运行：%1 请用“在主机上运行”在那些主机上启动它们，或在本机 127.0.0.1 上运行整个集群。</translation>
+    </message>
+    <message>
+        <source>Run here on 127.0.0.1</source>
+        <translation>在本机 127.0.0.1 上运行</translation>
+    </message>
+    <message>
+        <source>Cannot attach: %1</source>
+        <translation>无法连接：%1</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 / task %2</source>
+        <translation>%1 / 任务 %2</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
 </context>
 <context>
     <name>clab::ui::NodePropertiesView</name>
@@ -1773,6 +1848,17 @@ Add nodes from the palette (double-click or drag), connect an output port to an 
     <message>
         <source>The value as JSON: a number, or nested lists of numbers</source>
         <translation>以 JSON 表示的值：一个数，或嵌套的数字列表</translation>
+    </message>
+</context>
+<context>
+    <name>clab::ui::NoticeBanner</name>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Tasks that cannot be watched:</source>
+        <translation type="unfinished">无法观察的任务：</translation>
     </message>
 </context>
 <context>
@@ -1972,6 +2058,10 @@ Add nodes from the palette (double-click or drag), connect an output port to an 
         <translation>
             <numerusform>此任务的 %n 个事件丢失了：它发送事件的速度超过了显示的速度，而它的服务器只为落后的观察者保留最新的事件。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>cannot watch this task: %1</source>
+        <translation>无法观察这个任务：%1</translation>
     </message>
 </context>
 <context>
@@ -2579,6 +2669,18 @@ unchecked, every worker updates the ps on its own (asynchronously). Training pro
     <message>
         <source>%1 both sends to %2 and waits for it. ClusterLab registers such a partition as two graphs: the first, which waits for nothing, returns what it sends in its RunGraph reply; the second gets the tensors it waits for in its RunGraph request. A step then costs two calls to that task and no RecvTensor.</source>
         <translation>%1 既向 %2 发送数据，又等待来自它的数据。ClusterLab 把这样的分区注册为两个图：第一个不等待任何数据，把要发送的张量放在 RunGraph 的回复中返回；第二个在 RunGraph 的请求中得到它等待的张量。这样每一步只需要对该任务调用两次，而不需要 RecvTensor。</translation>
+    </message>
+    <message>
+        <source>(%1) on %2 %3</source>
+        <translation>（%1）位于 %2 %3</translation>
+    </message>
+    <message>
+        <source>from %1 to %2</source>
+        <translation>从 %1 到 %2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; (%2, %3) on %4 %5</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;（%2，%3）位于 %4 %5</translation>
     </message>
 </context>
 <context>

@@ -230,7 +230,7 @@ bool MainWindow::openExampleProject(const QString& id) {
 void MainWindow::setProject(const Project& project, const QString& path) {
   // Nothing of the previous project's run stays: states, steps, charts, console, devices.
   run_control_->reset();
-  clearNotices();
+  banner_->clearAll();
   console_->clear();
   placement_->setRows({});
   scene_->resetStatuses();
@@ -400,7 +400,7 @@ bool MainWindow::runProject(QString* error, bool here_anyway) {
     if (error) *error = problem;
     return false;
   }
-  clearNotices();
+  banner_->clearAll();
   dashboard_->startRun();
   if (tabs_->currentWidget() == welcome_) tabs_->setCurrentWidget(dashboard_);
   // Local runs use free ports: the cards show where each task really listens.
@@ -418,7 +418,7 @@ void MainWindow::attach() {
     banner_->showNotice(tr("Cannot attach: %1").arg(error));
     return statusBar()->showMessage(error);
   }
-  clearNotices();
+  banner_->clearAll();
   QHash<QString, QString> addresses;
   for (const ProjectTask& task : project_.tasks) addresses.insert(task.name(), task.address());
   console_->clear();
@@ -500,34 +500,12 @@ void MainWindow::onTaskEnded(const QString& task, const ProcessEnd& end, const Q
 }
 
 void MainWindow::onWatchProblem(const QString& task, int problem) {
-  const auto& status = monitor()->statuses().value(task);
-  if (static_cast<WatchProblem>(problem) == WatchProblem::kNone) watch_problems_.remove(task);
-  else watch_problems_.insert(task, tr("%1 (%2)").arg(run_control_->state(task).text, status.problem_detail));
-  showWatchProblems();
-}
-
-void MainWindow::showWatchProblems() {
-  if (watch_problems_.isEmpty()) {
-    if (banner_->property("watch").toBool()) banner_->dismiss();
-    banner_->setProperty("watch", false);
-    return;
-  }
-  QStringList lines;
-  for (auto it = watch_problems_.begin(); it != watch_problems_.end(); ++it) {
-    const ProjectTask* task = nullptr;
-    for (const ProjectTask& t : project_.tasks)
-      if (t.name() == it.key()) task = &t;
-    const QString who = task ? tr("%1 / task %2").arg(task->job).arg(task->index) : it.key();
-    lines << tr("%1: %2").arg(who, it.value());
-  }
-  banner_->showNotice(tr("Tasks that cannot be watched:") + "\n" + lines.join("\n"));
-  banner_->setProperty("watch", true);
-}
-
-void MainWindow::clearNotices() {
-  watch_problems_.clear();
-  banner_->setProperty("watch", false);
-  banner_->dismiss();
+  if (static_cast<WatchProblem>(problem) == WatchProblem::kNone) return banner_->setTaskProblem(task, {});
+  QString who = task;
+  for (const ProjectTask& t : project_.tasks)
+    if (t.name() == task) who = tr("%1 / task %2").arg(t.job).arg(t.index);
+  const QString detail = monitor()->statuses().value(task).problem_detail;
+  banner_->setTaskProblem(task, tr("%1: %2").arg(who, tr("%1 (%2)").arg(run_control_->state(task).text, detail)));
 }
 
 void MainWindow::onRunFinished(bool ok) {

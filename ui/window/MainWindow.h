@@ -136,8 +136,6 @@ class MainWindow : public QMainWindow {
   void onTaskEnded(const QString& task, const ProcessEnd& end, const QString& last_lines);
   void onRunFinished(bool ok);
   void onWatchProblem(const QString& task, int problem);
-  void showWatchProblems();
-  void clearNotices();
   void updateActions();
   void saveAs();
   void save();
@@ -167,7 +165,6 @@ class MainWindow : public QMainWindow {
   RunController* run_control_ = nullptr;
   QLabel* status_step_ = nullptr;
   NoticeBanner* banner_ = nullptr;
-  QMap<QString, QString> watch_problems_;  // task -> what is at its address instead
   QAction* run_ = nullptr;
   QAction* stop_ = nullptr;
   QAction* attach_ = nullptr;

@@ -4,6 +4,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QStringList>
 #include <QStyle>
 
 namespace clab::ui {
@@ -42,11 +43,29 @@ void NoticeBanner::showNotice(const QString& text, const QString& action_label, 
   callback_ = std::move(action);
   action_->setText(action_label);
   action_->setVisible(!action_label.isEmpty() && callback_);
+  showing_task_problems_ = false;
   show();
+}
+
+void NoticeBanner::setTaskProblem(const QString& task, const QString& line) {
+  if (line.isEmpty()) task_problems_.remove(task);
+  else task_problems_.insert(task, line);
+  if (task_problems_.isEmpty()) {
+    if (showing_task_problems_) dismiss();
+    return;
+  }
+  showNotice(tr("Tasks that cannot be watched:") + "\n" + QStringList(task_problems_.values()).join("\n"));
+  showing_task_problems_ = true;
+}
+
+void NoticeBanner::clearAll() {
+  task_problems_.clear();
+  dismiss();
 }
 
 void NoticeBanner::dismiss() {
   callback_ = {};
+  showing_task_problems_ = false;
   text_->clear();
   hide();
 }

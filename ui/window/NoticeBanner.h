@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QFrame>
+#include <QMap>
 
 #include <functional>
 
@@ -27,6 +28,12 @@ class NoticeBanner : public QFrame {
   // The action button's text ("" when the notice has none).
   QString actionText() const;
   void triggerAction();
+  // The list of tasks that cannot be watched, one line per task: sets the line for `task`,
+  // or removes it when `line` is empty. The banner shows the list while it has lines and no
+  // other notice has replaced it, and hides it when the last line goes.
+  void setTaskProblem(const QString& task, const QString& line);
+  // Forgets the list and any notice (a new run, a new project).
+  void clearAll();
 
  protected:
   void changeEvent(QEvent* event) override;
@@ -36,6 +43,8 @@ class NoticeBanner : public QFrame {
   QPushButton* action_;
   QPushButton* close_;
   std::function<void()> callback_;
+  QMap<QString, QString> task_problems_;
+  bool showing_task_problems_ = false;
 };
 
 }  // namespace clab::ui
