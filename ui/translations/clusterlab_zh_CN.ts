@@ -1858,7 +1858,7 @@ Add nodes from the palette (double-click or drag), connect an output port to an 
     </message>
     <message>
         <source>Tasks that cannot be watched:</source>
-        <translation type="unfinished">无法观察的任务：</translation>
+        <translation>无法观察的任务：</translation>
     </message>
 </context>
 <context>
