@@ -4,6 +4,7 @@
 // only let time pass. In the ps-failure lesson the ps is killed at the lesson's step, after
 // the chief wrote a checkpoint, and the restore from model.ckpt-N is shown on the chief's
 // card and in the dashboard once the ps is restarted.
+#include "StudioModels.h"
 #include "cluster/ClusterScene.h"
 #include "cluster/TaskItem.h"
 #include "monitor/RunMonitor.h"
@@ -176,7 +177,7 @@ class LessonsTest : public QObject {
     QVERIFY(match.captured(2).toLongLong() >= step);
     QVERIFY(QFileInfo::exists(QDir(settings.checkpoint_dir).filePath(QString("model.ckpt-%1.index").arg(step))));
     QCOMPARE(window_->monitor()->statuses().value(kChief).restored_step, match.captured(2).toLongLong());
-    QTRY_VERIFY_WITH_TIMEOUT(restored.match(window_->dashboard()->stateOf(kChief)).hasMatch(), kLong);
+    QTRY_VERIFY_WITH_TIMEOUT(restored.match(test::StateOf(window_->dashboard(), kChief)).hasMatch(), kLong);
     QTRY_COMPARE_WITH_TIMEOUT(condition(kChief), TaskCondition::kTraining, kLong);
     talk();
     QVERIFY(next());
