@@ -108,8 +108,9 @@ class Step : public StepBase<Step> {
     }
 
     std::vector<EdgeValue> inputs;
-    Status gathered = GatherInputs(item, &inputs_[static_cast<size_t>(item.input_start)],
-                                   &dead_inputs_[static_cast<size_t>(item.input_start)], &inputs);
+    // By pointer arithmetic: a plan whose nodes have no inputs at all has no slots.
+    Status gathered =
+        GatherInputs(item, inputs_.data() + item.input_start, dead_inputs_.data() + item.input_start, &inputs);
     if (!gathered.ok()) {
       inputs.clear();
       return Complete(id, gathered, inputs, timing, ready, on_pool_thread);

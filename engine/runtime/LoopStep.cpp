@@ -90,14 +90,14 @@ class LoopStep : public StepBase<LoopStep> {
       return Complete(tagged, OkStatus(), outputs, timing, ready, on_pool_thread);
     }
     std::vector<EdgeValue> outputs(static_cast<size_t>(item.node->num_outputs()));
-    EdgeValue* slots = &tagged.state->inputs[static_cast<size_t>(item.input_start)];
+    // By pointer arithmetic: a plan whose nodes have no inputs at all has no slots.
+    EdgeValue* slots = tagged.state->inputs.data() + item.input_start;
     if (tagged.dead) {
       for (int in = 0; in < item.num_inputs; ++in) slots[in] = EdgeValue();
       return Complete(tagged, OkStatus(), outputs, timing, ready, on_pool_thread);
     }
     std::vector<EdgeValue> inputs;
-    Status gathered =
-        GatherInputs(item, slots, &tagged.state->dead_inputs[static_cast<size_t>(item.input_start)], &inputs);
+    Status gathered = GatherInputs(item, slots, tagged.state->dead_inputs.data() + item.input_start, &inputs);
     if (!gathered.ok()) return Complete(tagged, gathered, outputs, timing, ready, on_pool_thread);
     if (!item.is_async) {
       Status status = RunSyncKernel(plan_, tagged.id, info_, std::move(inputs), &outputs);
