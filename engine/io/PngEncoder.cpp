@@ -19,7 +19,8 @@ void AppendChunk(std::string* out, const char type[4], const std::string& data) 
   out->append(type, 4);
   out->append(data);
   const auto* covered = reinterpret_cast<const Bytef*>(out->data() + type_at);
-  AppendBigEndian32(out, static_cast<uint32_t>(crc32(crc32(0L, Z_NULL, 0), covered, static_cast<uInt>(data.size() + 4))));
+  AppendBigEndian32(out,
+                    static_cast<uint32_t>(crc32(crc32(0L, Z_NULL, 0), covered, static_cast<uInt>(data.size() + 4))));
 }
 
 }  // namespace

@@ -23,11 +23,10 @@ using ColMajorConstMap = Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, Eigen
 // The batch dimensions of out from those of x and y (all but the last two): equal, or (with
 // `broadcast`) numpy's rule, a missing or size-1 dimension taking the other side's size. -1
 // (unknown, in shape functions) is kept where the other side does not decide it.
-StatusOr<std::vector<int64_t>> BatchDims(const std::vector<int64_t>& x, const std::vector<int64_t>& y,
-                                         bool broadcast) {
+StatusOr<std::vector<int64_t>> BatchDims(const std::vector<int64_t>& x, const std::vector<int64_t>& y, bool broadcast) {
   if (!broadcast && x.size() != y.size())
-    return errors::InvalidArgument("x and y must have the same rank, got batch dimensions of rank ", x.size(),
-                                   " and ", y.size());
+    return errors::InvalidArgument("x and y must have the same rank, got batch dimensions of rank ", x.size(), " and ",
+                                   y.size());
   const size_t rank = std::max(x.size(), y.size());
   std::vector<int64_t> out(rank);
   for (size_t i = 0; i < rank; ++i) {
@@ -101,8 +100,8 @@ class BatchMatMulKernel : public OpKernel {
     const int64_t k_x = adj_x_ ? x_rows : x_cols, k_y = adj_y_ ? y_cols : y_rows;
     if (k_x != k_y) {
       ctx->SetStatus(KernelInvalidArgument(ctx, "Matrix size-incompatible: In[0]: ", x.shape().DebugString(),
-                                           ", In[1]: ", y.shape().DebugString(), " (adj_x ", adj_x_, ", adj_y ",
-                                           adj_y_, ")"));
+                                           ", In[1]: ", y.shape().DebugString(), " (adj_x ", adj_x_, ", adj_y ", adj_y_,
+                                           ")"));
       return;
     }
     const std::vector<int64_t> x_batch(xd.begin(), xd.end() - 2), y_batch(yd.begin(), yd.end() - 2);

@@ -15,8 +15,7 @@ namespace {
 using math_internal::KernelInvalidArgument;
 
 template <typename Index>
-void InTopKRows(const float* predictions, const Index* targets, int64_t rows, int64_t classes, int64_t k,
-                bool* out) {
+void InTopKRows(const float* predictions, const Index* targets, int64_t rows, int64_t classes, int64_t k, bool* out) {
   for (int64_t b = 0; b < rows; ++b) {
     const float* row = predictions + b * classes;
     const int64_t target = static_cast<int64_t>(targets[b]);
@@ -68,8 +67,7 @@ class InTopKKernel : public OpKernel {
     if (out == nullptr) return;
     if (targets.dtype() == DT_INT64)
       InTopKRows(predictions.data<float>(), targets.data<int64_t>(), rows, classes, k, out->data<bool>());
-    else
-      InTopKRows(predictions.data<float>(), targets.data<int32_t>(), rows, classes, k, out->data<bool>());
+    else InTopKRows(predictions.data<float>(), targets.data<int32_t>(), rows, classes, k, out->data<bool>());
   }
 
  private:
