@@ -20,8 +20,7 @@ class TensorsDataset : public Dataset {
   // slice: element i is row i of every component; otherwise one element, the components.
   TensorsDataset(std::string type_name, data::Signature signature, Element components, bool slice)
       : Dataset(std::move(type_name), std::move(signature.dtypes), std::move(signature.shapes)),
-        components_(std::move(components)), slice_(slice),
-        size_(slice_ ? components_[0].shape().dims()[0] : 1) {}
+        components_(std::move(components)), slice_(slice), size_(slice_ ? components_[0].shape().dims()[0] : 1) {}
 
   std::unique_ptr<DatasetIterator> MakeIterator() const override {
     return std::make_unique<Iterator>(self<TensorsDataset>());
@@ -38,8 +37,7 @@ class TensorsDataset : public Dataset {
       }
       *end = false;
       element->clear();
-      for (const Tensor& t : dataset_->components_)
-        element->push_back(dataset_->slice_ ? data::SliceRow(t, next_) : t);
+      for (const Tensor& t : dataset_->components_) element->push_back(dataset_->slice_ ? data::SliceRow(t, next_) : t);
       ++next_;
       return OkStatus();
     }

@@ -109,8 +109,8 @@ class CallingDataset : public Dataset {
 
 class CallingKernel : public OpKernel {
  public:
-  CallingKernel(std::string op, data::Signature signature, std::shared_ptr<FunctionInstance> function,
-                int num_captured, Mode mode)
+  CallingKernel(std::string op, data::Signature signature, std::shared_ptr<FunctionInstance> function, int num_captured,
+                Mode mode)
       : op_(std::move(op)), signature_(std::move(signature)), function_(std::move(function)),
         num_captured_(num_captured), mode_(mode) {}
 
@@ -133,8 +133,8 @@ class CallingKernel : public OpKernel {
     }
     data::Signature signature = signature_;
     if (mode_ == Mode::kFilter) signature = {input->output_dtypes(), input->output_shapes()};
-    ctx->set_output(0, data::DatasetTensor(std::make_shared<CallingDataset>(
-                           op_, std::move(signature), input, function_, std::move(captured), ctx->name(), mode_)));
+    ctx->set_output(0, data::DatasetTensor(std::make_shared<CallingDataset>(op_, std::move(signature), input, function_,
+                                                                            std::move(captured), ctx->name(), mode_)));
   }
 
  private:
@@ -167,9 +167,8 @@ KernelFactory MakeCallingKernel(std::string op, std::string func_attr, Mode mode
     if (mode == Mode::kMap && function->ret_types() != signature.dtypes)
       return errors::InvalidArgument("Node '", c.name(), "' (", op, "): function '", function->name(), "' returns ",
                                      function->ret_types().size(), " tensor(s) whose types differ from output_types");
-    return std::unique_ptr<OpKernel>(
-        std::make_unique<CallingKernel>(op, std::move(signature), std::move(function),
-                                        static_cast<int>(captured.size()), mode));
+    return std::unique_ptr<OpKernel>(std::make_unique<CallingKernel>(op, std::move(signature), std::move(function),
+                                                                     static_cast<int>(captured.size()), mode));
   };
 }
 

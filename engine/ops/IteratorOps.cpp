@@ -121,8 +121,9 @@ StatusOr<std::unique_ptr<OpKernel>> MakeOneShotKernel(OpKernelConstruction& c) {
   if (c.function_library() == nullptr)
     return errors::InvalidArgument("Node '", c.name(), "' (OneShotIterator) calls function '",
                                    attr->second.func().name(), "', but it runs without its graph's function library");
-  CLAB_ASSIGN_OR_RETURN(std::shared_ptr<FunctionInstance> factory,
-                        c.function_library()->Instantiate(c.name(), "dataset_factory", attr->second.func(), c.device()));
+  CLAB_ASSIGN_OR_RETURN(
+      std::shared_ptr<FunctionInstance> factory,
+      c.function_library()->Instantiate(c.name(), "dataset_factory", attr->second.func(), c.device()));
   if (!factory->arg_types().empty() || factory->ret_types() != std::vector<DataType>{tensorflow::DT_VARIANT})
     return errors::InvalidArgument("Node '", c.name(), "' (OneShotIterator): dataset_factory '", factory->name(),
                                    "' must take no arguments and return one dataset (variant); it takes ",
@@ -140,8 +141,7 @@ StatusOr<std::unique_ptr<OpKernel>> MakeOneShotKernel(OpKernelConstruction& c) {
       auto dataset = dataset_tensor.NumElements() == 1
                          ? std::dynamic_pointer_cast<const data::Dataset>(dataset_tensor.scalar<Variant>())
                          : nullptr;
-      if (!dataset)
-        return FailInvalidArgument(ctx, "dataset_factory '", factory->name(), "' returned no dataset");
+      if (!dataset) return FailInvalidArgument(ctx, "dataset_factory '", factory->name(), "' returned no dataset");
       Status fits = CheckFits(iterator, *dataset);
       if (!fits.ok()) return FailInvalidArgument(ctx, fits.message());
       iterator.iterator = dataset->MakeIterator();
@@ -155,8 +155,8 @@ void ToStringHandleCompute(OpKernelContext* ctx) {
   const Tensor& handle = ctx->input(0);
   if (handle.NumElements() != 2 || handle.dtype() != tensorflow::DT_RESOURCE)
     return FailInvalidArgument(ctx, "input 0 must be an iterator handle");
-  ctx->set_output(0, Tensor::Scalar<std::string>(
-                         absl::StrCat(handle.data<std::string>()[0], "\n", handle.data<std::string>()[1])));
+  ctx->set_output(
+      0, Tensor::Scalar<std::string>(absl::StrCat(handle.data<std::string>()[0], "\n", handle.data<std::string>()[1])));
 }
 
 void FromStringHandleCompute(OpKernelContext* ctx) {

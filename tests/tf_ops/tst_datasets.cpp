@@ -3,7 +3,8 @@
 // BatchDatasetV2 -> RepeatDataset, read through IteratorV2 + MakeIterator or through a
 // OneShotIterator whose dataset_factory builds the pipeline; every element, the
 // OUT_OF_RANGE "End of sequence" at the end, shuffling that is the same for the same seeds,
-// FilterDataset, FlatMapDataset and the pass-through ops, and the errors for a function the library lacks
+// FilterDataset, FlatMapDataset, PaddedBatchDatasetV2, ShuffleAndRepeatDataset and the
+// pass-through ops, and the errors for a function the library lacks
 // or one taking the wrong number of arguments. The graphs are written by hand in the text
 // format, following TensorFlow's GraphDef and FunctionDef.
 #include "StatusText.h"
@@ -84,6 +85,7 @@ struct Pipeline {
   bool drop_remainder = false;
   int64_t repeat = 2;
   bool filter = false;
+  bool fused_shuffle_repeat = false;  // ShuffleAndRepeatDataset(count) instead of RepeatDataset after batching
 };
 
 // values -> slices -> map -> [filter] -> [shuffle] -> batch -> repeat -> prefetch: nodes
@@ -92,7 +94,7 @@ std::string PipelineNodes(const Pipeline& p) {
   std::string g = RangeConst("values", p.n) + Int64Const("k", 2) + Int64Const("buffer_size", 100) +
                   Int64Const("seed", p.seed) + Int64Const("seed2", p.seed2) + Int64Const("batch_size", p.batch) +
                   BoolConst("drop_remainder", p.drop_remainder) + Int64Const("count", p.repeat) +
-                  Int64Const("prefetch_size", 1);
+                  Int64Const("prefetch_size", 1) + Int64Const("once", 1);
   absl::StrAppend(&g,
                   "node { name: 'slices' op: 'TensorSliceDataset' input: 'values' "
                   "attr { key: 'Toutput_types' value { list { type: DT_INT64 } } } "
@@ -107,7 +109,11 @@ std::string PipelineNodes(const Pipeline& p) {
                     "attr { key: 'Targuments' value { list { } } } ", Types(), "}\n");
     last = "filter";
   }
-  if (p.shuffle) {
+  if (p.fused_shuffle_repeat) {
+    absl::StrAppend(&g, "node { name: 'shuffle' op: 'ShuffleAndRepeatDataset' input: '", last,
+                    "' input: 'buffer_size' input: 'seed' input: 'seed2' input: 'count' ", Types(), "}\n");
+    last = "shuffle";
+  } else if (p.shuffle) {
     absl::StrAppend(&g, "node { name: 'shuffle' op: 'ShuffleDataset' input: '", last,
                     "' input: 'buffer_size' input: 'seed' input: 'seed2' ",
                     "attr { key: 'reshuffle_each_iteration' value { b: ", p.reshuffle ? "true" : "false", " } } ",
@@ -116,8 +122,8 @@ std::string PipelineNodes(const Pipeline& p) {
   }
   absl::StrAppend(&g, "node { name: 'batch' op: 'BatchDatasetV2' input: '", last,
                   "' input: 'batch_size' input: 'drop_remainder' ", Types("dim { size: -1 }"), "}\n");
-  absl::StrAppend(&g, "node { name: 'repeat' op: 'RepeatDataset' input: 'batch' input: 'count' ",
-                  Types("dim { size: -1 }"), "}\n");
+  absl::StrAppend(&g, "node { name: 'repeat' op: 'RepeatDataset' input: 'batch' input: '",
+                  p.fused_shuffle_repeat ? "once" : "count", "' ", Types("dim { size: -1 }"), "}\n");
   absl::StrAppend(&g, "node { name: 'dataset' op: 'PrefetchDataset' input: 'repeat' input: 'prefetch_size' ",
                   Types("dim { size: -1 }"), "}\n");
   return g;
@@ -146,15 +152,15 @@ std::string OneShotGraph(const Pipeline& p) {
   // style (Const's output is "output", every dataset's "handle").
   body = absl::StrReplaceAll(body, {{"node {", "node_def {"}});
   for (const char* consts : {"values", "k", "buffer_size", "seed", "seed2", "batch_size", "drop_remainder", "count",
-                             "prefetch_size"})
-    body = absl::StrReplaceAll(body, {{absl::StrCat("input: '", consts, "'"),
-                                       absl::StrCat("input: '", consts, ":output:0'")}});
+                             "prefetch_size", "once"})
+    body = absl::StrReplaceAll(
+        body, {{absl::StrCat("input: '", consts, "'"), absl::StrCat("input: '", consts, ":output:0'")}});
   for (const char* datasets : {"slices", "map", "filter", "shuffle", "batch", "repeat"})
-    body = absl::StrReplaceAll(body, {{absl::StrCat("input: '", datasets, "'"),
-                                       absl::StrCat("input: '", datasets, ":handle:0'")}});
-  const std::string factory = absl::StrCat(
-      "function { signature { name: 'make_dataset' output_arg { name: 'dataset' type: DT_VARIANT } }\n", body,
-      "ret { key: 'dataset' value: 'dataset:handle:0' } }\n");
+    body = absl::StrReplaceAll(
+        body, {{absl::StrCat("input: '", datasets, "'"), absl::StrCat("input: '", datasets, ":handle:0'")}});
+  const std::string factory =
+      absl::StrCat("function { signature { name: 'make_dataset' output_arg { name: 'dataset' type: DT_VARIANT } }\n",
+                   body, "ret { key: 'dataset' value: 'dataset:handle:0' } }\n");
   return "node { name: 'iterator' op: 'OneShotIterator' "
          "attr { key: 'dataset_factory' value { func { name: 'make_dataset' } } } " +
          Types("dim { size: -1 }") +
@@ -240,8 +246,8 @@ class DatasetsTest : public QObject {
     const std::vector<int64_t> all = {1, 3, 5, 7, 9, 11, 13, 15, 17, 19};
     QCOMPARE(Sorted(first), all);
     QCOMPARE(Sorted(second), all);
-    QVERIFY(first != all);      // shuffled
-    QVERIFY(first != second);   // reshuffled for the second epoch
+    QVERIFY(first != all);     // shuffled
+    QVERIFY(first != second);  // reshuffled for the second epoch
     // The same seeds give the same order in another session.
     const Batches again = ReadAll(InitializableGraph(p), "make");
     QCOMPARE(again.values, a.values);
@@ -254,6 +260,20 @@ class DatasetsTest : public QObject {
     same.reshuffle = false;
     const Batches s = ReadAll(InitializableGraph(same), "make");
     for (size_t i = 0; i < 3; ++i) QCOMPARE(s.values[i], s.values[i + 3]);
+  }
+
+  void shuffleAndRepeatReshufflesEachRepetition() {
+    Pipeline p;
+    p.fused_shuffle_repeat = true;
+    const Batches b = ReadAll(InitializableGraph(p), "make");
+    QVERIFY2(IsEndOfSequence(b.status), StatusText(b.status));
+    std::vector<int64_t> all;
+    for (const auto& batch : b.values) all.insert(all.end(), batch.begin(), batch.end());
+    QCOMPARE(all.size(), size_t{20});  // two repetitions of 10, batched across the seam
+    const std::vector<int64_t> first(all.begin(), all.begin() + 10), second(all.begin() + 10, all.end());
+    QCOMPARE(Sorted(first), Sorted(second));
+    QVERIFY(first != second);
+    QCOMPARE(ReadAll(InitializableGraph(p), "make").values, b.values);
   }
 
   void makeIteratorStartsOver() {
@@ -308,12 +328,13 @@ class DatasetsTest : public QObject {
         "attr { key: 'Toutput_types' value { list { type: DT_INT64 } } } "
         "attr { key: 'output_shapes' value { list { shape { dim { size: 2 } } } } } }\n",
         "node { name: 'flat' op: 'FlatMapDataset' input: 'slices' attr { key: 'f' value { func { name: 'slices_of' } } } "
-        "attr { key: 'Targuments' value { list { } } } ", Types(), "}\n",
+        "attr { key: 'Targuments' value { list { } } } ",
+        Types(), "}\n",
         "node { name: 'batch' op: 'BatchDatasetV2' input: 'flat' input: 'batch_size' input: 'drop_remainder' ",
         Types("dim { size: -1 }"), "}\n",
         "node { name: 'iterator' op: 'IteratorV2' attr { key: 'shared_name' value { s: '' } } "
-        "attr { key: 'container' value { s: '' } } ", Types("dim { size: -1 }"), "}\n",
-        "node { name: 'make' op: 'MakeIterator' input: 'batch' input: 'iterator' }\n",
+        "attr { key: 'container' value { s: '' } } ",
+        Types("dim { size: -1 }"), "}\n", "node { name: 'make' op: 'MakeIterator' input: 'batch' input: 'iterator' }\n",
         "node { name: 'next' op: 'IteratorGetNext' input: 'iterator' ", Types("dim { size: -1 }"), "}\n",
         "library { function { signature { name: 'slices_of' input_arg { name: 'x' type: DT_INT64 } "
         "output_arg { name: 'dataset' type: DT_VARIANT } } "
@@ -324,6 +345,56 @@ class DatasetsTest : public QObject {
     const Batches b = ReadAll(text, "make");
     QVERIFY2(IsEndOfSequence(b.status), StatusText(b.status));
     QCOMPARE(b.values, (std::vector<std::vector<int64_t>>{{0, 1, 2, 3}, {4, 5}}));
+  }
+
+  void paddedBatchPadsToTheLongestElement() {
+    // Element i is range(x_i) for x = [1, 3, 2]: lengths differ, so batches pad with -1.
+    const std::string text = absl::StrCat(
+        "node { name: 'lengths' op: 'Const' attr { key: 'dtype' value { type: DT_INT64 } } attr { key: 'value' value { "
+        "tensor { dtype: DT_INT64 tensor_shape { dim { size: 3 } } int64_val: 1 int64_val: 3 int64_val: 2 } } } }\n",
+        Int64Const("batch_size", 2), Int64Const("padding", -1), BoolConst("drop_remainder", false),
+        "node { name: 'unknown_length' op: 'Const' attr { key: 'dtype' value { type: DT_INT64 } } attr { key: 'value' "
+        "value { tensor { dtype: DT_INT64 tensor_shape { dim { size: 1 } } int64_val: -1 } } } }\n",
+        "node { name: 'slices' op: 'TensorSliceDataset' input: 'lengths' "
+        "attr { key: 'Toutput_types' value { list { type: DT_INT64 } } } "
+        "attr { key: 'output_shapes' value { list { shape { } } } } }\n",
+        "node { name: 'ranges' op: 'MapDataset' input: 'slices' attr { key: 'f' value { func { name: 'range_to' } } } "
+        "attr { key: 'Targuments' value { list { } } } ",
+        Types("dim { size: -1 }"), "}\n",
+        "node { name: 'batch' op: 'PaddedBatchDatasetV2' input: 'ranges' input: 'batch_size' input: 'unknown_length' "
+        "input: 'padding' input: 'drop_remainder' attr { key: 'Toutput_types' value { list { type: DT_INT64 } } } "
+        "attr { key: 'output_shapes' value { list { shape { dim { size: -1 } dim { size: -1 } } } } } "
+        "attr { key: 'N' value { i: 1 } } }\n",
+        "node { name: 'iterator' op: 'IteratorV2' attr { key: 'shared_name' value { s: '' } } "
+        "attr { key: 'container' value { s: '' } } ",
+        Types("dim { size: -1 } dim { size: -1 }"), "}\n",
+        "node { name: 'make' op: 'MakeIterator' input: 'batch' input: 'iterator' }\n",
+        "node { name: 'next' op: 'IteratorGetNext' input: 'iterator' ", Types("dim { size: -1 } dim { size: -1 }"),
+        "}\n",
+        "library { function { signature { name: 'range_to' input_arg { name: 'x' type: DT_INT64 } "
+        "output_arg { name: 'y' type: DT_INT64 } } "
+        "node_def { name: 'zero' op: 'Const' attr { key: 'dtype' value { type: DT_INT64 } } attr { key: 'value' value "
+        "{ tensor { dtype: DT_INT64 tensor_shape { } int64_val: 0 } } } } "
+        "node_def { name: 'one' op: 'Const' attr { key: 'dtype' value { type: DT_INT64 } } attr { key: 'value' value "
+        "{ tensor { dtype: DT_INT64 tensor_shape { } int64_val: 1 } } } } "
+        "node_def { name: 'range' op: 'Range' input: 'zero:output:0' input: 'x' input: 'one:output:0' "
+        "attr { key: 'Tidx' value { type: DT_INT64 } } } "
+        "ret { key: 'y' value: 'range:output:0' } } }\n");
+    Batches b;
+    auto session = NewSession(SessionOptions());
+    b.status = (*session)->Create(Parse(text));
+    std::vector<Tensor> fetched;
+    if (b.status.ok()) b.status = (*session)->Run({}, {}, {"make"}, &fetched);
+    std::vector<std::vector<int64_t>> shapes;
+    while (b.status.ok()) {
+      b.status = (*session)->Run({}, {"next:0"}, {}, &fetched);
+      if (!b.status.ok()) break;
+      b.values.emplace_back(fetched[0].data<int64_t>(), fetched[0].data<int64_t>() + fetched[0].NumElements());
+      shapes.push_back(fetched[0].shape().dims());
+    }
+    QVERIFY2(IsEndOfSequence(b.status), StatusText(b.status));
+    QCOMPARE(shapes, (std::vector<std::vector<int64_t>>{{2, 3}, {1, 2}}));
+    QCOMPARE(b.values, (std::vector<std::vector<int64_t>>{{0, -1, -1, 0, 1, 2}, {0, 1}}));
   }
 
   void unknownFunctionIsNamedWithItsNode() {

@@ -12,10 +12,18 @@ namespace {
 // Ops that read files, or stand for data outside the graph: such a pipeline is cut even
 // where the op could run, since the files are rarely where the graph was written.
 bool ReadsOutside(const std::string& op) {
-  static const std::set<std::string> kOps = {
-      "TFRecordDataset", "TextLineDataset", "FixedLengthRecordDataset", "FixedLengthRecordDatasetV2",
-      "MatchingFiles",   "ReadFile",        "GeneratorDataset",         "PyFunc",
-      "PyFuncStateless", "EagerPyFunc",     "SqlDataset",               "LMDBDataset"};
+  static const std::set<std::string> kOps = {"TFRecordDataset",
+                                             "TextLineDataset",
+                                             "FixedLengthRecordDataset",
+                                             "FixedLengthRecordDatasetV2",
+                                             "MatchingFiles",
+                                             "ReadFile",
+                                             "GeneratorDataset",
+                                             "PyFunc",
+                                             "PyFuncStateless",
+                                             "EagerPyFunc",
+                                             "SqlDataset",
+                                             "LMDBDataset"};
   return kOps.count(op) > 0 || absl::StrContains(op, "Reader");
 }
 

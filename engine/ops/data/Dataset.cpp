@@ -39,9 +39,7 @@ bool ScalarInput(OpKernelContext* ctx, int i, std::string_view what, int64_t* va
     case tensorflow::DT_INT64: *value = t.scalar<int64_t>(); return true;
     case tensorflow::DT_INT32: *value = t.scalar<int32_t>(); return true;
     case tensorflow::DT_BOOL: *value = t.scalar<bool>() ? 1 : 0; return true;
-    default:
-      array_internal::FailInvalidArgument(ctx, what, " has dtype ", DataTypeName(t.dtype()));
-      return false;
+    default: array_internal::FailInvalidArgument(ctx, what, " has dtype ", DataTypeName(t.dtype())); return false;
   }
 }
 

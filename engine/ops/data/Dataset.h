@@ -70,7 +70,6 @@ struct Signature {
 };
 StatusOr<Signature> ReadSignature(const tensorflow::NodeDef& node, std::string_view types_attr = "output_types");
 // Whether `element` matches the signature; the error names `node` and the component.
-Status CheckElement(const Signature& signature, const Element& element, const std::string& node,
-                    std::string_view what);
+Status CheckElement(const Signature& signature, const Element& element, const std::string& node, std::string_view what);
 
 }  // namespace clab::data

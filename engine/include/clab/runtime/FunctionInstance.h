@@ -22,10 +22,9 @@ class FunctionInstance {
  public:
   // `attrs` fills the attr placeholders of the body ("$T"); `library` is the whole library,
   // for functions the body calls in turn; `caller` is the node that calls it, for messages.
-  static StatusOr<std::shared_ptr<FunctionInstance>> Create(const tensorflow::FunctionDef& function,
-                                                            const google::protobuf::Map<std::string, tensorflow::AttrValue>& attrs,
-                                                            const tensorflow::FunctionDefLibrary& library,
-                                                            Device* device, const std::string& caller);
+  static StatusOr<std::shared_ptr<FunctionInstance>> Create(
+      const tensorflow::FunctionDef& function, const google::protobuf::Map<std::string, tensorflow::AttrValue>& attrs,
+      const tensorflow::FunctionDefLibrary& library, Device* device, const std::string& caller);
   ~FunctionInstance();
 
   const std::string& name() const { return name_; }
