@@ -8,6 +8,8 @@
 // or one taking the wrong number of arguments. The graphs are written by hand in the text
 // format, following TensorFlow's GraphDef and FunctionDef.
 #include "StatusText.h"
+#include "clab/distributed/ClusterSpec.h"
+#include "clab/distributed/Server.h"
 #include "clab/graph/TextProto.h"
 #include "clab/runtime/Session.h"
 #include "formats/GraphRoles.h"
@@ -17,6 +19,10 @@
 
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_replace.h>
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 using namespace clab;
 using clab::testing::StatusText;
@@ -181,10 +187,16 @@ struct Batches {
   std::vector<std::vector<int64_t>> values;  // one per batch
 };
 
-// Runs `init` (if any) once, then "next:0" until it fails.
-Batches ReadAll(const std::string& text, const std::string& init) {
+// Runs `init` (if any) once, then "next:0" until it fails; `target` "" is this process.
+Batches ReadAll(const std::string& text, const std::string& init, const std::string& target = "") {
   Batches out;
-  auto session = NewSession(SessionOptions());
+  SessionOptions options;
+  options.target = target;
+  auto session = NewSession(options);
+  if (!session.ok()) {
+    out.status = session.status();
+    return out;
+  }
   out.status = (*session)->Create(Parse(text));
   std::vector<Tensor> none;
   if (out.status.ok() && !init.empty()) out.status = (*session)->Run({}, {}, {init}, &none);
@@ -201,6 +213,19 @@ Batches ReadAll(const std::string& text, const std::string& init) {
 bool IsEndOfSequence(const Status& status) {
   return status.code() == absl::StatusCode::kOutOfRange &&
          std::string(status.message()).find("End of sequence") != std::string::npos;
+}
+
+// A loopback port nothing listens on now (bind port 0, read it, close).
+int FreePort() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
+  socklen_t len = sizeof(addr);
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  ::close(fd);
+  return ntohs(addr.sin_port);
 }
 
 std::vector<int64_t> Sorted(std::vector<int64_t> v) {
@@ -274,6 +299,34 @@ class DatasetsTest : public QObject {
     QCOMPARE(Sorted(first), Sorted(second));
     QVERIFY(first != second);
     QCOMPARE(ReadAll(InitializableGraph(p), "make").values, b.values);
+  }
+
+  // Through a ps and a worker over gRPC: the captured k comes from the ps, the pipeline runs
+  // on the worker, whose partition carries the function library.
+  void runsOnAClusterWithTheLibrary() {
+    const std::string ps = "127.0.0.1:" + std::to_string(FreePort());
+    const std::string worker = "127.0.0.1:" + std::to_string(FreePort());
+    auto cluster = ClusterSpec::FromDict({{"ps", {ps}}, {"worker", {worker}}});
+    QVERIFY(cluster.ok());
+    std::vector<std::unique_ptr<Server>> servers;
+    for (const char* job : {"ps", "worker"}) {
+      ServerOptions options;
+      options.cluster = *cluster;
+      options.job_name = job;
+      auto server = Server::Create(options);
+      QVERIFY2(server.ok(), StatusText(server.status()));
+      servers.push_back(*std::move(server));
+    }
+    Pipeline p;
+    p.shuffle = false;
+    tensorflow::GraphDef graph = Parse(InitializableGraph(p));
+    for (auto& node : *graph.mutable_node())
+      node.set_device(node.name() == "k" ? "/job:ps/task:0" : "/job:worker/task:0");
+    const Batches b = ReadAll(graph.DebugString(), "make", servers[1]->target());
+    QVERIFY2(IsEndOfSequence(b.status), StatusText(b.status));
+    QCOMPARE(b.values.size(), size_t{6});
+    QCOMPARE(b.values[4], (std::vector<int64_t>{9, 11, 13, 15}));
+    for (auto& server : servers) QVERIFY(server->Stop().ok());
   }
 
   void makeIteratorStartsOver() {
