@@ -116,6 +116,10 @@ int64_t TypedValueCount(const tensorflow::TensorProto& proto) {
 
 StatusOr<Tensor> Tensor::FromProto(const tensorflow::TensorProto& proto) {
   const DataType dtype = proto.dtype();
+  if (dtype == tensorflow::DT_VARIANT)
+    return errors::InvalidArgument(
+        "A variant tensor (a tf.data dataset) exists only in the process that made it and cannot be sent or read "
+        "from a TensorProto: place a pipeline's dataset and iterator ops on one task");
   if (!IsSupportedDataType(dtype) || IsRefType(dtype))
     return errors::InvalidArgument("Tensors of dtype ", DataTypeName(dtype), " are not supported");
   CLAB_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::FromProto(proto.tensor_shape()));

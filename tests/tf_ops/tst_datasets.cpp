@@ -326,6 +326,12 @@ class DatasetsTest : public QObject {
     QVERIFY2(IsEndOfSequence(b.status), StatusText(b.status));
     QCOMPARE(b.values.size(), size_t{6});
     QCOMPARE(b.values[4], (std::vector<int64_t>{9, 11, 13, 15}));
+    // A dataset cannot cross tasks: the map on the ps, its consumers on the worker.
+    for (auto& node : *graph.mutable_node())
+      if (node.name() == "map") node.set_device("/job:ps/task:0");
+    const Batches split = ReadAll(graph.DebugString(), "make", servers[1]->target());
+    QVERIFY(!split.status.ok());
+    QVERIFY2(std::string(split.status.message()).find("variant tensor") != std::string::npos, StatusText(split.status));
     for (auto& server : servers) QVERIFY(server->Stop().ok());
   }
 
