@@ -1,10 +1,10 @@
 // Iterators over tf.data datasets. IteratorV2 (Iterator, as TensorFlow before 1.12 wrote
 // it) makes an iterator resource on its device under (container, shared_name or the node's
 // name) and outputs its handle; MakeIterator starts it at the first element of a dataset
-// (again at each run: an initializable iterator's initializer); IteratorGetNext outputs the
-// next element and fails OUT_OF_RANGE "End of sequence" at the end, as TensorFlow does, so
-// that a training loop stops there. OneShotIterator builds its dataset once, by calling the
-// library function dataset_factory on its first run. IteratorToStringHandle and
+// (again at each run: an initializable iterator's initializer); IteratorGetNext (and
+// IteratorGetNextSync, the same here) outputs the next element and fails OUT_OF_RANGE "End
+// of sequence" at the end, as TensorFlow does, so that a training loop stops there. OneShotIterator builds its dataset
+// once, by calling the library function dataset_factory on its first run. IteratorToStringHandle and
 // IteratorFromStringHandle(V2) turn a handle into a string and back (feedable iterators).
 #include "clab/graph/OpRegistry.h"
 #include "clab/graph/ShapeContext.h"
@@ -206,16 +206,18 @@ void RegisterIteratorOps(OpRegistry& registry) {
       .Stateful()
       .Summary("Starts the iterator at the first element of the dataset")
       .Group("data");
-  registry.Register("IteratorGetNext")
-      .Input("iterator: resource")
-      .Output("components: output_types")
-      .Attr("output_types: list(type) >= 1")
-      .Attr("output_shapes: list(shape) >= 1")
-      .SetShapeFn(GetNextShape)
-      .Kernel("CPU", MakeGetNextKernel)
-      .Stateful()
-      .Summary("The iterator's next element; OUT_OF_RANGE \"End of sequence\" after the last")
-      .Group("data");
+  for (const char* op : {"IteratorGetNext", "IteratorGetNextSync"}) {
+    registry.Register(op)
+        .Input("iterator: resource")
+        .Output("components: output_types")
+        .Attr("output_types: list(type) >= 1")
+        .Attr("output_shapes: list(shape) >= 1")
+        .SetShapeFn(GetNextShape)
+        .Kernel("CPU", MakeGetNextKernel)
+        .Stateful()
+        .Summary("The iterator's next element; OUT_OF_RANGE \"End of sequence\" after the last")
+        .Group("data");
+  }
   registry.Register("OneShotIterator")
       .Output("handle: resource")
       .Attr("dataset_factory: func")
