@@ -72,9 +72,10 @@ KernelFactory MakeTensorsKernel(bool slice) {
                                            " rows, but component 0 has ", components[0].shape().dims()[0]);
             }
           }
-          Element first;
-          for (const Tensor& t : components) first.push_back(slice ? data::SliceRow(t, 0) : t);
+          // The first element stands for all: their dtypes and shapes are the same.
           if (!slice || components[0].shape().dims()[0] > 0) {
+            Element first;
+            for (const Tensor& t : components) first.push_back(slice ? data::SliceRow(t, 0) : t);
             Status ok = data::CheckElement(signature, first, ctx->name(), "an element");
             if (!ok.ok()) return ctx->SetStatus(ok);
           }

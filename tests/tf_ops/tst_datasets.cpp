@@ -249,6 +249,16 @@ class DatasetsTest : public QObject {
     for (size_t i = 0; i < b.values.size(); ++i) QCOMPARE(b.values[i], epoch[i % 3]);
   }
 
+  // No rows: the first get-next is the end, even repeated forever.
+  void emptySlicesEndAtOnce() {
+    Pipeline p;
+    p.n = 0;
+    p.repeat = -1;
+    const Batches b = ReadAll(InitializableGraph(p), "make");
+    QVERIFY2(IsEndOfSequence(b.status), StatusText(b.status));
+    QVERIFY(b.values.empty());
+  }
+
   void dropRemainderDropsTheLastBatch() {
     Pipeline p;
     p.shuffle = false;
