@@ -88,7 +88,14 @@ Status RunCommand::Run(std::ostream& out) {
   // Only what the run needs goes to the session: ops elsewhere in a user's graph (summaries,
   // input pipelines cut by --feed_random, serving signatures) need not be ones ClusterLab runs.
   std::vector<std::string> needed = targets_;
+  // tf.data pipelines that run from the graph alone are kept; their iterators start after
+  // the init op.
+  std::vector<std::string> readers = targets_;
+  for (const std::string& fetch : fetches_) readers.push_back(InputNodeName(fetch));
+  const std::vector<std::string> pipeline_inits = tools::GraphRoles(meta_).PipelineInitializers(readers);
+  if (!pipeline_inits.empty()) out << "input: " << absl::StrJoin(pipeline_inits, ", ") << " (tf.data iterators)\n";
   needed.insert(needed.end(), init_nodes_.begin(), init_nodes_.end());
+  needed.insert(needed.end(), pipeline_inits.begin(), pipeline_inits.end());
   tensorflow::GraphDef graph_def;
   CLAB_RETURN_IF_ERROR(PruneGraph(full, {}, fetches_, needed, &graph_def));
 
@@ -106,6 +113,11 @@ Status RunCommand::Run(std::ostream& out) {
     if (Status status = session->Run({}, {}, init_nodes_, &outputs); !status.ok())
       return WithPrefix(status, absl::StrCat("--init ", absl::StrJoin(init_nodes_, ", "),
                                              " failed: ", absl::StatusCodeToString(status.code()), ": "));
+  }
+  if (!pipeline_inits.empty()) {
+    if (Status status = session->Run({}, {}, pipeline_inits, &outputs); !status.ok())
+      return WithPrefix(status, absl::StrCat("starting the input pipeline (", absl::StrJoin(pipeline_inits, ", "),
+                                             ") failed: ", absl::StatusCodeToString(status.code()), ": "));
   }
   for (int64_t step = 1; step <= steps_; ++step) {
     if (Status status = session->Run(feeds, fetches_, targets_, &outputs); !status.ok())
