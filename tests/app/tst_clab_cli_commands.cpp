@@ -1,6 +1,7 @@
 // What `clab` prints when things go right: versions, help, the node table of the seed graph
 // (from text and binary files, whichever their names say), runs that print [[20]], the op
-// list and the local demo.
+// list, the local demo, and the distributed benchmarks run with the smallest settings (their
+// rows are there and the processes they started are gone; no figure is checked).
 #include "ClabProcess.h"
 
 #include "tensorflow/graph.pb.h"
@@ -53,6 +54,8 @@ class ClabCliCommandsTest : public QObject {
          {"graph show", "run", "ops", "demo", "server", "example seed", "example graph", "version", "help"})
       QVERIFY2(result.out.contains(QRegularExpression(QString("\\n  %1 +\\S").arg(command))),
                qPrintable(QString("'%1' missing from:\n%2").arg(command, result.out)));
+    // Commands that benchmarks start as processes of their own are not listed.
+    QVERIFY2(!result.out.contains("floor-server") && !result.out.contains("train-worker"), qPrintable(result.out));
     QCOMPARE(ClabProcess::clab({"help"}).out, result.out);
   }
 
@@ -182,7 +185,62 @@ class ClabCliCommandsTest : public QObject {
     QCOMPARE(lines.count("[[20]]"), 2);
   }
 
+  void benchStepRunsItsFloorAndStopsIt() {
+    const ProgramResult result =
+        ClabProcess::clab({"bench", "step", "--rounds", "1", "--steps", "5", "--mode", "unpinned"}, 120000);
+    QVERIFY2(result.exitCode == 0, qPrintable(result.out + result.err));
+    const QStringList lines = result.outLines();
+    // A row per measurement: the runtime's latency, CPU and switches, then the floor's.
+    const QString number = "\\d+\\.\\d+";
+    for (const char* row : {"seed step", "pull 1 KiB", "pull 64 KiB", "pull 4 MiB"}) {
+      const QString pattern = QString("^unpinned +%1( +%2){6} +%2x +(<= \\d\\.\\dx (met|MISSED))$")
+                                  .arg(QRegularExpression::escape(row), number);
+      QVERIFY2(lines.indexOf(QRegularExpression(pattern)) >= 0,
+               qPrintable(QString("no row matching %1 in:\n%2").arg(pattern, result.out)));
+    }
+    // The floor server and the ps it started, each stopped cleanly and gone.
+    for (const QString& server : {QString("floor server"), QString("ps")}) {
+      const QRegularExpressionMatch started =
+          QRegularExpression(QString("^  %1: pid (\\d+) on 127\\.0\\.0\\.1:\\d+$").arg(server),
+                             QRegularExpression::MultilineOption)
+              .match(result.out);
+      QVERIFY2(started.hasMatch(), qPrintable(result.out));
+      const QString pid = started.captured(1);
+      QVERIFY2(lines.contains(QString("  %1 (pid %2) stopped, exit status 0").arg(server, pid)),
+               qPrintable(result.out));
+      QVERIFY2(processGone(pid), qPrintable(QString("%1 (pid %2) is still running").arg(server, pid)));
+    }
+  }
+
+  void benchTrainRunsWorkerProcesses() {
+    const ProgramResult result = ClabProcess::clab(
+        {"bench", "train", "--workers", "2", "--steps", "20", "--rounds", "1", "--peer", "none"}, 170000);
+    QVERIFY2(result.exitCode == 0, qPrintable(result.out + result.err));
+    const QStringList lines = result.outLines();
+    QVERIFY2(lines.indexOf(QRegularExpression("^local +\\d+ .*")) >= 0, qPrintable(result.out));
+    QVERIFY2(lines.indexOf(QRegularExpression("^2 +\\d+ .* >= 2\\.5x \\(no peer\\)$")) >= 0, qPrintable(result.out));
+    QVERIFY2(lines.contains("PyTorch peer: not run (--peer none)"), qPrintable(result.out));
+    // The ps and both workers ran as processes of their own, and none is left.
+    const QRegularExpressionMatch pids =
+        QRegularExpression("ps pid (\\d+), worker pids (\\d+) (\\d+)").match(result.out);
+    QVERIFY2(pids.hasMatch(), qPrintable(result.out));
+    for (int i = 1; i <= 3; ++i) QVERIFY2(processGone(pids.captured(i)), qPrintable(pids.captured(i)));
+  }
+
  private:
+  // True once /proc has no such process, or the number now belongs to something other than
+  // a clab task (reused); waits up to 5 s.
+  static bool processGone(const QString& pid) {
+    for (int i = 0; i < 50; ++i) {
+      QFile cmdline("/proc/" + pid + "/cmdline");
+      if (!cmdline.open(QIODevice::ReadOnly)) return true;
+      const QByteArray words = cmdline.readAll();
+      if (!words.contains("clab")) return true;
+      QTest::qWait(100);
+    }
+    return false;
+  }
+
   static QString seedPath() { return ClabProcess::sourceDir() + "/examples/graphs/seed.pbtxt"; }
 
   void writeFile(const QString& name, const QByteArray& bytes) {

@@ -2,6 +2,7 @@
 
 #include "bench/ComputeBenchmark.h"
 
+#include "bench/CostMeter.h"
 #include "bench/Median.h"
 #include "bench/PlainEigenMlp.h"
 #include "clab/ops/Ops.h"
@@ -19,34 +20,15 @@
 #include <chrono>
 #include <random>
 
-#include <sys/resource.h>
-
 namespace clab::cli {
 namespace {
 
-// Wall time, CPU time and context switches of a stretch of this process.
-class Stretch {
- public:
-  Stretch() : start_(std::chrono::steady_clock::now()), usage_(Usage()) {}
-  ComputeSide PerStep(int64_t steps) const {
-    const rusage end = Usage();
-    const double wall = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start_).count();
-    auto micros = [](const timeval& t) { return static_cast<double>(t.tv_sec) * 1e6 + static_cast<double>(t.tv_usec); };
-    const double cpu = micros(end.ru_utime) - micros(usage_.ru_utime) + micros(end.ru_stime) - micros(usage_.ru_stime);
-    const double switches = static_cast<double>(end.ru_nvcsw - usage_.ru_nvcsw + end.ru_nivcsw - usage_.ru_nivcsw);
-    const double n = static_cast<double>(steps);
-    return ComputeSide{wall / n, cpu / n, switches / n};
-  }
-
- private:
-  static rusage Usage() {
-    rusage usage{};
-    ::getrusage(RUSAGE_SELF, &usage);
-    return usage;
-  }
-  std::chrono::steady_clock::time_point start_;
-  rusage usage_;
-};
+// Wall time, CPU time and context switches per step of the stretch since `meter` started
+// (this process only, which getrusage always reads).
+ComputeSide PerStep(const CostMeter& meter, int64_t steps) {
+  const StepCost cost = meter.PerStep(steps).value_or(StepCost{});
+  return ComputeSide{cost.wall_us, cost.cpu_us, cost.context_switches};
+}
 
 ComputeSide MedianSide(const std::vector<ComputeSide>& sides) {
   std::vector<double> wall, cpu, switches;
@@ -108,19 +90,19 @@ StatusOr<ComputeRow> MlpRow(const ComputeBenchmarkOptions& options) {
   float plain_loss = 0;
   const int64_t steps = options.mlp_steps;
   auto engine = [&]() -> StatusOr<ComputeSide> {
-    Stretch stretch;
+    CostMeter meter;
     for (int64_t s = 0; s < steps; ++s) {
       const examples::Examples& b = batches[static_cast<size_t>(s % kBatches)];
       CLAB_RETURN_IF_ERROR(session->Run({{features, b.features}, {labels, b.labels}}, {loss}, {train}, &out));
     }
-    return stretch.PerStep(steps);
+    return PerStep(meter, steps);
   };
   auto floor = [&]() {
-    Stretch stretch;
+    CostMeter meter;
     for (int64_t s = 0; s < steps; ++s)
       plain_loss +=
           plain.Step(plain_x[static_cast<size_t>(s % kBatches)], plain_labels[static_cast<size_t>(s % kBatches)]);
-    return stretch.PerStep(steps);
+    return PerStep(meter, steps);
   };
   std::vector<ComputeSide> engine_sides, floor_sides;
   CLAB_RETURN_IF_ERROR(Interleave(options.rounds, engine, floor, &engine_sides, &floor_sides));
@@ -162,14 +144,14 @@ StatusOr<ComputeRow> MatMulRow(const ComputeBenchmarkOptions& options) {
 
   const int repeats = options.matmul_repeats;
   auto engine = [&]() -> StatusOr<ComputeSide> {
-    Stretch stretch;
+    CostMeter meter;
     for (int r = 0; r < repeats; ++r) CLAB_RETURN_IF_ERROR(session->Run({{"a", a}, {"b", b}}, {"product"}, {}, &out));
-    return stretch.PerStep(repeats);
+    return PerStep(meter, repeats);
   };
   auto floor = [&]() {
-    Stretch stretch;
+    CostMeter meter;
     for (int r = 0; r < repeats; ++r) product.device(device) = ma.contract(mb, dims);
-    return stretch.PerStep(repeats);
+    return PerStep(meter, repeats);
   };
   std::vector<ComputeSide> engine_sides, floor_sides;
   CLAB_RETURN_IF_ERROR(Interleave(options.rounds, engine, floor, &engine_sides, &floor_sides));

@@ -21,6 +21,9 @@ class Command {
   virtual std::string summary() const = 0;
   // What `clab help <name>` says between the synopsis and the flags.
   virtual std::string description() const = 0;
+  // Left out of `clab --help` and of the subcommand lists: commands that other commands
+  // start as processes of their own (a benchmark's server), not meant to be typed.
+  virtual bool hidden() const { return false; }
 
   virtual void DeclareFlags(FlagParser& flags) = 0;
   // Called once, after the flags parsed; normal output goes to `out`.

@@ -23,7 +23,7 @@ std::vector<std::string> CommandRegistry::SubcommandsOf(const std::string& group
   const std::string prefix = group + " ";
   for (const auto& command : commands_) {
     const std::string name = command->name();
-    if (name.rfind(prefix, 0) == 0) subcommands.push_back(name.substr(prefix.size()));
+    if (!command->hidden() && name.rfind(prefix, 0) == 0) subcommands.push_back(name.substr(prefix.size()));
   }
   return subcommands;
 }
@@ -55,8 +55,10 @@ std::string CommandRegistry::Overview() const {
       "       clab --version | --help | help COMMAND\n\n"
       "Commands:\n";
   size_t width = 0;
-  for (const auto& command : commands_) width = std::max(width, command->name().size());
+  for (const auto& command : commands_)
+    if (!command->hidden()) width = std::max(width, command->name().size());
   for (const auto& command : commands_) {
+    if (command->hidden()) continue;
     const std::string name = command->name();
     absl::StrAppend(&text, "  ", name, std::string(width - name.size() + 3, ' '), command->summary(), "\n");
   }

@@ -1,6 +1,7 @@
 #include "commands/BenchStepCommand.h"
 
 #include "bench/StepBenchmark.h"
+#include "bench/StepTable.h"
 #include "cli/CliStatus.h"
 #include "cli/CpuPinning.h"
 #include "cli/FlagParser.h"
@@ -39,31 +40,36 @@ Status WriteFileAtomically(const std::string& path, const std::string& text) {
 }  // namespace
 
 std::string BenchStepCommand::description() const {
-  return "Starts a ps task as its own process ('clab server') and runs the worker's server and a\n"
-         "session in this process, on free 127.0.0.1 ports, then measures:\n"
-         "  seed step        one run of the seed program's MatMul (x and w live on the ps)\n"
-         "  pull N floats    fetching a float32 variable of N elements from the ps\n"
-         "each beside the floor measured in the same run against the same ps process: a bare\n"
-         "gRPC Echo of 16 bytes for the step, a bare gRPC Fetch of the same bytes for a pull.\n"
-         "Both processes are pinned per mode: one-core (both on CPU 0) and two-cores (CPU 0\n"
-         "and CPU 1); small-message latency differs a lot between the two. Medians of\n"
-         "--iterations calls, then the median over --repeats repeats; floor and runtime\n"
-         "alternate within each repeat.";
+  return "Starts a ps task ('clab server') and a minimal plain gRPC server ('clab bench\n"
+         "floor-server', a synchronous service with Echo and Fetch) as processes of their own,\n"
+         "runs the worker's server and a session in this process, on free 127.0.0.1 ports, then\n"
+         "measures:\n"
+         "  seed step        one run of the seed program's MatMul (x and w live on the ps),\n"
+         "                   beside a plain gRPC Echo of 16 bytes\n"
+         "  pull N           fetching a float32 variable of N bytes from the ps (1 KiB, 64 KiB\n"
+         "                   and 4 MiB), beside a plain gRPC Fetch of the same bytes\n"
+         "with the median latency, and the CPU time and context switches per call of this\n"
+         "process and the server called. Targets: at most 1.3x the floor for the step and pulls\n"
+         "up to 64 KiB, 1.5x for bigger pulls. The processes are pinned per mode: one-core (all\n"
+         "on CPU 0) and two-cores (this process on CPU 0, the servers on CPU 1). Each round\n"
+         "measures every row's runtime and floor one after the other, --steps calls each (fewer\n"
+         "for big pulls); figures are medians over --rounds rounds. Both servers are stopped at\n"
+         "the end.";
 }
 
 void BenchStepCommand::DeclareFlags(FlagParser& flags) {
-  flags.AddInt("repeats", "N", "repeats per measurement (the median over them is reported)", &repeats_, 1);
-  flags.AddInt("iterations", "N", "calls per repeat for the step (fewer for big pulls)", &iterations_, 1);
+  flags.AddInt("rounds", "N", "interleaved rounds (the median over them is reported)", &rounds_, 1);
+  flags.AddInt("steps", "N", "calls per round for the step and small pulls (fewer for big pulls)", &steps_, 1, 1000000);
   flags.AddStringList("mode", "MODE", "one-core, two-cores or unpinned (default: one-core and two-cores)", &modes_);
-  flags.AddStringList("size", "N", "a pull size in float32 elements (default: 1000, 100000, 1000000)", &sizes_);
+  flags.AddStringList("size", "N", "a pull size in float32 elements (default: 256, 16384, 1048576)", &sizes_);
   flags.AddString("json", "FILE", "also write the rows as JSON to FILE", &json_path_);
 }
 
 Status BenchStepCommand::Run(std::ostream& out) {
   StepBenchmarkOptions options;
   options.clab_program = ChildProcess::SelfPath();
-  options.repeats = static_cast<int>(repeats_);
-  options.iterations = static_cast<int>(iterations_);
+  options.rounds = static_cast<int>(rounds_);
+  options.steps = static_cast<int>(steps_);
   options.modes = modes_;
   if (options.modes.empty()) {
     options.modes = {"one-core"};
@@ -82,7 +88,8 @@ Status BenchStepCommand::Run(std::ostream& out) {
 
   out << "Seed step and variable pulls: ps in its own process, worker and session in this one, " << OnlineCpuCount()
       << " CPUs online.\n"
-      << "Each runtime figure is beside a bare gRPC call of the same payload to the same ps (the floor).\n"
+      << "Each runtime figure is beside a plain synchronous gRPC call of the same payload to a\n"
+      << "minimal server process (the floor), measured in the same rounds.\n"
       << std::endl;
   CLAB_ASSIGN_OR_RETURN(const std::vector<BenchmarkRow> rows, RunStepBenchmark(options));
   out << "\n" << FormatBenchmarkTable(rows);

@@ -1,6 +1,6 @@
 // `clab bench step`: the seed step and variable pulls on a ps process and this process as
-// the worker, each beside a bare gRPC call of the same payload measured in the same run.
-// See bench/StepBenchmark.h.
+// the worker, each beside a plain gRPC call of the same payload to a minimal server process,
+// measured in the same run. See bench/StepBenchmark.h.
 #pragma once
 
 #include "cli/Command.h"
@@ -20,8 +20,8 @@ class BenchStepCommand : public Command {
   Status Run(std::ostream& out) override;
 
  private:
-  int64_t repeats_ = 5;
-  int64_t iterations_ = 400;
+  int64_t rounds_ = 5;
+  int64_t steps_ = 400;
   std::vector<std::string> modes_;
   std::vector<std::string> sizes_;
   std::string json_path_;

@@ -2,9 +2,11 @@
 
 #include "cli/CommandRegistry.h"
 #include "commands/BenchComputeCommand.h"
+#include "commands/BenchFloorServerCommand.h"
 #include "commands/BenchSimulateCommand.h"
 #include "commands/BenchStepCommand.h"
 #include "commands/BenchTrainCommand.h"
+#include "commands/BenchTrainWorkerCommand.h"
 #include "commands/CertCommand.h"
 #include "commands/CkptCommands.h"
 #include "commands/DemoCommand.h"
@@ -35,7 +37,9 @@ void RegisterBuiltinCommands(CommandRegistry& registry) {
   registry.Add(std::make_unique<DemoCommand>());
   registry.Add(std::make_unique<BenchComputeCommand>());
   registry.Add(std::make_unique<BenchStepCommand>());
+  registry.Add(std::make_unique<BenchFloorServerCommand>());
   registry.Add(std::make_unique<BenchTrainCommand>());
+  registry.Add(std::make_unique<BenchTrainWorkerCommand>());
   registry.Add(std::make_unique<BenchSimulateCommand>());
   registry.Add(std::make_unique<CertCommand>());
   registry.Add(std::make_unique<CkptLsCommand>());
