@@ -139,7 +139,8 @@ void DecodeCsvCompute(OpKernelContext* ctx, const CsvAttrs& attrs) {
         continue;
       }
       Status parsed = ParseField(field, attrs.types[c], outputs[c], r);
-      if (!parsed.ok()) return FailInvalidArgument(ctx, "DecodeCSV: field ", f, " in record ", r, ": ", parsed.message());
+      if (!parsed.ok())
+        return FailInvalidArgument(ctx, "DecodeCSV: field ", f, " in record ", r, ": ", parsed.message());
     }
   }
 }
@@ -202,8 +203,7 @@ StatusOr<std::unique_ptr<OpKernel>> MakeDecodeRaw(OpKernelConstruction& c) {
   if (!IsSupportedDataType(dtype) || dtype == DT_STRING || dtype == DT_BOOL || DataTypeSize(dtype) == 0)
     return errors::Unimplemented("DecodeRaw '", c.name(), "': out_type ", DataTypeName(dtype),
                                  " is not supported here (float, double, int32, int64, uint8 are)");
-  return LambdaKernel([dtype, little_endian](OpKernelContext* ctx) { DecodeRawCompute(ctx, dtype, little_endian); })(
-      c);
+  return LambdaKernel([dtype, little_endian](OpKernelContext* ctx) { DecodeRawCompute(ctx, dtype, little_endian); })(c);
 }
 
 }  // namespace

@@ -3,9 +3,9 @@
 #include "clab/io/Crc32c.h"
 #include "clab/runtime/Device.h"
 
+#include <unistd.h>
 #include <cerrno>
 #include <cstring>
-#include <unistd.h>
 
 namespace clab {
 namespace {
@@ -47,8 +47,8 @@ int64_t InputReader::work_units_completed() const {
 }
 
 Status InputReader::StartWorkLocked(const Device& device, std::string file) {
-  CLAB_ASSIGN_OR_RETURN(UniqueFd fd, device.OpenForReading(file, StrCat("the file ", KindName(), " '", options_.name,
-                                                                        "' reads")));
+  CLAB_ASSIGN_OR_RETURN(UniqueFd fd,
+                        device.OpenForReading(file, StrCat("the file ", KindName(), " '", options_.name, "' reads")));
   std::string content;
   char buffer[1 << 16];
   while (true) {

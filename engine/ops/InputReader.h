@@ -28,7 +28,7 @@ class InputReader : public Resource {
   struct Options {
     Format format = Format::kTextLine;
     std::string name;
-    int64_t skip_header_lines = 0;  // text lines
+    int64_t skip_header_lines = 0;                                                // text lines
     int64_t header_bytes = 0, record_bytes = 0, footer_bytes = 0, hop_bytes = 0;  // fixed length
   };
 

@@ -71,21 +71,22 @@ void ReadRecord(const Device& device, std::shared_ptr<InputReader> reader, std::
   }
   if (!got.ok()) return done(errors::Annotate(got.status(), StrCat(reader->DebugString(), ": ")), {}, {});
   if (*got) return done(OkStatus(), std::move(key), std::move(value));
-  queue->DequeueAsync(1, false, [&device, reader, queue, done = std::move(done)](
-                                    const Status& s, std::vector<TensorQueue::Tuple> work) mutable {
-    if (!s.ok()) return done(s, {}, {});
-    const Tensor& file = work.front().front();
-    if (file.dtype() != DT_STRING || file.NumElements() != 1)
-      return done(errors::InvalidArgument(reader->DebugString(), " takes file names (string scalars) from ",
-                                          queue->DebugString(), ", got ", DataTypeName(file.dtype()), " ",
-                                          file.shape().DebugString()),
-                  {}, {});
-    {
-      std::lock_guard<std::mutex> lock(reader->mu());
-      reader->AddWorkLocked(file.data<std::string>()[0]);
-    }
-    ReadRecord(device, reader, queue, std::move(done));
-  });
+  queue->DequeueAsync(
+      1, false,
+      [&device, reader, queue, done = std::move(done)](const Status& s, std::vector<TensorQueue::Tuple> work) mutable {
+        if (!s.ok()) return done(s, {}, {});
+        const Tensor& file = work.front().front();
+        if (file.dtype() != DT_STRING || file.NumElements() != 1)
+          return done(errors::InvalidArgument(reader->DebugString(), " takes file names (string scalars) from ",
+                                              queue->DebugString(), ", got ", DataTypeName(file.dtype()), " ",
+                                              file.shape().DebugString()),
+                      {}, {});
+        {
+          std::lock_guard<std::mutex> lock(reader->mu());
+          reader->AddWorkLocked(file.data<std::string>()[0]);
+        }
+        ReadRecord(device, reader, queue, std::move(done));
+      });
 }
 
 bool LookupBoth(OpKernelContext* ctx, std::shared_ptr<InputReader>* reader, std::shared_ptr<TensorQueue>* queue) {
@@ -159,7 +160,7 @@ class ReadUpToKernel : public OpKernel {
                    std::shared_ptr<State> state, std::function<void()> done) {
     ReadRecord(*ctx->device(), reader, queue,
                [ctx, reader, queue, state, done = std::move(done)](const Status& s, std::string key,
-                                                                    std::string value) mutable {
+                                                                   std::string value) mutable {
                  if (!s.ok()) {
                    if (absl::IsOutOfRange(s) && !state->keys.empty()) Finish(ctx, *state);
                    else ctx->SetStatus(s);

@@ -77,12 +77,13 @@ void QueueRunners::Loop(size_t runner, const std::string& enqueue_op) {
     if (stopping_.load() || IsClosedCode(runner, s) || absl::IsCancelled(s)) break;
     {
       std::lock_guard<std::mutex> lock(mu_);
-      if (error_.ok()) error_ = errors::Annotate(s, StrCat("queue runner of '", runners_[runner].queue_name(), "' (",
-                                                           enqueue_op, "): "));
+      if (error_.ok())
+        error_ =
+            errors::Annotate(s, StrCat("queue runner of '", runners_[runner].queue_name(), "' (", enqueue_op, "): "));
     }
     if (log_)
-      log_(StrCat("The queue runner of '", runners_[runner].queue_name(), "' stopped: ", enqueue_op, " failed: ",
-                  s.ToString(), "; closing every queue"));
+      log_(StrCat("The queue runner of '", runners_[runner].queue_name(), "' stopped: ", enqueue_op,
+                  " failed: ", s.ToString(), "; closing every queue"));
     CancelAll();
     break;
   }

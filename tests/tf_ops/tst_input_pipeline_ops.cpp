@@ -168,10 +168,14 @@ class InputPipelineOpsTest : public QObject {
   void decodeCsvErrors_data() {
     QTest::addColumn<QString>("record");
     QTest::addColumn<QString>("message");
-    QTest::newRow("too few fields") << "1" << "expect 2 fields but have 1 in record 0";
-    QTest::newRow("required missing") << ",2" << "field 0 is required but missing in record 0";
-    QTest::newRow("not a number") << "x,2" << "field 0 in record 0: 'x' is not a valid int32";
-    QTest::newRow("open quote") << "\"1,2" << "record 0: a quoted field is not closed";
+    QTest::newRow("too few fields") << "1"
+                                    << "expect 2 fields but have 1 in record 0";
+    QTest::newRow("required missing") << ",2"
+                                      << "field 0 is required but missing in record 0";
+    QTest::newRow("not a number") << "x,2"
+                                  << "field 0 in record 0: 'x' is not a valid int32";
+    QTest::newRow("open quote") << "\"1,2"
+                                << "record 0: a quoted field is not closed";
   }
   void decodeCsvErrors() {
     QFETCH(QString, record);
@@ -264,7 +268,8 @@ class InputPipelineOpsTest : public QObject {
     Dequeue(g, q, {DT_INT32, DT_STRING}, "upto3", 3, "QueueDequeueUpToV2");
     Dequeue(g, q, {DT_INT32, DT_STRING}, "one");
     g.AddNode("QueueSizeV2", {q}, {}, "size");
-    Enqueue(g, q, {ops::Const(g, Tensor::Vector<int32_t>({9, 9})), ops::Const(g, Tensor::Scalar<std::string>("z"))}, "late");
+    Enqueue(g, q, {ops::Const(g, Tensor::Vector<int32_t>({9, 9})), ops::Const(g, Tensor::Scalar<std::string>("z"))},
+            "late");
     QVERIFY2(g.status().ok(), StatusText(g.status()));
     Local s = Open(g);
     QVERIFY2(s.status.ok(), StatusText(s.status));
@@ -294,11 +299,10 @@ class InputPipelineOpsTest : public QObject {
   void randomShuffleIsSeeded() {
     auto shuffled = [](int64_t seed, std::vector<int32_t>* order, int32_t* left) {
       GraphBuilder g;
-      const Output q = Queue(g, "shuffle", {DT_INT32}, 20, {PartialShape::Scalar()},
-                             {{"min_after_dequeue", AttrOf(int64_t{2})},
-                              {"seed", AttrOf(seed)},
-                              {"seed2", AttrOf(int64_t{3})}},
-                             "RandomShuffleQueueV2");
+      const Output q =
+          Queue(g, "shuffle", {DT_INT32}, 20, {PartialShape::Scalar()},
+                {{"min_after_dequeue", AttrOf(int64_t{2})}, {"seed", AttrOf(seed)}, {"seed2", AttrOf(int64_t{3})}},
+                "RandomShuffleQueueV2");
       std::vector<int32_t> values(10);
       std::iota(values.begin(), values.end(), 0);
       Enqueue(g, q, {ops::Const(g, Tensor::Vector<int32_t>(values))}, "fill", true);
@@ -333,8 +337,8 @@ class InputPipelineOpsTest : public QObject {
 
   void decodeRawEndianness() {
     GraphBuilder g;
-    const Output bytes = Strings(g, {std::string("\x01\x00\x00\x00\x02\x01\x00\x00", 8),
-                                     std::string("\xff\xff\xff\xff\x00\x00\x00\x80", 8)});
+    const Output bytes = Strings(
+        g, {std::string("\x01\x00\x00\x00\x02\x01\x00\x00", 8), std::string("\xff\xff\xff\xff\x00\x00\x00\x80", 8)});
     g.AddNode("DecodeRaw", {bytes}, {{"out_type", AttrOf(DT_INT32)}, {"little_endian", AttrOf(true)}}, "little");
     g.AddNode("DecodeRaw", {bytes}, {{"out_type", AttrOf(DT_INT32)}, {"little_endian", AttrOf(false)}}, "big");
     g.AddNode("DecodeRaw", {bytes}, {{"out_type", AttrOf(DT_UINT8)}}, "bytes");

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <ostream>
+#include <set>
 
 namespace clab::cli {
 namespace {
@@ -94,21 +95,33 @@ Status RunCommand::Run(std::ostream& out) {
   CLAB_ASSIGN_OR_RETURN(FeedList feeds, ParseFeeds(graph));
   auto runner_defs = QueueRunners::FromMetaGraph(meta_);
   if (!runner_defs.ok()) return WithPrefix(runner_defs.status(), absl::StrCat(graph_path_, ": "));
-  // The queue runners fill the input pipeline unless --feed_random cuts it; --data_dir says
-  // the input files are there to read.
-  const bool run_pipelines = !runner_defs->empty() && (!feed_random_ || !data_dirs_.empty());
   tensorflow::GraphDef full = meta_.graph_def();
-  if (feed_random_) CLAB_RETURN_IF_ERROR(AddRandomFeeds(&feeds, &full, run_pipelines));
+  // --feed_random generates the pipelines' outputs unless --data_dir says the input files
+  // are there to read (then only placeholders are fed).
+  if (feed_random_) CLAB_RETURN_IF_ERROR(AddRandomFeeds(&feeds, &full, !data_dirs_.empty()));
   // Only what the run needs goes to the session: ops elsewhere in a user's graph (summaries,
   // input pipelines cut by --feed_random, serving signatures) need not be ones ClusterLab runs.
   std::vector<std::string> needed = targets_;
   needed.insert(needed.end(), init_nodes_.begin(), init_nodes_.end());
-  if (run_pipelines) {
-    const std::vector<std::string> runner_ops = QueueRunners::OpNames(*runner_defs);
-    needed.insert(needed.end(), runner_ops.begin(), runner_ops.end());
-  }
   tensorflow::GraphDef graph_def;
   CLAB_RETURN_IF_ERROR(PruneGraph(full, {}, fetches_, needed, &graph_def));
+  // The queue runners run when the step still reads one of their queues, and so do the
+  // runners of the queues their enqueue ops read (a reader's file-name queue).
+  std::vector<tensorflow::QueueRunnerDef> used_runners;
+  std::set<std::string> used_queues;
+  for (bool grew = true; grew;) {
+    grew = false;
+    std::set<std::string> kept;
+    for (const auto& node : graph_def.node()) kept.insert(node.name());
+    for (const auto& runner : *runner_defs) {
+      if (!kept.count(runner.queue_name()) || !used_queues.insert(runner.queue_name()).second) continue;
+      used_runners.push_back(runner);
+      const std::vector<std::string> runner_ops = QueueRunners::OpNames({runner});
+      needed.insert(needed.end(), runner_ops.begin(), runner_ops.end());
+      grew = true;
+    }
+    if (grew) CLAB_RETURN_IF_ERROR(PruneGraph(full, {}, fetches_, needed, &graph_def));
+  }
 
   SessionOptions options;
   options.config.set_log_device_placement(log_device_placement_);
@@ -141,10 +154,9 @@ Status RunCommand::Run(std::ostream& out) {
                                              " failed: ", absl::StatusCodeToString(status.code()), ": "));
   }
   // Declared after the session: its threads are stopped and joined before the session goes.
-  QueueRunners runners(run_pipelines ? *runner_defs : std::vector<tensorflow::QueueRunnerDef>{},
-                       [&out](const std::string& line) { out << line << std::endl; });
+  QueueRunners runners(used_runners, [&out](const std::string& line) { out << line << std::endl; });
   if (!runners.empty()) {
-    out << "queue runners: " << runner_defs->size() << " started\n";
+    out << "queue runners: " << used_runners.size() << " started\n";
     runners.Start(session.get());
   }
   for (int64_t step = 1; step <= steps_; ++step) {
