@@ -24,11 +24,10 @@ using Attrs = std::map<std::string, tensorflow::AttrValue>;
 Output Queue(GraphBuilder& g, const std::string& name, DataType type, int64_t capacity) {
   tensorflow::AttrValue shapes;
   *shapes.mutable_list()->add_shape() = AttrOf(PartialShape::Scalar()).shape();
-  return g.AddNode("FIFOQueueV2", {},
-                   {{"component_types", AttrOf(std::vector<DataType>{type})},
-                    {"capacity", AttrOf(capacity)},
-                    {"shapes", shapes}},
-                   name);
+  return g.AddNode(
+      "FIFOQueueV2", {},
+      {{"component_types", AttrOf(std::vector<DataType>{type})}, {"capacity", AttrOf(capacity)}, {"shapes", shapes}},
+      name);
 }
 
 Output Close(GraphBuilder& g, const Output& queue, const std::string& name, bool cancel) {

@@ -186,7 +186,7 @@ namespace {
 
 bool IsPipelineEnd(const std::string& op) {
   return absl::StartsWith(op, "QueueDequeue") || op == "IteratorGetNext" || op == "IteratorGetNextSync" ||
-         op == "ReaderReadV2" || op == "ReaderRead";
+         op == "ReaderReadV2" || op == "ReaderRead" || op == "ReaderReadUpToV2" || op == "ReaderReadUpTo";
 }
 
 std::vector<PartialShape> ShapesAttr(const tensorflow::NodeDef& node, const char* name) {
