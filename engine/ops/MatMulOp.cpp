@@ -4,6 +4,7 @@
 #include "clab/core/TensorEigen.h"
 
 #include <algorithm>
+#include <type_traits>
 
 namespace clab {
 namespace math_internal {
@@ -60,6 +61,26 @@ void GemmBlock(const T* a, const T* b, T* out, const MatMulDims& d, bool transpo
   }
 }
 
+// Products at least this large go to Eigen's tensor contraction on the intra-op pool, which
+// shares packed panels between its threads (blocks of the output per thread, each an
+// independent GEMM, pack the same panels once per thread). Below it the cost of starting the
+// contraction's tasks is not repaid.
+constexpr double kContractionMinWork = 1 << 20;
+
+// op(a) * op(b) by Eigen's contraction on `pool`: row-major tensors, the contracted axes
+// chosen by the transposes, so no copy is made.
+template <typename T>
+void ContractOnPool(const Eigen::ThreadPoolDevice& pool, const T* a, const T* b, T* out, const MatMulDims& d,
+                    bool transpose_a, bool transpose_b) {
+  using Matrix = Eigen::TensorMap<Eigen::Tensor<const T, 2, Eigen::RowMajor>>;
+  const Matrix lhs(a, transpose_a ? d.k : d.m, transpose_a ? d.m : d.k);
+  const Matrix rhs(b, transpose_b ? d.n : d.k, transpose_b ? d.k : d.n);
+  Eigen::TensorMap<Eigen::Tensor<T, 2, Eigen::RowMajor>> product(out, d.m, d.n);
+  const Eigen::array<Eigen::IndexPair<Eigen::Index>, 1> axes{
+      Eigen::IndexPair<Eigen::Index>(transpose_a ? 0 : 1, transpose_b ? 1 : 0)};
+  product.device(pool) = lhs.contract(rhs, axes);
+}
+
 template <typename T>
 class MatMulKernel : public OpKernel {
  public:
@@ -98,6 +119,14 @@ class MatMulKernel : public OpKernel {
     if (d.m * d.n * d.k <= kNaiveProductMaxWork) {
       NaiveProduct(a_data, b_data, out, d, transpose_a_, transpose_b_);
       return;
+    }
+    if constexpr (std::is_floating_point_v<T>) {
+      const Eigen::ThreadPoolDevice* pool = PoolOf(ctx);
+      if (pool != nullptr &&
+          static_cast<double>(d.m) * static_cast<double>(d.n) * static_cast<double>(d.k) >= kContractionMinWork) {
+        ContractOnPool(*pool, a_data, b_data, out, d, transpose_a_, transpose_b_);
+        return;
+      }
     }
     // Split the longer side of the output across threads; each block is an ordinary GEMM.
     // Eigen's kernel does roughly eight multiply-adds per cycle.

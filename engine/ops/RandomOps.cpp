@@ -8,13 +8,21 @@
 // kernel takes the next range of counters, so repeated runs differ while the whole
 // sequence repeats across processes for the same seeds. With seed = seed2 = 0 the key is
 // drawn at random when the kernel is built, as TensorFlow does.
+//
+// Multinomial draws class indices from each row of logits (softmax probabilities; a
+// non-finite logit has probability 0) by inverting the row's cumulative distribution at a
+// uniform draw. RandomShuffle permutes a tensor along dimension 0 (Fisher-Yates).
 #include "ops/MathOpsInternal.h"
 
+#include "ops/ElementCopy.h"
 #include "ops/Philox.h"
+
+#include <absl/strings/str_cat.h>
 
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <random>
 
@@ -131,18 +139,21 @@ class RandomKernel : public OpKernel {
   std::atomic<uint64_t> next_group_{0};
 };
 
-template <Distribution kDist>
-StatusOr<std::unique_ptr<OpKernel>> MakeRandomKernel(OpKernelConstruction& construction) {
+// The Philox key of a node's seed attrs: random when both are 0.
+StatusOr<uint64_t> KeyFromSeeds(const OpKernelConstruction& construction) {
   int64_t seed = 0, seed2 = 0;
   CLAB_RETURN_IF_ERROR(construction.GetAttr("seed", &seed));
   CLAB_RETURN_IF_ERROR(construction.GetAttr("seed2", &seed2));
-  uint64_t key;
   if (seed == 0 && seed2 == 0) {
     std::random_device entropy;
-    key = (uint64_t{entropy()} << 32) ^ entropy();
-  } else {
-    key = Mix64(Mix64(static_cast<uint64_t>(seed)) ^ static_cast<uint64_t>(seed2));
+    return (uint64_t{entropy()} << 32) ^ entropy();
   }
+  return Mix64(Mix64(static_cast<uint64_t>(seed)) ^ static_cast<uint64_t>(seed2));
+}
+
+template <Distribution kDist>
+StatusOr<std::unique_ptr<OpKernel>> MakeRandomKernel(OpKernelConstruction& construction) {
+  CLAB_ASSIGN_OR_RETURN(const uint64_t key, KeyFromSeeds(construction));
   switch (construction.output_type(0)) {
     case DT_FLOAT: return std::unique_ptr<OpKernel>(new RandomKernel<float, kDist>(key));
     case DT_DOUBLE: return std::unique_ptr<OpKernel>(new RandomKernel<double, kDist>(key));
@@ -191,6 +202,143 @@ void RegisterRandom(OpRegistry& registry, const char* name, KernelFactory factor
       .Group("random");
 }
 
+// The uniform double in [0, 1) at `counter` of `key`.
+inline double UniformAt(uint64_t key, uint64_t counter) {
+  const PhiloxBlock bits =
+      Philox4x32({static_cast<uint32_t>(counter), static_cast<uint32_t>(counter >> 32), 1u, 0u}, key);
+  return UniformDouble(bits[0], bits[1]);
+}
+
+// ---- Multinomial ---------------------------------------------------------------------------
+
+class MultinomialKernel : public OpKernel {
+ public:
+  MultinomialKernel(uint64_t key, DataType out_type) : key_(key), out_type_(out_type) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& logits = ctx->input(0);
+    const Tensor& num_samples_t = ctx->input(1);
+    if (logits.shape().rank() != 2) {
+      ctx->SetStatus(KernelInvalidArgument(ctx, "logits should be a matrix, got shape ", logits.shape().DebugString()));
+      return;
+    }
+    if (num_samples_t.shape().rank() != 0) {
+      ctx->SetStatus(KernelInvalidArgument(ctx, "num_samples should be a scalar, got shape ",
+                                           num_samples_t.shape().DebugString()));
+      return;
+    }
+    const int64_t num_samples = num_samples_t.data<int32_t>()[0];
+    if (num_samples < 0) {
+      ctx->SetStatus(KernelInvalidArgument(ctx, "num_samples should be nonnegative, got ", num_samples));
+      return;
+    }
+    const int64_t rows = logits.shape().dim(0), classes = logits.shape().dim(1);
+    if (classes <= 0 && rows > 0 && num_samples > 0) {
+      ctx->SetStatus(KernelInvalidArgument(ctx, "num_classes should be positive, got ", classes));
+      return;
+    }
+    std::vector<double> values(static_cast<size_t>(logits.NumElements()));
+    bool numeric = true;
+    CLAB_SWITCH_REAL_TYPES(logits.dtype(), T,
+                           std::transform(logits.data<T>(), logits.data<T>() + values.size(), values.begin(),
+                                          [](T v) { return static_cast<double>(v); }),
+                           numeric = false);
+    if (!numeric) {
+      ctx->SetStatus(KernelInvalidArgument(ctx, "logits of type ", DataTypeName(logits.dtype()), " are not supported"));
+      return;
+    }
+    Tensor* out = ctx->allocate_output(0, out_type_, TensorShape{rows, num_samples});
+    if (out == nullptr || out->NumElements() == 0) return;
+    const uint64_t first =
+        next_counter_.fetch_add(static_cast<uint64_t>(rows * num_samples), std::memory_order_relaxed);
+    const uint64_t key = key_;
+    const bool int64_out = out_type_ == DT_INT64;
+    ParallelForRange(ctx, rows, static_cast<double>(classes * 4 + num_samples * 40), [&](int64_t begin, int64_t end) {
+      std::vector<double> cdf(static_cast<size_t>(classes));
+      for (int64_t b = begin; b < end; ++b) {
+        const double* row = values.data() + b * classes;
+        double max = -std::numeric_limits<double>::infinity();
+        for (int64_t i = 0; i < classes; ++i)
+          if (std::isfinite(row[i])) max = std::max(max, row[i]);
+        double total = 0;
+        for (int64_t i = 0; i < classes; ++i) {
+          total += std::isfinite(row[i]) ? std::exp(row[i] - max) : 0.0;
+          cdf[static_cast<size_t>(i)] = total;
+        }
+        for (int64_t s = 0; s < num_samples; ++s) {
+          const double target = UniformAt(key, first + static_cast<uint64_t>(b * num_samples + s)) * total;
+          const int64_t drawn =
+              std::min<int64_t>(std::upper_bound(cdf.begin(), cdf.end(), target) - cdf.begin(), classes - 1);
+          if (int64_out) out->data<int64_t>()[b * num_samples + s] = drawn;
+          else out->data<int32_t>()[b * num_samples + s] = static_cast<int32_t>(drawn);
+        }
+      }
+    });
+  }
+
+ private:
+  const uint64_t key_;
+  const DataType out_type_;
+  std::atomic<uint64_t> next_counter_{0};
+};
+
+StatusOr<std::unique_ptr<OpKernel>> MakeMultinomialKernel(OpKernelConstruction& construction) {
+  CLAB_ASSIGN_OR_RETURN(const uint64_t key, KeyFromSeeds(construction));
+  return std::unique_ptr<OpKernel>(new MultinomialKernel(key, construction.output_type(0)));
+}
+
+Status MultinomialShape(ShapeContext& ctx) {
+  const PartialShape& logits = ctx.input_shape(0);
+  if (logits.known_rank() && logits.rank() != 2)
+    return ctx.MakeError(absl::StrCat("logits must be rank 2 but is rank ", logits.rank()));
+  int64_t samples = -1;
+  if (const Tensor* n = ctx.input_constant(1); n != nullptr && n->dtype() == DT_INT32 && n->NumElements() == 1)
+    samples = n->data<int32_t>()[0];
+  ctx.set_output(0, PartialShape({logits.known_rank() ? logits.dim(0) : -1, samples}));
+  return OkStatus();
+}
+
+// ---- RandomShuffle -------------------------------------------------------------------------
+
+class RandomShuffleKernel : public OpKernel {
+ public:
+  explicit RandomShuffleKernel(uint64_t key) : key_(key) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& value = ctx->input(0);
+    if (value.shape().rank() == 0 || value.shape().dim(0) <= 1) {
+      ctx->set_output(0, value);
+      return;
+    }
+    const int64_t rows = value.shape().dim(0);
+    const int64_t row_size = value.NumElements() / rows;
+    // Fisher-Yates: position i swaps with a uniform j in [0, i].
+    std::vector<int64_t> order(static_cast<size_t>(rows));
+    for (int64_t i = 0; i < rows; ++i) order[static_cast<size_t>(i)] = i;
+    const uint64_t first = next_counter_.fetch_add(static_cast<uint64_t>(rows), std::memory_order_relaxed);
+    for (int64_t i = rows - 1; i > 0; --i) {
+      const PhiloxBlock bits =
+          Philox4x32({static_cast<uint32_t>(first + i), static_cast<uint32_t>((first + i) >> 32), 2u, 0u}, key_);
+      const uint64_t r = (uint64_t{bits[0]} << 32) | bits[1];
+      const auto j = static_cast<int64_t>((static_cast<unsigned __int128>(r) * static_cast<uint64_t>(i + 1)) >> 64);
+      std::swap(order[static_cast<size_t>(i)], order[static_cast<size_t>(j)]);
+    }
+    Tensor* out = ctx->allocate_output(0, value.dtype(), value.shape());
+    if (out == nullptr) return;
+    for (int64_t i = 0; i < rows; ++i)
+      array_internal::CopyElements(value, order[static_cast<size_t>(i)] * row_size, out, i * row_size, row_size);
+  }
+
+ private:
+  const uint64_t key_;
+  std::atomic<uint64_t> next_counter_{0};
+};
+
+StatusOr<std::unique_ptr<OpKernel>> MakeRandomShuffleKernel(OpKernelConstruction& construction) {
+  CLAB_ASSIGN_OR_RETURN(const uint64_t key, KeyFromSeeds(construction));
+  return std::unique_ptr<OpKernel>(new RandomShuffleKernel(key));
+}
+
 }  // namespace
 }  // namespace math_internal
 
@@ -202,6 +350,30 @@ void RegisterRandomOps(OpRegistry& registry) {
                  "Normal values with mean 0 and standard deviation 1.");
   RegisterRandom(registry, "TruncatedNormal", MakeRandomKernel<Distribution::kTruncatedNormal>,
                  "Standard normal values, redrawn where they fall beyond 2 standard deviations.");
+  registry.Register("Multinomial")
+      .Input("logits: T")
+      .Input("num_samples: int32")
+      .Output("output: output_dtype")
+      .Attr("seed: int = 0")
+      .Attr("seed2: int = 0")
+      .Attr("T: {float, double, int32, int64}")
+      .Attr("output_dtype: {int32, int64} = DT_INT64")
+      .SetShapeFn(MultinomialShape)
+      .Kernel("CPU", MakeMultinomialKernel)
+      .Stateful()
+      .Summary("num_samples class indices per row, drawn with probabilities softmax(logits).")
+      .Group("random");
+  registry.Register("RandomShuffle")
+      .Input("value: T")
+      .Output("output: T")
+      .Attr("seed: int = 0")
+      .Attr("seed2: int = 0")
+      .Attr("T: type")
+      .SetShapeFn(UnchangedShape)
+      .Kernel("CPU", MakeRandomShuffleKernel)
+      .Stateful()
+      .Summary("The value with its slices along dimension 0 in a random order.")
+      .Group("random");
 }
 
 // Joins the built-in ops of OpRegistry::Global().

@@ -3,12 +3,16 @@
 // spec that the ellipsis expands to the input's rank (an implicit ellipsis ends a short
 // spec); begin_mask/end_mask take the whole range; new_axis_mask inserts a dimension of 1;
 // shrink_axis_mask takes one index and drops the dimension; indices count from the end when
-// negative and are clamped to the dimension, as Python slices are.
+// negative and are clamped to the dimension, as Python slices are. StridedSliceGrad, the
+// gradient of StridedSlice, writes dy into the same strided box of a zero tensor of the
+// input's shape.
 #include "clab/graph/OpRegistry.h"
 #include "clab/graph/ShapeContext.h"
 #include "clab/runtime/OpKernel.h"
 #include "ops/ArrayOpsInternal.h"
 #include "ops/ElementCopy.h"
+
+#include <cstring>
 
 namespace clab::array_internal {
 namespace {
@@ -196,6 +200,73 @@ void StridedSliceCompute(OpKernelContext* ctx) {
   ctx->set_output(0, box.Reshaped(TensorShape(plan->final_dims)).value());
 }
 
+// The box of CopyBox, the other way: out[begin + index * stride] = in[index].
+void ScatterBox(const Tensor& in, const std::vector<int64_t>& begin, const std::vector<int64_t>& size,
+                const std::vector<int64_t>& stride, Tensor* out) {
+  const std::vector<int64_t>& dims = out->shape().dims();
+  const size_t rank = dims.size();
+  if (in.NumElements() == 0) return;
+  if (rank == 0) return CopyElements(in, 0, out, 0, 1);
+  std::vector<int64_t> out_strides(rank, 1);
+  for (size_t d = rank - 1; d-- > 0;) out_strides[d] = out_strides[d + 1] * dims[d + 1];
+  std::vector<int64_t> index(rank, 0);
+  for (int64_t at = 0, at_end = in.NumElements(); at < at_end; ++at) {
+    int64_t dst = 0;
+    for (size_t d = 0; d < rank; ++d) dst += (begin[d] + index[d] * stride[d]) * out_strides[d];
+    CopyElements(in, at, out, dst, 1);
+    for (size_t d = rank; d-- > 0;) {
+      if (++index[d] < size[d]) break;
+      index[d] = 0;
+    }
+  }
+}
+
+// Inputs: shape (of StridedSlice's input), begin, end, strides, dy (of its output).
+void StridedSliceGradCompute(OpKernelContext* ctx) {
+  const Tensor& shape_tensor = ctx->input(0);
+  if (shape_tensor.shape().rank() != 1)
+    return FailInvalidArgument(ctx, "shape must be a vector, got shape ", shape_tensor.shape().DebugString());
+  auto dims = ReadIndexVector(shape_tensor);
+  if (!dims.ok()) return FailInvalidArgument(ctx, "shape: ", dims.status().message());
+  auto input_shape = TensorShape::FromDims(*dims);
+  if (!input_shape.ok()) return FailInvalidArgument(ctx, "shape: ", input_shape.status().message());
+  Tensor dy;
+  if (!ReadInput(ctx, 4, &dy)) return;
+  Masks m;
+  if (Status s = ReadMasks(ctx->node(), &m); !s.ok()) return FailInvalidArgument(ctx, s.message());
+  auto plan = PlanStridedSlice(*dims, ReadIndexVector(ctx->input(1)).value(), ReadIndexVector(ctx->input(2)).value(),
+                               ReadIndexVector(ctx->input(3)).value(), m);
+  if (!plan.ok()) return FailInvalidArgument(ctx, plan.status().message());
+  if (!(dy.shape() == TensorShape(plan->final_dims)))
+    return FailInvalidArgument(ctx, "dy has shape ", dy.shape().DebugString(), " but the slice of ",
+                               input_shape->DebugString(), " has shape ", TensorShape(plan->final_dims).DebugString());
+  Tensor* out = ctx->allocate_output(0, dy.dtype(), *input_shape);
+  if (out == nullptr) return;
+  if (dy.dtype() == DT_STRING) {
+    std::fill_n(out->data<std::string>(), out->NumElements(), std::string());
+  } else {
+    std::memset(out->raw_data(), 0, out->TotalBytes());
+  }
+  ScatterBox(dy.Reshaped(TensorShape(plan->size)).value(), plan->begin, plan->size, plan->stride, out);
+}
+
+// The value of the shape input when it is a constant, else a shape of its length.
+Status StridedSliceGradShape(ShapeContext& c) {
+  if (const Tensor* shape = c.input_constant(0); shape != nullptr) {
+    auto dims = ReadIndexVector(*shape);
+    if (!dims.ok()) return c.MakeError(std::string(dims.status().message()));
+    c.set_output(0, PartialShape(*dims));
+    return OkStatus();
+  }
+  const PartialShape& shape_of_shape = c.input_shape(0);
+  if (shape_of_shape.known_rank() && shape_of_shape.rank() == 1 && shape_of_shape.dim(0) >= 0) {
+    c.set_output(0, PartialShape::UnknownOfRank(static_cast<int>(shape_of_shape.dim(0))));
+  } else {
+    c.set_output(0, PartialShape::Unknown());
+  }
+  return OkStatus();
+}
+
 void RegisterSliceOps(OpRegistry& registry) {
   registry.Register("Slice")
       .Input("input: T")
@@ -224,6 +295,24 @@ void RegisterSliceOps(OpRegistry& registry) {
       .SetShapeFn(StridedSliceShape)
       .Kernel("CPU", LambdaKernel(StridedSliceCompute))
       .Summary("Python-style slicing x[b:e:s, ..., newaxis, i].")
+      .Group("array");
+  registry.Register("StridedSliceGrad")
+      .Input("shape: Index")
+      .Input("begin: Index")
+      .Input("end: Index")
+      .Input("strides: Index")
+      .Input("dy: T")
+      .Output("output: T")
+      .Attr("T: type")
+      .Attr("Index: {int32, int64}")
+      .Attr("begin_mask: int = 0")
+      .Attr("end_mask: int = 0")
+      .Attr("ellipsis_mask: int = 0")
+      .Attr("new_axis_mask: int = 0")
+      .Attr("shrink_axis_mask: int = 0")
+      .SetShapeFn(StridedSliceGradShape)
+      .Kernel("CPU", LambdaKernel(StridedSliceGradCompute))
+      .Summary("The gradient of StridedSlice: dy in the sliced box of zeros shaped like the input.")
       .Group("array");
 }
 

@@ -19,34 +19,59 @@ Status CheckFourPositive(const std::vector<int64_t>& values, std::string_view at
   return OkStatus();
 }
 
+Status CheckDataFormat(const tensorflow::NodeDef& node) {
+  if (!HasNodeAttr(node, "data_format")) return OkStatus();
+  std::string format;
+  CLAB_RETURN_IF_ERROR(GetNodeAttr(node, "data_format", &format));
+  if (format != "NHWC")
+    return errors::InvalidArgument("data_format '", format,
+                                   "' is not supported: the CPU kernels take NHWC images only");
+  return OkStatus();
+}
+
+Status CheckStrides(const std::vector<int64_t>& strides) {
+  CLAB_RETURN_IF_ERROR(CheckFourPositive(strides, "strides"));
+  if (strides[0] != 1 || strides[3] != 1)
+    return errors::InvalidArgument("strides in the batch and depth dimensions must be 1, got ", ListText(strides));
+  return OkStatus();
+}
+
+Status ReadPadding(const tensorflow::NodeDef& node, bool pooling, std::string* padding) {
+  CLAB_RETURN_IF_ERROR(GetNodeAttr(node, "padding", padding));
+  if (*padding != "SAME" && *padding != "VALID" && !(*padding == "EXPLICIT" && !pooling))
+    return errors::InvalidArgument("padding '", *padding, "' is not supported");
+  return OkStatus();
+}
+
 }  // namespace
 
-StatusOr<WindowAttrs> ReadWindowAttrs(const tensorflow::NodeDef& node, bool pooling) {
+StatusOr<WindowAttrs> PoolingWindowAttrs(const tensorflow::NodeDef& node, std::vector<int64_t> ksize,
+                                         std::vector<int64_t> strides) {
   WindowAttrs attrs;
-  if (HasNodeAttr(node, "data_format")) {
-    std::string format;
-    CLAB_RETURN_IF_ERROR(GetNodeAttr(node, "data_format", &format));
-    if (format != "NHWC")
-      return errors::InvalidArgument("data_format '", format,
-                                     "' is not supported: the CPU kernels take NHWC images only");
-  }
-  CLAB_RETURN_IF_ERROR(GetNodeAttr(node, "strides", &attrs.strides));
-  CLAB_RETURN_IF_ERROR(CheckFourPositive(attrs.strides, "strides"));
-  if (attrs.strides[0] != 1 || attrs.strides[3] != 1)
-    return errors::InvalidArgument("strides in the batch and depth dimensions must be 1, got ",
-                                   ListText(attrs.strides));
-  CLAB_RETURN_IF_ERROR(GetNodeAttr(node, "padding", &attrs.padding));
-  if (attrs.padding != "SAME" && attrs.padding != "VALID" && !(attrs.padding == "EXPLICIT" && !pooling))
-    return errors::InvalidArgument("padding '", attrs.padding, "' is not supported");
+  CLAB_RETURN_IF_ERROR(CheckDataFormat(node));
+  CLAB_RETURN_IF_ERROR(CheckStrides(strides));
+  attrs.strides = std::move(strides);
+  CLAB_RETURN_IF_ERROR(ReadPadding(node, /*pooling=*/true, &attrs.padding));
+  CLAB_RETURN_IF_ERROR(CheckFourPositive(ksize, "ksize"));
+  if (ksize[0] != 1 || ksize[3] != 1)
+    return errors::InvalidArgument("pooling over the batch or depth dimension is not supported: ksize ",
+                                   ListText(ksize));
+  attrs.ksize = std::move(ksize);
+  return attrs;
+}
 
+StatusOr<WindowAttrs> ReadWindowAttrs(const tensorflow::NodeDef& node, bool pooling) {
   if (pooling) {
-    CLAB_RETURN_IF_ERROR(GetNodeAttr(node, "ksize", &attrs.ksize));
-    CLAB_RETURN_IF_ERROR(CheckFourPositive(attrs.ksize, "ksize"));
-    if (attrs.ksize[0] != 1 || attrs.ksize[3] != 1)
-      return errors::InvalidArgument("pooling over the batch or depth dimension is not supported: ksize ",
-                                     ListText(attrs.ksize));
-    return attrs;
+    std::vector<int64_t> ksize, strides;
+    CLAB_RETURN_IF_ERROR(GetNodeAttr(node, "ksize", &ksize));
+    CLAB_RETURN_IF_ERROR(GetNodeAttr(node, "strides", &strides));
+    return PoolingWindowAttrs(node, std::move(ksize), std::move(strides));
   }
+  WindowAttrs attrs;
+  CLAB_RETURN_IF_ERROR(CheckDataFormat(node));
+  CLAB_RETURN_IF_ERROR(GetNodeAttr(node, "strides", &attrs.strides));
+  CLAB_RETURN_IF_ERROR(CheckStrides(attrs.strides));
+  CLAB_RETURN_IF_ERROR(ReadPadding(node, /*pooling=*/false, &attrs.padding));
   if (HasNodeAttr(node, "dilations")) {
     std::vector<int64_t> dilations;
     CLAB_RETURN_IF_ERROR(GetNodeAttr(node, "dilations", &dilations));

@@ -34,6 +34,10 @@ struct WindowAttrs {
 // without naming the node; callers add it (shape functions through MakeError, kernels with
 // the node suffix).
 StatusOr<WindowAttrs> ReadWindowAttrs(const tensorflow::NodeDef& node, bool pooling);
+// The pooling attrs with ksize and strides given as values (MaxPoolV2 takes them as inputs);
+// padding and data_format come from the node. Checked as ReadWindowAttrs checks them.
+StatusOr<WindowAttrs> PoolingWindowAttrs(const tensorflow::NodeDef& node, std::vector<int64_t> ksize,
+                                         std::vector<int64_t> strides);
 
 // One spatial dimension (1 for height, 2 for width): the output size and the padding
 // before the first input element; -1 for an output size when `in` or `k` is -1 (unknown).

@@ -1,5 +1,6 @@
 // Variables: VariableV2 holds state in the device's ResourceMgr; Assign, AssignAdd and
-// AssignSub write it through the reference VariableV2 outputs.
+// AssignSub write it through the reference VariableV2 outputs; CountUpTo increments an
+// integer variable until it reaches a limit.
 //
 // Writes are copy-on-write: a variable's buffer is updated in place only while nobody else
 // holds it, so a value read earlier in the step (an Identity, a fetch) never changes under
@@ -185,6 +186,59 @@ void AssignUpdateCompute(OpKernelContext* ctx) {
   ctx->set_output_ref(0, w.var);
 }
 
+// ---- CountUpTo ---------------------------------------------------------------------------
+
+// Outputs the variable's value and adds 1 to it; OUT_OF_RANGE once the value has reached
+// `limit` (the variable then stays unchanged).
+template <typename T>
+class CountUpToKernel : public OpKernel {
+ public:
+  explicit CountUpToKernel(int64_t limit) : limit_(limit) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const std::shared_ptr<Variable>& var = ctx->input_ref(0);
+    const std::string name = InputNodeName(ctx->node(), 0);
+    if (!var)
+      return FailInvalidArgument(ctx, "CountUpTo needs a variable reference as input 0, but '", name,
+                                 "' gives a value");
+    std::lock_guard<std::mutex> lock(var->mu());
+    Tensor& current = var->value();
+    if (!current.IsInitialized()) return ctx->SetStatus(UninitializedError(name, ctx->name()));
+    if (current.dtype() != DataTypeOf<T>::value || current.shape().rank() != 0)
+      return FailInvalidArgument(ctx, "CountUpTo needs a scalar ", DataTypeName(DataTypeOf<T>::value),
+                                 " variable, but '", name, "' holds ", DataTypeName(current.dtype()), " ",
+                                 current.shape().DebugString());
+    const T before = current.data<T>()[0];
+    if (static_cast<int64_t>(before) >= limit_)
+      return ctx->SetStatus(errors::OutOfRange("Reached limit of ", limit_, NodeSuffix(ctx->name())));
+    Tensor out(DataTypeOf<T>::value, TensorShape{});
+    out.data<T>()[0] = before;
+    const bool in_place = OnlyVariableHolds(ctx, current, Tensor());
+    Tensor next = in_place ? current : Tensor(current.dtype(), current.shape(), ctx->device()->allocator());
+    next.data<T>()[0] = before + 1;
+    current = std::move(next);
+    ctx->set_output(0, std::move(out));
+  }
+
+ private:
+  const int64_t limit_;
+};
+
+StatusOr<std::unique_ptr<OpKernel>> MakeCountUpToKernel(OpKernelConstruction& c) {
+  int64_t limit = 0;
+  CLAB_RETURN_IF_ERROR(c.GetAttr("limit", &limit));
+  if (c.output_type(0) == DT_INT64) return std::unique_ptr<OpKernel>(std::make_unique<CountUpToKernel<int64_t>>(limit));
+  return std::unique_ptr<OpKernel>(std::make_unique<CountUpToKernel<int32_t>>(limit));
+}
+
+Status CountUpToShape(ShapeContext& c) {
+  const PartialShape& ref = c.input_shape(0);
+  if (ref.known_rank() && ref.rank() != 0)
+    return c.MakeError(clab::StrCat("the variable must be a scalar but has rank ", ref.rank()));
+  c.set_output(0, PartialShape::Scalar());
+  return OkStatus();
+}
+
 // ---- Shape functions -----------------------------------------------------------------------
 
 Status MergeInputShapes(ShapeContext& c) {
@@ -254,6 +308,17 @@ void RegisterStateOps(OpRegistry& registry) {
       .Kernel("CPU", LambdaKernel(AssignUpdateCompute<true>))
       .Stateful()
       .Summary("Subtracts a value from a variable")
+      .Group("state");
+
+  registry.Register("CountUpTo")
+      .Input("ref: Ref(T)")
+      .Output("output: T")
+      .Attr("limit: int")
+      .Attr("T: {int32, int64}")
+      .SetShapeFn(CountUpToShape)
+      .Kernel("CPU", MakeCountUpToKernel)
+      .Stateful()
+      .Summary("The variable's value, then adds 1 to it; fails with OUT_OF_RANGE at limit")
       .Group("state");
 }
 

@@ -13,6 +13,7 @@
 #include "core/WallClock.h"
 #include "runtime/ExecutorPlan.h"
 #include "runtime/LoopStep.h"
+#include "runtime/StepBase.h"
 #include "runtime/StepSupport.h"
 
 #include <absl/container/inlined_vector.h>
@@ -34,21 +35,16 @@ using namespace step_support;  // NOLINT(google-build-using-namespace)
 bool IsSwitch(const Node& node) { return node.type_string() == "Switch" || node.type_string() == "RefSwitch"; }
 bool IsMerge(const Node& node) { return node.type_string() == "Merge" || node.type_string() == "RefMerge"; }
 
-class Step {
+class Step : public StepBase<Step> {
  public:
   Step(const ExecutorPlan& plan, Executor::RunArgs args, Executor::DoneCallback done)
-      : plan_(plan), feeds_(std::move(args.feeds)), collect_stats_(args.collect_stats), done_(std::move(done)),
-        pending_(new std::atomic<int>[plan.nodes.size()]), dead_control_(new std::atomic<bool>[plan.nodes.size()]),
-        inputs_(static_cast<size_t>(plan.num_input_slots)), dead_inputs_(static_cast<size_t>(plan.num_input_slots), 0),
-        fetches_(plan.num_fetches) {
-    info_.step_id = args.step_id;
-    info_.rendezvous = args.rendezvous;
-    info_.thread_pool = plan.thread_pool;
+      : StepBase(plan, args, std::move(done)), pending_(new std::atomic<int>[plan.nodes.size()]),
+        dead_control_(new std::atomic<bool>[plan.nodes.size()]), inputs_(static_cast<size_t>(plan.num_input_slots)),
+        dead_inputs_(static_cast<size_t>(plan.num_input_slots), 0) {
     for (size_t i = 0; i < plan.nodes.size(); ++i) {
       pending_[i].store(plan.nodes[i].initial_pending, std::memory_order_relaxed);
       dead_control_[i].store(false, std::memory_order_relaxed);
     }
-    if (collect_stats_) stats_.set_device(plan.device->name());
   }
 
   // Runs cheap roots on the calling thread; expensive ones start on the pool so that the
@@ -93,10 +89,7 @@ class Step {
     if (collect_stats_) timing.start_micros = timing.op_start_micros = NowMicros();
 
     if (item.fed_only) {
-      std::vector<EdgeValue> outputs(static_cast<size_t>(item.node->num_outputs()));
-      for (size_t out = 0; out < outputs.size(); ++out) {
-        if (item.feed_of_output[out] >= 0) outputs[out].tensor = feeds_[static_cast<size_t>(item.feed_of_output[out])];
-      }
+      std::vector<EdgeValue> outputs = FedOutputs(item);
       return Complete(id, OkStatus(), outputs, timing, ready, on_pool_thread);
     }
 
@@ -115,8 +108,9 @@ class Step {
     }
 
     std::vector<EdgeValue> inputs;
-    Status gathered = GatherInputs(item, &inputs_[static_cast<size_t>(item.input_start)],
-                                   &dead_inputs_[static_cast<size_t>(item.input_start)], &inputs);
+    // By pointer arithmetic: a plan whose nodes have no inputs at all has no slots.
+    Status gathered =
+        GatherInputs(item, inputs_.data() + item.input_start, dead_inputs_.data() + item.input_start, &inputs);
     if (!gathered.ok()) {
       inputs.clear();
       return Complete(id, gathered, inputs, timing, ready, on_pool_thread);
@@ -127,28 +121,12 @@ class Step {
       return Complete(id, std::move(status), outputs, timing, ready, on_pool_thread);
     }
 
-    // The context must outlive this call: the kernel finishes it later, maybe elsewhere.
-    auto* ctx = new OpKernelContext(item.node->def(), plan_.device, info_, std::move(inputs), item.node->num_outputs());
-    auto finished = std::make_shared<std::atomic<bool>>(false);
-    auto done = [this, id, ctx, timing, finished] {
-      if (finished->exchange(true)) return;
-      Status status = ctx->status();
-      std::vector<EdgeValue> outputs = std::move(ctx->outputs());
-      delete ctx;
+    StartAsyncKernel(item, std::move(inputs), [this, id, timing](Status status, std::vector<EdgeValue>& outputs) {
       ReadyList next;
       Complete(id, std::move(status), outputs, timing, next, /*on_pool_thread=*/false);
       // An empty list may mean the step just finished and is gone.
       if (!next.empty()) Process(std::move(next), /*on_pool_thread=*/false);
-    };
-    try {
-      item.kernel->ComputeAsync(ctx, done);
-    } catch (...) {
-      // Thrown before the kernel finished: the node fails with what was thrown.
-      if (!finished->load()) {
-        ctx->SetStatus(CurrentExceptionStatus(StrCat(item.node->def().op(), " kernel")));
-        done();
-      }
-    }
+    });
   }
 
   // Checks the outputs, hands them to consumers and fetches, and readies the consumers.
@@ -206,60 +184,17 @@ class Step {
     NodeDone(readied_here);
   }
 
-  void Fail(const Status& status) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (!status_.ok()) return;
-      status_ = status;
-      aborted_.store(true, std::memory_order_release);
-    }
-    // Partitions waiting on this one's tensors stop too.
-    if (info_.rendezvous) info_.rendezvous->StartAbort(status);
-  }
-
-  void RecordStats(const ExecutorNode& item, const NodeTiming& timing, int64_t op_end_micros) {
-    std::lock_guard<std::mutex> lock(stats_mu_);
-    AddNodeStats(stats_, item, timing, op_end_micros);
-  }
-
-  // One node finished and `readied` more are now on a ready list of this thread.
-  void NodeDone(int readied) {
-    if (readied > 0) outstanding_.fetch_add(readied, std::memory_order_relaxed);
-    if (outstanding_.fetch_sub(1, std::memory_order_acq_rel) == 1) Finish();
-  }
-
+  friend class StepBase<Step>;
   void Finish() {
     Executor::Result result;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      result.status = status_;
-    }
-    if (result.status.ok()) result.fetches = std::move(fetches_);
-    if (collect_stats_) result.stats = std::move(stats_);
-    Executor::DoneCallback done = std::move(done_);
-    delete this;
-    done(std::move(result));
+    result.status = CurrentStatus();
+    Deliver(std::move(result));
   }
-
-  const ExecutorPlan& plan_;
-  std::vector<Tensor> feeds_;
-  const bool collect_stats_;
-  Executor::DoneCallback done_;
-  StepInfo info_;
 
   std::unique_ptr<std::atomic<int>[]> pending_;
   std::unique_ptr<std::atomic<bool>[]> dead_control_;  // a control input was dead
   std::vector<EdgeValue> inputs_;                      // every node's input slots, flat
   std::vector<char> dead_inputs_;                      // per input slot: a dead value arrives there
-  std::vector<Tensor> fetches_;
-  std::atomic<int> outstanding_{0};
-
-  std::mutex mu_;
-  Status status_;
-  std::atomic<bool> aborted_{false};
-
-  std::mutex stats_mu_;
-  tensorflow::DeviceStepStats stats_;
 };
 
 class LocalExecutor : public Executor {

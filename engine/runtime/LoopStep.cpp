@@ -16,6 +16,7 @@
 #include "core/WallClock.h"
 #include "runtime/ExecutorPlan.h"
 #include "runtime/FrameState.h"
+#include "runtime/StepBase.h"
 #include "runtime/StepSupport.h"
 
 #include <absl/container/inlined_vector.h>
@@ -40,17 +41,12 @@ struct TaggedNode {
 };
 using ReadyList = absl::InlinedVector<TaggedNode, 8>;
 
-class LoopStep {
+class LoopStep : public StepBase<LoopStep> {
  public:
   LoopStep(const ExecutorPlan& plan, Executor::RunArgs args, Executor::DoneCallback done)
-      : plan_(plan), frames_(*plan.frames), feeds_(std::move(args.feeds)), cancelled_(args.cancelled),
-        collect_stats_(args.collect_stats), done_(std::move(done)), fetches_(plan.num_fetches) {
-    info_.step_id = args.step_id;
-    info_.rendezvous = args.rendezvous;
-    info_.thread_pool = plan.thread_pool;
+      : StepBase(plan, args, std::move(done)), frames_(*plan.frames), cancelled_(args.cancelled) {
     root_.name = "";
     root_.iterations[0] = std::make_unique<IterationState>(frames_.initial_pending(), plan.num_input_slots);
-    if (collect_stats_) stats_.set_device(plan.device->name());
   }
 
   void Start() {
@@ -89,46 +85,29 @@ class LoopStep {
     if (aborted_.load(std::memory_order_acquire)) return NodeDone(0);
     NodeTiming timing;
     if (collect_stats_) timing.start_micros = timing.op_start_micros = NowMicros();
-    std::vector<EdgeValue> outputs(static_cast<size_t>(item.node->num_outputs()));
     if (item.fed_only) {
-      for (size_t out = 0; out < outputs.size(); ++out) {
-        if (item.feed_of_output[out] >= 0) outputs[out].tensor = feeds_[static_cast<size_t>(item.feed_of_output[out])];
-      }
+      std::vector<EdgeValue> outputs = FedOutputs(item);
       return Complete(tagged, OkStatus(), outputs, timing, ready, on_pool_thread);
     }
-    EdgeValue* slots = &tagged.state->inputs[static_cast<size_t>(item.input_start)];
+    std::vector<EdgeValue> outputs(static_cast<size_t>(item.node->num_outputs()));
+    // By pointer arithmetic: a plan whose nodes have no inputs at all has no slots.
+    EdgeValue* slots = tagged.state->inputs.data() + item.input_start;
     if (tagged.dead) {
       for (int in = 0; in < item.num_inputs; ++in) slots[in] = EdgeValue();
       return Complete(tagged, OkStatus(), outputs, timing, ready, on_pool_thread);
     }
     std::vector<EdgeValue> inputs;
-    Status gathered =
-        GatherInputs(item, slots, &tagged.state->dead_inputs[static_cast<size_t>(item.input_start)], &inputs);
+    Status gathered = GatherInputs(item, slots, tagged.state->dead_inputs.data() + item.input_start, &inputs);
     if (!gathered.ok()) return Complete(tagged, gathered, outputs, timing, ready, on_pool_thread);
     if (!item.is_async) {
       Status status = RunSyncKernel(plan_, tagged.id, info_, std::move(inputs), &outputs);
       return Complete(tagged, std::move(status), outputs, timing, ready, on_pool_thread);
     }
-    // The context must outlive this call: the kernel finishes it later, maybe elsewhere.
-    auto* ctx = new OpKernelContext(item.node->def(), plan_.device, info_, std::move(inputs), item.node->num_outputs());
-    auto finished = std::make_shared<std::atomic<bool>>(false);
-    auto done = [this, tagged, ctx, timing, finished] {
-      if (finished->exchange(true)) return;
-      Status status = ctx->status();
-      std::vector<EdgeValue> produced = std::move(ctx->outputs());
-      delete ctx;
+    StartAsyncKernel(item, std::move(inputs), [this, tagged, timing](Status status, std::vector<EdgeValue>& produced) {
       ReadyList next;
       Complete(tagged, std::move(status), produced, timing, next, /*on_pool_thread=*/false);
       if (!next.empty()) Process(std::move(next), /*on_pool_thread=*/false);
-    };
-    try {
-      item.kernel->ComputeAsync(ctx, done);
-    } catch (...) {
-      if (!finished->load()) {
-        ctx->SetStatus(CurrentExceptionStatus(StrCat(item.node->def().op(), " kernel")));
-        done();
-      }
-    }
+    });
   }
 
   void Complete(const TaggedNode& tagged, Status status, std::vector<EdgeValue>& outputs, const NodeTiming& timing,
@@ -370,26 +349,7 @@ class LoopStep {
     abort_rendezvous_ = true;
   }
 
-  void Fail(const Status& status) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (!status_.ok()) return;
-      status_ = status;
-      aborted_.store(true, std::memory_order_release);
-    }
-    if (info_.rendezvous) info_.rendezvous->StartAbort(status);
-  }
-
-  void RecordStats(const ExecutorNode& item, const NodeTiming& timing, int64_t op_end_micros) {
-    std::lock_guard<std::mutex> lock(stats_mu_);
-    AddNodeStats(stats_, item, timing, op_end_micros);
-  }
-
-  void NodeDone(int readied) {
-    if (readied > 0) outstanding_.fetch_add(readied, std::memory_order_relaxed);
-    if (outstanding_.fetch_sub(1, std::memory_order_acq_rel) == 1) Finish();
-  }
-
+  friend class StepBase<LoopStep>;
   void Finish() {
     Executor::Result result;
     bool abort_rendezvous = false;
@@ -408,32 +368,16 @@ class LoopStep {
         }
       }
     }
-    if (result.status.ok()) result.fetches = std::move(fetches_);
-    if (collect_stats_) result.stats = std::move(stats_);
-    Executor::DoneCallback done = std::move(done_);
-    delete this;
-    done(std::move(result));
+    Deliver(std::move(result));
   }
 
-  const ExecutorPlan& plan_;
   const ExecutorFrames& frames_;
-  std::vector<Tensor> feeds_;
   const std::atomic<bool>* cancelled_;
-  const bool collect_stats_;
-  Executor::DoneCallback done_;
-  StepInfo info_;
-  std::vector<Tensor> fetches_;
-  std::atomic<int> outstanding_{0};
-  std::atomic<bool> aborted_{false};
 
-  std::mutex mu_;  // guards the frames, their iterations and status_
+  // mu_ also guards the frames and their iterations.
   FrameState root_;
   std::map<std::tuple<const FrameState*, int64_t, int>, std::unique_ptr<FrameState>> children_;
-  Status status_;
   bool abort_rendezvous_ = false;
-
-  std::mutex stats_mu_;
-  tensorflow::DeviceStepStats stats_;
 };
 
 }  // namespace

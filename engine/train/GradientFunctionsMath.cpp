@@ -3,7 +3,9 @@
 // the gradient to the side that won (x on ties), Abs multiplies by the sign, Reciprocal,
 // Sqrt and Rsqrt use their *Grad ops, Log1p divides by 1 + x, SquaredDifference gives
 // 2 (x - y) with opposite signs; ExpandDims and Squeeze reshape back; Pack unstacks;
-// ReverseSequence reverses the gradient the same way.
+// ReverseSequence reverses the gradient the same way; StridedSlice's is StridedSliceGrad;
+// BatchMatMul's is two batched products, as MatMul's (BatchMatMulV2's then summed over the
+// batch dimensions each side broadcast).
 #include "train/GradientFunctions.h"
 
 #include "clab/graph/AttrValues.h"
@@ -85,6 +87,63 @@ StatusOr<std::vector<Output>> ReverseSequenceGrad(const GradContext& c) {
   return std::vector<Output>{c.graph->AddNode("ReverseSequence", {c.grad, c.inputs[1]}, attrs), Output()};
 }
 
+// StridedSliceGrad(shape of x, begin, end, strides, dy) with StridedSlice's masks; the
+// shape has the type of the index inputs.
+StatusOr<std::vector<Output>> StridedSliceGrad(const GradContext& c) {
+  GraphBuilder& g = *c.graph;
+  DataType index_type = DT_INT32;
+  GetNodeAttr(*c.node, "Index", &index_type).IgnoreError();
+  const PartialShape x_shape = g.ShapeOf(c.inputs[0]);
+  Output shape;
+  if (x_shape.IsFullyDefined() && index_type == DT_INT32) {
+    shape = ops::Const(g, Tensor::Vector<int32_t>(std::vector<int32_t>(x_shape.dims().begin(), x_shape.dims().end())));
+  } else if (x_shape.IsFullyDefined()) {
+    shape = ops::Const(g, Tensor::Vector<int64_t>(x_shape.dims()));
+  } else {
+    shape = ops::Shape(g, c.inputs[0], index_type);
+  }
+  AttrMap attrs;
+  for (const auto& [name, value] : c.node->attr()) attrs[name] = value;
+  const Output dx = g.AddNode("StridedSliceGrad", {shape, c.inputs[1], c.inputs[2], c.inputs[3], c.grad}, attrs);
+  return std::vector<Output>{dx, Output(), Output(), Output()};
+}
+
+// z = op(x) op(y), op an optional adjoint (transpose): the four cases of TensorFlow's
+// _BatchMatMul gradient. BatchMatMulV2 broadcasts the batch dimensions, so each side's
+// gradient is summed back to its own shape.
+StatusOr<std::vector<Output>> BatchMatMulGrad(const GradContext& c) {
+  GraphBuilder& g = *c.graph;
+  bool adj_x = false, adj_y = false;
+  GetNodeAttr(*c.node, "adj_x", &adj_x).IgnoreError();
+  GetNodeAttr(*c.node, "adj_y", &adj_y).IgnoreError();
+  const std::string& op = c.node->op();
+  const Output& x = c.inputs[0];
+  const Output& y = c.inputs[1];
+  const Output& dz = c.grad;
+  auto product = [&](const Output& a, const Output& b, bool ta, bool tb) {
+    return g.AddNode(op, {a, b}, {{"T", AttrOf(g.TypeOf(x))}, {"adj_x", AttrOf(ta)}, {"adj_y", AttrOf(tb)}});
+  };
+  Output dx, dy;
+  if (!adj_x && !adj_y) {
+    dx = product(dz, y, false, true);
+    dy = product(x, dz, true, false);
+  } else if (!adj_x && adj_y) {
+    dx = product(dz, y, false, false);
+    dy = product(dz, x, true, false);
+  } else if (adj_x && !adj_y) {
+    dx = product(y, dz, false, true);
+    dy = product(x, dz, false, false);
+  } else {
+    dx = product(y, dz, true, true);
+    dy = product(dz, x, true, true);
+  }
+  if (op == "BatchMatMulV2") {
+    CLAB_ASSIGN_OR_RETURN(dx, SumToShapeOf(g, dx, x));
+    CLAB_ASSIGN_OR_RETURN(dy, SumToShapeOf(g, dy, y));
+  }
+  return std::vector<Output>{dx, dy};
+}
+
 }  // namespace
 
 void AddMathGradFns(std::map<std::string, GradFn>& registry) {
@@ -100,6 +159,9 @@ void AddMathGradFns(std::map<std::string, GradFn>& registry) {
   registry["Squeeze"] = ReshapeBackGrad;
   registry["Pack"] = PackGrad;
   registry["ReverseSequence"] = ReverseSequenceGrad;
+  registry["StridedSlice"] = StridedSliceGrad;
+  registry["BatchMatMul"] = BatchMatMulGrad;
+  registry["BatchMatMulV2"] = BatchMatMulGrad;
 }
 
 }  // namespace clab::gradients_internal

@@ -1,6 +1,7 @@
 // Gradient functions of the neural-network ops whose gradients are ops of their own or
 // several ops: Softmax, LogSoftmax, SoftmaxCrossEntropyWithLogits, Conv2D, MaxPool,
-// LeakyRelu, LRN and FusedBatchNorm, as TensorFlow's nn_grad.py builds them.
+// MaxPoolV2, AvgPool, LeakyRelu, LRN and FusedBatchNorm, as TensorFlow's nn_grad.py builds
+// them.
 #include "train/GradientFunctions.h"
 
 #include "clab/graph/AttrValues.h"
@@ -71,6 +72,18 @@ StatusOr<std::vector<Output>> MaxPoolGrad(const GradContext& c) {
   return std::vector<Output>{c.graph->AddNode("MaxPoolGrad", {c.inputs[0], c.output, c.grad}, AttrsOf(*c.node))};
 }
 
+// ksize and strides are inputs 1 and 2 of MaxPoolV2 and get no gradient.
+StatusOr<std::vector<Output>> MaxPoolV2Grad(const GradContext& c) {
+  const Output dx =
+      c.graph->AddNode("MaxPoolGradV2", {c.inputs[0], c.output, c.grad, c.inputs[1], c.inputs[2]}, AttrsOf(*c.node));
+  return std::vector<Output>{dx, Output(), Output()};
+}
+
+StatusOr<std::vector<Output>> AvgPoolGrad(const GradContext& c) {
+  GraphBuilder& g = *c.graph;
+  return std::vector<Output>{g.AddNode("AvgPoolGrad", {SizesOf(g, c.inputs[0]), c.grad}, AttrsOf(*c.node))};
+}
+
 StatusOr<std::vector<Output>> LeakyReluGrad(const GradContext& c) {
   AttrMap attrs = AttrsOf(*c.node);
   return std::vector<Output>{c.graph->AddNode("LeakyReluGrad", {c.grad, c.inputs[0]}, attrs)};
@@ -102,6 +115,8 @@ void AddNnGradFns(std::map<std::string, GradFn>& registry) {
   registry.emplace("SoftmaxCrossEntropyWithLogits", SoftmaxXentGrad);
   registry.emplace("Conv2D", Conv2DGrad);
   registry.emplace("MaxPool", MaxPoolGrad);
+  registry.emplace("MaxPoolV2", MaxPoolV2Grad);
+  registry.emplace("AvgPool", AvgPoolGrad);
   registry.emplace("LeakyRelu", LeakyReluGrad);
   registry.emplace("LRN", LrnGrad);
   registry.emplace("FusedBatchNorm", FusedBatchNormGrad);

@@ -24,8 +24,7 @@ Output RowsOf(GraphBuilder& g, const Output& x) {
 StatusOr<std::vector<Output>> SegmentSumGrad(const GradContext& c) {
   GraphBuilder& g = *c.graph;
   const Output rows = ops::Gather(g, c.grad, c.inputs[2]);
-  return std::vector<Output>{ops::UnsortedSegmentSum(g, rows, c.inputs[1], RowsOf(g, c.inputs[0])), Output(),
-                             Output()};
+  return std::vector<Output>{ops::UnsortedSegmentSum(g, rows, c.inputs[1], RowsOf(g, c.inputs[0])), Output(), Output()};
 }
 
 GradFn SegmentSharedGrad(const char* grad_op) {

@@ -106,7 +106,9 @@ class MathOpsTest : public QObject {
     EXPECT_TENSOR(RunOne(MatMulNode(type, ta, tb), {Convert(a, type), Convert(b, type)}), want);
   }
 
-  // Big enough to be split across threads, by rows (m >= n) and by columns (m < n).
+  // Big enough to be split across threads, by rows (m >= n) and by columns (m < n); all but
+  // the last reach Eigen's contraction on the pool (over 2^20 multiply-adds), in each of the
+  // four transpose combinations.
   void matMulLargeMatchesReference_data() {
     // clang-format off
     QTest::addColumn<int>("m");
@@ -117,6 +119,7 @@ class MathOpsTest : public QObject {
     QTest::newRow("rows split") << 300 << 200 << 100 << false << false;
     QTest::newRow("columns split") << 70 << 150 << 260 << false << true;
     QTest::newRow("both transposed") << 129 << 65 << 257 << true << true;
+    QTest::newRow("a transposed") << 160 << 90 << 110 << true << false;
     QTest::newRow("just above naive") << 9 << 8 << 8 << true << false;
     // clang-format on
   }

@@ -10,8 +10,10 @@
 #include "graph/BuilderDialog.h"
 #include "graph/DeviceFunctionDialog.h"
 #include "launch/LaunchSettingsDialog.h"
+#include "project/Project.h"
 #include "translations/StudioLanguage.h"
 #include "window/MainWindow.h"
+#include "window/NoticeBanner.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemView>
@@ -230,6 +232,28 @@ class LanguageTest : public QObject {
     for (const QString& line : chinese) qInfo("still Chinese: %s", qPrintable(line));
     QVERIFY2(chinese.isEmpty(), qPrintable("Chinese left after switching back:\n" + chinese.join('\n')));
     QCOMPARE(window.menuBar()->actions().first()->text(), QString("&File"));
+  }
+
+  // A refused Run's banner, shown in English, is in Chinese after the switch (its text and
+  // its button), and in English again after switching back.
+  void bannerFollowsTheLanguage() {
+    MainWindow window(QStringLiteral("clab"));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    Project project = Project::seed();
+    // 192.0.2.0/24 is for documentation: never this machine, so Run is refused.
+    project.tasks = {{"ps", 0, "127.0.0.1", 2222}, {"worker", 0, "192.0.2.7", 2222}};
+    window.setProject(project);
+    QVERIFY(!window.runProject(nullptr));
+    QVERIFY2(window.banner()->text().startsWith("Cannot run: "), qPrintable(window.banner()->text()));
+    SwitchTo(window, "zh_CN");
+    QVERIFY(window.banner()->isVisible());
+    QVERIFY2(EnglishWords(window.banner()->text()).isEmpty(), qPrintable(window.banner()->text()));
+    QVERIFY2(window.banner()->text().contains("192.0.2.7"), qPrintable(window.banner()->text()));
+    QVERIFY2(HasChinese(window.banner()->actionText()), qPrintable(window.banner()->actionText()));
+    SwitchTo(window, "en");
+    QVERIFY2(window.banner()->text().startsWith("Cannot run: "), qPrintable(window.banner()->text()));
+    QCOMPARE(window.banner()->actionText(), QString("Run here on 127.0.0.1"));
   }
 
   // The dialogs a user opens from the menus and the Graph tab, made in Chinese (with

@@ -29,7 +29,7 @@ import corpus_lib
 
 SKIP = 77
 LOAD_FLOOR = 1.0  # every corpus file loads (the issue asks at least 0.95)
-RUN_FLOOR = 0.89  # raise as ops are added; run_figures.md holds the measured fraction
+RUN_FLOOR = 0.95  # raise as ops are added; run_figures.md holds the measured fraction
 FIGURES_MD = os.path.join(corpus_lib.HERE, "run_figures.md")
 OP_IN_ERROR = re.compile(r"'([A-Za-z0-9_]+)' \(used by")
 

@@ -306,6 +306,112 @@ rs2 = floats(4, 2, 3)
 case("reverse_sequence_seq0_batch1_int32", "ReverseSequence", [rs2, np.array([2, 4], i32)],
      [reverse_sequence(rs2, [2, 4], 0, 1)], "seq_dim=i:0 batch_dim=i:1")
 
+# ---- batched matrix products --------------------------------------------------------------
+bx, by = floats(2, 3, 4), floats(2, 4, 5)
+case("batch_matmul", "BatchMatMul", [bx, by], [np.matmul(bx, by)])
+bxt, byt = floats(2, 4, 3), floats(2, 5, 4)
+case("batch_matmul_adj_both", "BatchMatMul", [bxt, byt], [np.matmul(bxt.transpose(0, 2, 1), byt.transpose(0, 2, 1))],
+     "adj_x=b:1 adj_y=b:1")
+vx, vy = floats(2, 1, 3, 4), floats(5, 4, 2)
+case("batch_matmul_v2_broadcast", "BatchMatMulV2", [vx, vy], [np.matmul(vx, vy)])
+vyt = floats(5, 2, 4)
+case("batch_matmul_v2_broadcast_adj_y", "BatchMatMulV2", [vx, vyt], [np.matmul(vx, vyt.transpose(0, 2, 1))],
+     "adj_y=b:1")
+mx = floats(3, 4)
+case("batch_matmul_v2_matrix_times_batch", "BatchMatMulV2", [mx, by], [np.matmul(mx, by)])
+
+
+# ---- pooling --------------------------------------------------------------------------------
+def out_size(n, k, s, padding):
+    return (n - k + s) // s if padding == "VALID" else (n + s - 1) // s
+
+
+def pool(x, k, s, padding, reduce):
+    n, h, w, c = x.shape
+    oh, ow = out_size(h, k[0], s[0], padding), out_size(w, k[1], s[1], padding)
+    pad_top = max(0, (oh - 1) * s[0] + k[0] - h) // 2 if padding == "SAME" else 0
+    pad_left = max(0, (ow - 1) * s[1] + k[1] - w) // 2 if padding == "SAME" else 0
+    out = np.zeros((n, oh, ow, c), x.dtype)
+    for i in range(oh):
+        for j in range(ow):
+            y0, x0 = i * s[0] - pad_top, j * s[1] - pad_left
+            window = x[:, max(y0, 0):y0 + k[0], max(x0, 0):x0 + k[1], :]
+            out[:, i, j, :] = reduce(window, axis=(1, 2))
+    return out
+
+
+def avg_pool_grad(shape, grad, k, s, padding):
+    n, h, w, c = shape
+    oh, ow = grad.shape[1:3]
+    pad_top = max(0, (oh - 1) * s[0] + k[0] - h) // 2 if padding == "SAME" else 0
+    pad_left = max(0, (ow - 1) * s[1] + k[1] - w) // 2 if padding == "SAME" else 0
+    out = np.zeros(shape, grad.dtype)
+    for i in range(oh):
+        for j in range(ow):
+            y0, x0 = i * s[0] - pad_top, j * s[1] - pad_left
+            ys, xs = slice(max(y0, 0), min(y0 + k[0], h)), slice(max(x0, 0), min(x0 + k[1], w))
+            count = (ys.stop - ys.start) * (xs.stop - xs.start)
+            out[:, ys, xs, :] += grad[:, i:i + 1, j:j + 1, :] / grad.dtype.type(count)
+    return out
+
+
+px = floats(2, 5, 7, 3)
+for padding, k, st in [("VALID", (2, 2), (2, 2)), ("SAME", (3, 3), (2, 2)), ("SAME", (2, 3), (1, 2))]:
+    attrs = f"ksize=li:1,{k[0]},{k[1]},1 strides=li:1,{st[0]},{st[1]},1 padding=s:{padding}"
+    tag = f"{padding.lower()}_{k[0]}x{k[1]}_stride{st[0]}{st[1]}"
+    case("avg_pool_" + tag, "AvgPool", [px], [pool(px, k, st, padding, np.mean)], attrs)
+    pooled = pool(px, k, st, padding, np.mean)
+    pg = floats(*pooled.shape)
+    case("avg_pool_grad_" + tag, "AvgPoolGrad", [np.array(px.shape, i32), pg],
+         [avg_pool_grad(px.shape, pg, k, st, padding)], attrs)
+    case("max_pool_v2_" + tag, "MaxPoolV2",
+         [px, np.array([1, k[0], k[1], 1], i32), np.array([1, st[0], st[1], 1], i32)],
+         [pool(px, k, st, padding, np.max)], f"padding=s:{padding}")
+
+
+# ---- StridedSliceGrad: dy written into the slice of zeros ----------------------------------
+def strided_grad(name, begin, end, strides, index, masks=""):
+    dy = floats(*s[index].shape)
+    want = np.zeros_like(s)
+    want[index] = dy
+    case("strided_slice_grad_" + name, "StridedSliceGrad",
+         [np.array(s.shape, i32), np.array(begin, i32), np.array(end, i32), np.array(strides, i32), dy], [want],
+         masks or "-")
+
+
+strided_grad("basic", [1, 0, 0], [3, 5, 6], [1, 2, 3], np.s_[1:3, 0:5:2, 0:6:3])
+strided_grad("negative_stride", [-1, 4, 5], [0, 0, 0], [-1, -2, -1], np.s_[-1:0:-1, 4:0:-2, 5:0:-1])
+strided_grad("masks", [9, 1, 9], [0, 3, 0], [1, 1, -1], np.s_[:, 1:3, ::-1], "begin_mask=i:5 end_mask=i:5")
+strided_grad("shrink", [2, 0, -1], [3, 5, 0], [1, 1, 1], np.s_[2, :, -1], "shrink_axis_mask=i:5 end_mask=i:2")
+strided_grad("ellipsis_newaxis", [0, 0, 1], [0, 0, 3], [1, 1, 1], np.s_[..., np.newaxis, 1:3],
+             "ellipsis_mask=i:1 new_axis_mask=i:2")
+
+# ---- InTopKV2: ties count for the target, bad targets and non-finite rows give false --------
+pred = np.array([[0.1, 0.8, 0.8, 0.3],
+                 [0.5, 0.2, 0.1, 0.9],
+                 [0.3, 0.3, 0.3, 0.3],
+                 [0.1, nan, 0.2, 0.3],
+                 [0.4, 0.1, 0.2, 0.3],
+                 [0.4, 0.1, 0.2, 0.3]], f32)
+targets = np.array([2, 0, 3, 2, 4, -1], i32)
+
+
+def in_top_k(p, t, k):
+    out = []
+    for row, target in zip(p, t):
+        if not 0 <= target < row.size or not np.all(np.isfinite(row)):
+            out.append(False)
+        else:
+            out.append(int(np.sum(row > row[target])) < k)
+    return np.array(out)
+
+
+for k in [1, 2, 3]:
+    case(f"in_top_k_v2_k{k}", "InTopKV2", [pred, targets, np.array(k, i32)], [in_top_k(pred, targets, k)])
+case("in_top_k_v2_int64_targets", "InTopKV2", [pred[:3], targets[:3].astype(np.int64), np.array(2, np.int64)],
+     [in_top_k(pred[:3], targets[:3], 2)])
+case("in_top_k_attr", "InTopK", [pred, targets], [in_top_k(pred, targets, 2)], "k=i:2")
+
 with open(os.path.join(OUT, "cases.tsv"), "w") as f:
     f.write("\n".join(rows) + "\n")
 print(f"numpy_cases: {len(rows)} cases written to {OUT}")

@@ -212,6 +212,35 @@ class GradientsTest : public QObject {
     QTest::newRow("MaxPool SAME 3x3 stride 2") << GradCase{{{1, 5, 5, 2}}, [](GraphBuilder& g, const auto& in) {
       return ops::MaxPool(g, in[0], {1, 3, 3, 1}, {1, 2, 2, 1}, "SAME");
     }};
+    auto pool_attrs = [](std::vector<int64_t> k, std::vector<int64_t> s, const char* padding) {
+      return std::map<std::string, tensorflow::AttrValue>{
+          {"ksize", AttrOf(k)}, {"strides", AttrOf(s)}, {"padding", AttrOf(padding)}};
+    };
+    QTest::newRow("AvgPool VALID 2x2") << GradCase{{{2, 4, 4, 3}}, [pool_attrs](GraphBuilder& g, const auto& in) {
+      return g.AddNode("AvgPool", {in[0]}, pool_attrs({1, 2, 2, 1}, {1, 2, 2, 1}, "VALID"));
+    }};
+    QTest::newRow("AvgPool SAME 3x3 stride 2") << GradCase{{{1, 5, 4, 2}}, [pool_attrs](GraphBuilder& g, const auto& in) {
+      return g.AddNode("AvgPool", {in[0]}, pool_attrs({1, 3, 3, 1}, {1, 2, 2, 1}, "SAME"));
+    }};
+    QTest::newRow("MaxPoolV2 SAME 3x2 stride 2") << GradCase{{{2, 5, 5, 2}}, [](GraphBuilder& g, const auto& in) {
+      return g.AddNode("MaxPoolV2", {in[0], ops::Const(g, Tensor::Vector<int32_t>({1, 3, 2, 1})),
+                                     ops::Const(g, Tensor::Vector<int32_t>({1, 2, 2, 1}))},
+                       {{"padding", AttrOf("SAME")}});
+    }};
+    QTest::newRow("BatchMatMul") << GradCase{{{2, 3, 4}, {2, 4, 2}}, by_name("BatchMatMul")};
+    QTest::newRow("BatchMatMul adj_x adj_y") << GradCase{{{2, 4, 3}, {2, 2, 4}}, [](GraphBuilder& g, const auto& in) {
+      return g.AddNode("BatchMatMul", {in[0], in[1]}, {{"adj_x", AttrOf(true)}, {"adj_y", AttrOf(true)}});
+    }};
+    QTest::newRow("BatchMatMulV2 broadcast") << GradCase{{{2, 1, 3, 4}, {3, 4, 2}}, by_name("BatchMatMulV2")};
+    QTest::newRow("BatchMatMulV2 adj_y, matrix times batch") << GradCase{{{3, 4}, {2, 5, 4}}, [](GraphBuilder& g, const auto& in) {
+      return g.AddNode("BatchMatMulV2", {in[0], in[1]}, {{"adj_y", AttrOf(true)}});
+    }};
+    QTest::newRow("StridedSlice strides, shrink, new axis") << GradCase{{{4, 5, 3}}, [](GraphBuilder& g, const auto& in) {
+      return g.AddNode("StridedSlice", {in[0], ops::Const(g, Tensor::Vector<int32_t>({3, 0, 1, 1})),
+                                        ops::Const(g, Tensor::Vector<int32_t>({0, 5, 2, 3})),
+                                        ops::Const(g, Tensor::Vector<int32_t>({-1, 2, 1, 1}))},
+                       {{"shrink_axis_mask", AttrOf(int64_t{4})}, {"new_axis_mask", AttrOf(int64_t{8})}});
+    }};
     // A small CNN: conv (SAME) + bias -> relu -> 2x2 max-pool -> flatten -> dense.
     auto cnn = [](GraphBuilder& g, const std::vector<Output>& in) {
       const Output conv = ops::BiasAdd(g, ops::Conv2D(g, in[0], in[1], {1, 1, 1, 1}, "SAME"), in[2]);

@@ -35,17 +35,18 @@ class OpTree : public QTreeWidget {
 
 // The op registry's groups, named in the studio's language (the registry's names are data).
 const char* const kGroupNames[] = {
-    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "array"),       QT_TRANSLATE_NOOP("clab::ui::OpPalette", "control"),
-    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "data"),        QT_TRANSLATE_NOOP("clab::ui::OpPalette", "internal"),
-    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "logic"),       QT_TRANSLATE_NOOP("clab::ui::OpPalette", "math"),
-    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "nn"),          QT_TRANSLATE_NOOP("clab::ui::OpPalette", "queue"),
-    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "random"),      QT_TRANSLATE_NOOP("clab::ui::OpPalette", "runtime"),
-    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "saver"),       QT_TRANSLATE_NOOP("clab::ui::OpPalette", "state"),
-    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "string"),      QT_TRANSLATE_NOOP("clab::ui::OpPalette", "summary"),
-    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "train"),       QT_TRANSLATE_NOOP("clab::ui::OpPalette", "training"),
-    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "other"),       QT_TRANSLATE_NOOP("clab::ui::OpPalette", "declared"),
-    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "unknown"),     QT_TRANSLATE_NOOP("clab::ui::OpPalette", "io"),
-    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "tensor array")};
+    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "array"),        QT_TRANSLATE_NOOP("clab::ui::OpPalette", "control"),
+    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "data"),         QT_TRANSLATE_NOOP("clab::ui::OpPalette", "internal"),
+    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "logic"),        QT_TRANSLATE_NOOP("clab::ui::OpPalette", "math"),
+    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "nn"),           QT_TRANSLATE_NOOP("clab::ui::OpPalette", "queue"),
+    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "random"),       QT_TRANSLATE_NOOP("clab::ui::OpPalette", "runtime"),
+    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "saver"),        QT_TRANSLATE_NOOP("clab::ui::OpPalette", "state"),
+    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "string"),       QT_TRANSLATE_NOOP("clab::ui::OpPalette", "summary"),
+    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "train"),        QT_TRANSLATE_NOOP("clab::ui::OpPalette", "training"),
+    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "other"),        QT_TRANSLATE_NOOP("clab::ui::OpPalette", "declared"),
+    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "unknown"),      QT_TRANSLATE_NOOP("clab::ui::OpPalette", "io"),
+    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "tensor array"), QT_TRANSLATE_NOOP("clab::ui::OpPalette", "sparse"),
+    QT_TRANSLATE_NOOP("clab::ui::OpPalette", "lookup")};
 constexpr int kGroupRole = Qt::UserRole + 2;
 
 }  // namespace

@@ -1951,6 +1951,14 @@ Add nodes from the palette (double-click or drag), connect an output port to an 
         <source>tensor array</source>
         <translation>张量数组</translation>
     </message>
+    <message>
+        <source>sparse</source>
+        <translation>稀疏</translation>
+    </message>
+    <message>
+        <source>lookup</source>
+        <translation>查找表</translation>
+    </message>
 </context>
 <context>
     <name>clab::ui::PlacementView</name>

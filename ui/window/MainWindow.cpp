@@ -372,20 +372,29 @@ bool MainWindow::runProject(QString* error, bool here_anyway) {
   if (!here_anyway && !isRunning() && !isAttached()) {
     // A local run starts every task here: tasks meant for other hosts are said so, on their
     // cards and in the banner, before anything starts.
-    QStringList elsewhere;
+    QList<ProjectTask> elsewhere;
     for (const ProjectTask& task : project_.tasks) {
       if (IsThisMachine(task.host)) continue;
-      elsewhere << tr("%1 / task %2 on %3").arg(task.job).arg(task.index).arg(task.host);
+      elsewhere << task;
       scene_->setTaskStatus(task.name(), ConditionColor(TaskCondition::kFailed),
                             tr("not run: %1 is not this machine").arg(task.host));
     }
     if (!elsewhere.isEmpty()) {
-      problem = tr("some tasks are meant for other hosts (%1), and Run starts every task on this machine.")
-                    .arg(elsewhere.join(", "));
-      banner_->showNotice(tr("Cannot run: %1 Use Run on hosts to start them there, or run the whole cluster here "
-                             "on 127.0.0.1.")
-                              .arg(problem),
-                          tr("Run here on 127.0.0.1"), [this] { runProject(nullptr, true); });
+      const auto problem_text = [elsewhere] {
+        QStringList names;
+        for (const ProjectTask& task : elsewhere)
+          names << tr("%1 / task %2 on %3").arg(task.job).arg(task.index).arg(task.host);
+        return tr("some tasks are meant for other hosts (%1), and Run starts every task on this machine.")
+            .arg(names.join(", "));
+      };
+      problem = problem_text();
+      banner_->showNotice(
+          [problem_text] {
+            return tr("Cannot run: %1 Use Run on hosts to start them there, or run the whole cluster here on "
+                      "127.0.0.1.")
+                .arg(problem_text());
+          },
+          [] { return tr("Run here on 127.0.0.1"); }, [this] { runProject(nullptr, true); });
       statusBar()->showMessage(tr("Cannot run: %1").arg(problem));
       if (error) *error = problem;
       return false;
@@ -501,11 +510,13 @@ void MainWindow::onTaskEnded(const QString& task, const ProcessEnd& end, const Q
 
 void MainWindow::onWatchProblem(const QString& task, int problem) {
   if (static_cast<WatchProblem>(problem) == WatchProblem::kNone) return banner_->setTaskProblem(task, {});
-  QString who = task;
-  for (const ProjectTask& t : project_.tasks)
-    if (t.name() == task) who = tr("%1 / task %2").arg(t.job).arg(t.index);
-  const QString detail = monitor()->statuses().value(task).problem_detail;
-  banner_->setTaskProblem(task, tr("%1: %2").arg(who, tr("%1 (%2)").arg(run_control_->state(task).text, detail)));
+  banner_->setTaskProblem(task, [this, task] {
+    QString who = task;
+    for (const ProjectTask& t : project_.tasks)
+      if (t.name() == task) who = tr("%1 / task %2").arg(t.job).arg(t.index);
+    const QString detail = monitor()->statuses().value(task).problem_detail;
+    return tr("%1: %2").arg(who, tr("%1 (%2)").arg(run_control_->state(task).text, detail));
+  });
 }
 
 void MainWindow::onRunFinished(bool ok) {

@@ -39,22 +39,32 @@ NoticeBanner::NoticeBanner(QWidget* parent) : QFrame(parent) {
 }
 
 void NoticeBanner::showNotice(const QString& text, const QString& action_label, std::function<void()> action) {
-  text_->setText(text);
+  showNotice([text] { return text; }, action_label.isEmpty() ? Text() : Text([action_label] { return action_label; }),
+             std::move(action));
+}
+
+void NoticeBanner::showNotice(Text text, Text action_label, std::function<void()> action) {
+  text_fn_ = std::move(text);
+  action_fn_ = std::move(action_label);
   callback_ = std::move(action);
-  action_->setText(action_label);
-  action_->setVisible(!action_label.isEmpty() && callback_);
   showing_task_problems_ = false;
+  showTexts();
+  action_->setVisible(action_fn_ && callback_);
   show();
 }
 
-void NoticeBanner::setTaskProblem(const QString& task, const QString& line) {
-  if (line.isEmpty()) task_problems_.remove(task);
-  else task_problems_.insert(task, line);
+void NoticeBanner::setTaskProblem(const QString& task, Text line) {
+  if (!line) task_problems_.remove(task);
+  else task_problems_.insert(task, std::move(line));
   if (task_problems_.isEmpty()) {
     if (showing_task_problems_) dismiss();
     return;
   }
-  showNotice(tr("Tasks that cannot be watched:") + "\n" + QStringList(task_problems_.values()).join("\n"));
+  showNotice([this] {
+    QStringList lines{tr("Tasks that cannot be watched:")};
+    for (const Text& problem : std::as_const(task_problems_)) lines << problem();
+    return lines.join("\n");
+  });
   showing_task_problems_ = true;
 }
 
@@ -63,8 +73,15 @@ void NoticeBanner::clearAll() {
   dismiss();
 }
 
+void NoticeBanner::showTexts() {
+  text_->setText(text_fn_ ? text_fn_() : QString());
+  action_->setText(action_fn_ ? action_fn_() : QString());
+}
+
 void NoticeBanner::dismiss() {
   callback_ = {};
+  text_fn_ = {};
+  action_fn_ = {};
   showing_task_problems_ = false;
   text_->clear();
   hide();
@@ -81,7 +98,10 @@ void NoticeBanner::triggerAction() {
 }
 
 void NoticeBanner::changeEvent(QEvent* event) {
-  if (event->type() == QEvent::LanguageChange) close_->setAccessibleName(tr("Close"));
+  if (event->type() == QEvent::LanguageChange) {
+    close_->setAccessibleName(tr("Close"));
+    showTexts();
+  }
   QFrame::changeEvent(event);
 }
 

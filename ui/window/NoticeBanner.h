@@ -20,9 +20,13 @@ class NoticeBanner : public QFrame {
  public:
   explicit NoticeBanner(QWidget* parent = nullptr);
 
+  // Text made in the current language: called when shown and again after a language change.
+  using Text = std::function<QString()>;
+
   // Shows `text` (plain text); with `action_label`, a button that runs `action` and closes
   // the banner.
   void showNotice(const QString& text, const QString& action_label = {}, std::function<void()> action = {});
+  void showNotice(Text text, Text action_label = {}, std::function<void()> action = {});
   void dismiss();
   QString text() const;
   // The action button's text ("" when the notice has none).
@@ -31,7 +35,7 @@ class NoticeBanner : public QFrame {
   // The list of tasks that cannot be watched, one line per task: sets the line for `task`,
   // or removes it when `line` is empty. The banner shows the list while it has lines and no
   // other notice has replaced it, and hides it when the last line goes.
-  void setTaskProblem(const QString& task, const QString& line);
+  void setTaskProblem(const QString& task, Text line);
   // Forgets the list and any notice (a new run, a new project).
   void clearAll();
 
@@ -39,11 +43,15 @@ class NoticeBanner : public QFrame {
   void changeEvent(QEvent* event) override;
 
  private:
+  void showTexts();
+
   QLabel* text_;
   QPushButton* action_;
   QPushButton* close_;
   std::function<void()> callback_;
-  QMap<QString, QString> task_problems_;
+  Text text_fn_;
+  Text action_fn_;
+  QMap<QString, Text> task_problems_;
   bool showing_task_problems_ = false;
 };
 
