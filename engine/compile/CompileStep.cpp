@@ -196,7 +196,11 @@ StatusOr<std::unique_ptr<CompiledStep>> CompileStep(const tensorflow::GraphDef& 
   };
   std::map<std::string, tensorflow::GraphDef> partition_graphs;
   CLAB_RETURN_IF_ERROR(PartitionGraph(packed ? *packed : *step->placed, partition_options, &partition_graphs));
-  for (auto& [name, partition_graph] : partition_graphs) step->partitions.push_back({name, std::move(partition_graph)});
+  for (auto& [name, partition_graph] : partition_graphs) {
+    // Kernels that call the library's functions find them in their partition.
+    if (pruned.library().function_size() > 0) *partition_graph.mutable_library() = pruned.library();
+    step->partitions.push_back({name, std::move(partition_graph)});
+  }
 
   std::vector<const tensorflow::GraphDef*> graphs;
   for (const CompiledStep::Partition& partition : step->partitions) graphs.push_back(&partition.graph);

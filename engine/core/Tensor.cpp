@@ -4,6 +4,7 @@
 #include "clab/core/MemoryBudget.h"
 #include "clab/core/TensorAllocation.h"
 #include "clab/core/TensorSize.h"
+#include "clab/core/VariantValue.h"
 
 #include <algorithm>
 #include <charconv>
@@ -18,6 +19,8 @@ namespace {
 // Elements that are std::string objects: strings, and resource handles (a variable's or a
 // queue's [container, name]).
 bool HoldsStrings(DataType dtype) { return dtype == DT_STRING || dtype == tensorflow::DT_RESOURCE; }
+// Elements that are Variant objects (shared pointers to datasets and the like).
+bool HoldsVariants(DataType dtype) { return dtype == tensorflow::DT_VARIANT; }
 
 }  // namespace
 
@@ -28,6 +31,9 @@ TensorBuffer::TensorBuffer(Allocator* allocator, DataType dtype, int64_t num_ele
   if (HoldsStrings(dtype_)) {
     auto* strings = static_cast<std::string*>(data_);
     for (int64_t i = 0; i < num_elements_; ++i) new (strings + i) std::string();
+  } else if (HoldsVariants(dtype_)) {
+    auto* variants = static_cast<Variant*>(data_);
+    for (int64_t i = 0; i < num_elements_; ++i) new (variants + i) Variant();
   } else if (allocator_->OnHost()) {
     std::memset(data_, 0, bytes_);
   }
@@ -37,6 +43,9 @@ TensorBuffer::~TensorBuffer() {
   if (HoldsStrings(dtype_)) {
     auto* strings = static_cast<std::string*>(data_);
     for (int64_t i = 0; i < num_elements_; ++i) strings[i].~basic_string();
+  } else if (HoldsVariants(dtype_)) {
+    auto* variants = static_cast<Variant*>(data_);
+    for (int64_t i = 0; i < num_elements_; ++i) variants[i].~Variant();
   }
   allocator_->Deallocate(data_, bytes_);
 }
@@ -107,6 +116,10 @@ int64_t TypedValueCount(const tensorflow::TensorProto& proto) {
 
 StatusOr<Tensor> Tensor::FromProto(const tensorflow::TensorProto& proto) {
   const DataType dtype = proto.dtype();
+  if (dtype == tensorflow::DT_VARIANT)
+    return errors::InvalidArgument(
+        "A variant tensor (a tf.data dataset) exists only in the process that made it and cannot be sent or read "
+        "from a TensorProto: place a pipeline's dataset and iterator ops on one task");
   if (!IsSupportedDataType(dtype) || IsRefType(dtype))
     return errors::InvalidArgument("Tensors of dtype ", DataTypeName(dtype), " are not supported");
   CLAB_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::FromProto(proto.tensor_shape()));
@@ -159,6 +172,8 @@ void Tensor::AsProto(tensorflow::TensorProto* proto, bool use_typed_fields) cons
     for (int64_t i = 0; i < n; ++i) proto->add_string_val(data<std::string>()[i]);
     return;
   }
+  // Variant objects exist only in this process: their proto says dtype and shape alone.
+  if (HoldsVariants(dtype_)) return;
   if (!use_typed_fields) {
     proto->set_tensor_content(static_cast<const char*>(raw_data()), TotalBytes());
     return;
@@ -190,6 +205,9 @@ Tensor Tensor::DeepCopy() const {
   Tensor t(dtype_, shape_, buffer_->allocator());
   if (HoldsStrings(dtype_)) {
     for (int64_t i = 0; i < NumElements(); ++i) t.data<std::string>()[i] = data<std::string>()[i];
+  } else if (HoldsVariants(dtype_)) {
+    // The objects are immutable: the copy shares them.
+    for (int64_t i = 0; i < NumElements(); ++i) t.data<Variant>()[i] = data<Variant>()[i];
   } else if (OnHost()) {
     std::memcpy(t.raw_data(), raw_data(), TotalBytes());
   } else {
@@ -221,6 +239,8 @@ std::string FormatValue(T v) {
       }
     }
     return out + "'";
+  } else if constexpr (std::is_same_v<T, Variant>) {
+    return v ? "<" + v->TypeName() + ">" : std::string("<empty variant>");
   } else if constexpr (std::is_floating_point_v<T>) {
     if (std::isnan(v)) return "nan";
     if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
@@ -294,6 +314,10 @@ std::string Tensor::DebugString(int max_entries) const {
     FormatLevel(data<std::string>(), shape_.dims(), 0, &offset, &printed, max_entries, &out, &budget);
     return out;
   }
+  if (HoldsVariants(dtype_)) {
+    FormatLevel(data<Variant>(), shape_.dims(), 0, &offset, &printed, max_entries, &out, &budget);
+    return out;
+  }
   CLAB_SWITCH_POD_TYPES(dtype_, T,
                         FormatLevel(data<T>(), shape_.dims(), 0, &offset, &printed, max_entries, &out, &budget),
                         return StrCat("<", DataTypeName(dtype_), " ", shape_.DebugString(), ">"));
@@ -311,6 +335,11 @@ bool Tensor::Equals(const Tensor& other) const {
   if (HoldsStrings(dtype_)) {
     for (int64_t i = 0; i < NumElements(); ++i)
       if (data<std::string>()[i] != other.data<std::string>()[i]) return false;
+    return true;
+  }
+  if (HoldsVariants(dtype_)) {
+    for (int64_t i = 0; i < NumElements(); ++i)
+      if (data<Variant>()[i] != other.data<Variant>()[i]) return false;
     return true;
   }
   return std::memcmp(raw_data(), other.raw_data(), TotalBytes()) == 0;

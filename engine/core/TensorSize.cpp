@@ -1,4 +1,5 @@
 #include "clab/core/TensorSize.h"
+#include "clab/core/VariantValue.h"
 
 #include <absl/strings/str_join.h>
 
@@ -17,6 +18,7 @@ std::string ShapeText(const std::vector<int64_t>& dims) { return StrCat("[", abs
 
 size_t ElementBytes(DataType dtype) {
   const DataType base = BaseType(dtype);
+  if (base == tensorflow::DT_VARIANT) return sizeof(Variant);
   return base == DT_STRING || base == tensorflow::DT_RESOURCE ? sizeof(std::string) : DataTypeSize(base);
 }
 

@@ -2,6 +2,7 @@
 
 #include "clab/core/DeviceName.h"
 #include "clab/graph/Graph.h"
+#include "clab/runtime/FunctionLibrary.h"
 #include "core/LogLine.h"
 #include "distributed/TaskCallBatch.h"
 #include "distributed/TaskDiscovery.h"
@@ -233,6 +234,7 @@ Status MasterSession::Extend(const tensorflow::ExtendSessionRequest& request,
     }
     if (!merged->def.has_versions() && request.graph_def().has_versions())
       *merged->def.mutable_versions() = request.graph_def().versions();
+    CLAB_RETURN_IF_ERROR(FunctionLibrary::Merge(request.graph_def().library(), merged->def.mutable_library()));
     CLAB_ASSIGN_OR_RETURN(merged->graph, Graph::FromGraphDef(merged->def));
 
     CLAB_ASSIGN_OR_RETURN(needed, TasksToContact(*context_, config_, request.graph_def()));

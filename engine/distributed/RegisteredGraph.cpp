@@ -159,6 +159,7 @@ Status RegisteredGraph::Build(const tensorflow::RegisterGraphRequest& request, c
     part_of_device[device_name] = static_cast<int>(params.size());
     Executor::Params p;
     p.graph = std::move(partition);
+    if (request.graph_def().library().function_size() > 0) *p.graph.mutable_library() = request.graph_def().library();
     p.device = *devices.Lookup(device_name);
     params.push_back(std::move(p));
   }

@@ -6,6 +6,7 @@
 #include "clab/graph/Graph.h"
 #include "clab/runtime/Device.h"
 #include "clab/runtime/Executor.h"
+#include "clab/runtime/FunctionLibrary.h"
 #include "clab/runtime/Rendezvous.h"
 #include "core/LogLine.h"
 
@@ -155,6 +156,7 @@ class DirectSession : public Session {
     }
     for (const tensorflow::NodeDef& node : addition.node()) *merged.add_node() = node;
     if (!merged.has_versions() && addition.has_versions()) *merged.mutable_versions() = addition.versions();
+    CLAB_RETURN_IF_ERROR(FunctionLibrary::Merge(addition.library(), merged.mutable_library()));
     // Validated now, so a bad graph fails at Create or Extend rather than at some later Run.
     CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, Graph::FromGraphDef(merged));
     graph_def_ = std::move(merged);

@@ -189,6 +189,7 @@ class PlanBuilder {
         return errors::InvalidArgument("No kernel for op '", node.type_string(), "' on ", device->type(),
                                        " devices (node '", node.name(), "' placed on ", device->name(), ")");
       OpKernelConstruction construction(node.def(), node.op_def(), device, node.input_types(), node.output_types());
+      construction.set_function_library(plan_.functions.get());
       auto kernel = factory->second(construction);
       if (!kernel.ok())
         return errors::Annotate(kernel.status(), absl::StrCat("Node '", node.name(), "' (", node.type_string(), "): "));
@@ -210,6 +211,7 @@ StatusOr<std::unique_ptr<ExecutorPlan>> ExecutorPlan::Build(Executor::Params par
   auto plan = std::make_unique<ExecutorPlan>();
   CLAB_ASSIGN_OR_RETURN(plan->graph, Graph::FromGraphDef(params.graph));
   plan->device = params.device;
+  plan->functions = std::make_shared<const FunctionLibrary>(params.graph.library());
   plan->thread_pool = params.thread_pool ? params.thread_pool : ThreadPool::Default();
   CLAB_RETURN_IF_ERROR(PlanBuilder(*plan).Build(params));
   plan->measured_nanos = std::make_unique<std::atomic<int32_t>[]>(plan->nodes.size());

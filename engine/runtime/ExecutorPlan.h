@@ -5,6 +5,7 @@
 
 #include "clab/graph/Graph.h"
 #include "clab/runtime/Executor.h"
+#include "clab/runtime/FunctionLibrary.h"
 #include "clab/runtime/OpKernel.h"
 #include "runtime/ExecutorFrames.h"
 
@@ -56,6 +57,8 @@ struct ExecutorPlan {
   static StatusOr<std::unique_ptr<ExecutorPlan>> Build(Executor::Params params);
 
   std::unique_ptr<Graph> graph;  // owns the nodes the kernels and contexts refer to
+  // The functions of the graph's library, for kernels that call them (MapDataset's f).
+  std::shared_ptr<const FunctionLibrary> functions;
   Device* device = nullptr;
   ThreadPool* thread_pool = nullptr;
   std::vector<ExecutorNode> nodes;

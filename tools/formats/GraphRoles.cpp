@@ -1,5 +1,7 @@
 #include "formats/GraphRoles.h"
 
+#include "formats/InputPipelines.h"
+
 #include "clab/graph/AttrValues.h"
 #include "clab/graph/Graph.h"
 
@@ -189,6 +191,8 @@ bool IsPipelineEnd(const std::string& op) {
          op == "ReaderReadV2" || op == "ReaderRead" || op == "ReaderReadUpToV2" || op == "ReaderReadUpTo";
 }
 
+bool IsGetNext(const std::string& op) { return op == "IteratorGetNext" || op == "IteratorGetNextSync"; }
+
 std::vector<PartialShape> ShapesAttr(const tensorflow::NodeDef& node, const char* name) {
   std::vector<PartialShape> shapes;
   auto it = node.attr().find(name);
@@ -244,6 +248,7 @@ std::vector<GraphRoles::FeedPoint> GraphRoles::FeedPointsFor(const std::vector<s
   for (const auto& node : graph.node()) by_name[node.name()] = &node;
   std::vector<FeedPoint> points;
   std::set<std::string> seen;
+  const InputPipelines pipelines(graph);
   std::vector<std::string> stack(targets.begin(), targets.end());
   while (!stack.empty()) {
     const std::string name = stack.back();
@@ -251,6 +256,7 @@ std::vector<GraphRoles::FeedPoint> GraphRoles::FeedPointsFor(const std::vector<s
     auto found = by_name.find(name);
     if (found == by_name.end() || !seen.insert(name).second) continue;
     const tensorflow::NodeDef& node = *found->second;
+    if (IsGetNext(node.op()) && pipelines.Runs(name)) continue;
     if (node.op() == "Placeholder") {
       FeedPoint point{name, 0, DT_FLOAT, PartialShape::Unknown(), true};
       GetNodeAttr(node, "dtype", &point.dtype).IgnoreError();
@@ -300,6 +306,32 @@ std::vector<GraphRoles::FeedPoint> GraphRoles::FeedPointsFor(const std::vector<s
     return std::tie(a.node, a.output) < std::tie(b.node, b.output);
   });
   return points;
+}
+
+std::vector<std::string> GraphRoles::PipelineInitializers(const std::vector<std::string>& targets) const {
+  const tensorflow::GraphDef& graph = meta_.graph_def();
+  std::map<std::string, const tensorflow::NodeDef*> by_name;
+  for (const auto& node : graph.node()) by_name[node.name()] = &node;
+  const InputPipelines pipelines(graph);
+  std::vector<std::string> initializers;
+  std::set<std::string> seen;
+  std::vector<std::string> stack(targets.begin(), targets.end());
+  while (!stack.empty()) {
+    const std::string name = stack.back();
+    stack.pop_back();
+    auto found = by_name.find(name);
+    if (found == by_name.end() || !seen.insert(name).second) continue;
+    const tensorflow::NodeDef& node = *found->second;
+    if (IsPipelineEnd(node.op())) {
+      if (IsGetNext(node.op()) && pipelines.Runs(name))
+        for (const std::string& maker : pipelines.Initializers(name))
+          if (std::find(initializers.begin(), initializers.end(), maker) == initializers.end())
+            initializers.push_back(maker);
+      continue;
+    }
+    for (const std::string& input : node.input()) stack.push_back(InputNodeName(input));
+  }
+  return initializers;
 }
 
 void GraphRoles::CutPipelines(std::vector<FeedPoint>* points, tensorflow::GraphDef* graph) {

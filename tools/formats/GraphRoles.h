@@ -38,8 +38,12 @@ class GraphRoles {
     bool is_placeholder = true;
   };
   // The feed points `targets` depend on, without looking upstream of a pipeline's last op
-  // (PlaceholderWithDefault has its default and is left alone).
+  // (PlaceholderWithDefault has its default and is left alone). A tf.data pipeline that runs
+  // from the graph alone (see InputPipelines) is no feed point: it runs.
   std::vector<FeedPoint> FeedPointsFor(const std::vector<std::string>& targets) const;
+  // The nodes that start the iterators of the runnable tf.data pipelines `targets` read
+  // (MakeIterator nodes), to run once after the init op.
+  std::vector<std::string> PipelineInitializers(const std::vector<std::string>& targets) const;
   // Replaces each pipeline output among `points` by a Placeholder of its own (named
   // "<node>/fed_<output>", returned in `points`), so a run feeds it and the pipeline's
   // queues, readers and iterators drop out of the pruned graph.

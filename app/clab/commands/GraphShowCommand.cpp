@@ -9,6 +9,8 @@
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_join.h>
 
+#include <algorithm>
+
 #include <map>
 #include <ostream>
 #include <set>
@@ -109,7 +111,14 @@ Status GraphShowCommand::Run(std::ostream& out) {
   }
   table.Print(out);
   out << "\n" << tools::GraphFileReader::KindName(kind) << ": " << SummaryLine(graph_def) << "\n";
-  if (graph_def.library().ByteSizeLong() > 0) out << "library: function definitions (kept, not run)\n";
+  if (graph_def.library().function_size() > 0) {
+    std::vector<std::string> names;
+    for (const auto& function : graph_def.library().function()) names.push_back(function.signature().name());
+    out << "library: " << names.size() << (names.size() == 1 ? " function" : " functions")
+        << ", run by the nodes that name them: "
+        << absl::StrJoin(names.begin(), names.begin() + std::min<size_t>(names.size(), 4), ", ")
+        << (names.size() > 4 ? ", ..." : "") << "\n";
+  }
   for (const auto& [op, nodes] : graph.ForeignOps())
     out << "not run here: op " << op << " (no definition or kernel in ClusterLab; " << nodes.size()
         << (nodes.size() == 1 ? " node: " : " nodes, first: ") << nodes.front() << ")\n";

@@ -102,7 +102,14 @@ Status RunCommand::Run(std::ostream& out) {
   // Only what the run needs goes to the session: ops elsewhere in a user's graph (summaries,
   // input pipelines cut by --feed_random, serving signatures) need not be ones ClusterLab runs.
   std::vector<std::string> needed = targets_;
+  // tf.data pipelines that run from the graph alone are kept; their iterators start after
+  // the init op.
+  std::vector<std::string> readers = targets_;
+  for (const std::string& fetch : fetches_) readers.push_back(InputNodeName(fetch));
+  const std::vector<std::string> pipeline_inits = tools::GraphRoles(meta_).PipelineInitializers(readers);
+  if (!pipeline_inits.empty()) out << "input: " << absl::StrJoin(pipeline_inits, ", ") << " (tf.data iterators)\n";
   needed.insert(needed.end(), init_nodes_.begin(), init_nodes_.end());
+  needed.insert(needed.end(), pipeline_inits.begin(), pipeline_inits.end());
   tensorflow::GraphDef graph_def;
   CLAB_RETURN_IF_ERROR(PruneGraph(full, {}, fetches_, needed, &graph_def));
   // The queue runners run when the step still reads one of their queues, and so do the
@@ -152,6 +159,11 @@ Status RunCommand::Run(std::ostream& out) {
     if (Status status = session->Run({}, {}, init_nodes_, &outputs); !status.ok())
       return WithPrefix(status, absl::StrCat("--init ", absl::StrJoin(init_nodes_, ", "),
                                              " failed: ", absl::StatusCodeToString(status.code()), ": "));
+  }
+  if (!pipeline_inits.empty()) {
+    if (Status status = session->Run({}, {}, pipeline_inits, &outputs); !status.ok())
+      return WithPrefix(status, absl::StrCat("starting the input pipeline (", absl::StrJoin(pipeline_inits, ", "),
+                                             ") failed: ", absl::StatusCodeToString(status.code()), ": "));
   }
   // Declared after the session: its threads are stopped and joined before the session goes.
   QueueRunners runners(used_runners, [&out](const std::string& line) { out << line << std::endl; });

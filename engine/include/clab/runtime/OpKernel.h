@@ -18,6 +18,7 @@
 
 namespace clab {
 
+class FunctionLibrary;
 class Rendezvous;
 class ThreadPool;
 
@@ -46,11 +47,16 @@ class OpKernelConstruction {
   Status GetAttr(std::string_view attr_name, T* value) const {
     return GetNodeAttr(node_, attr_name, value);
   }
+  // The functions of the graph the node belongs to (never null while an executor builds
+  // kernels; null for a kernel built outside one).
+  const FunctionLibrary* function_library() const { return functions_; }
+  void set_function_library(const FunctionLibrary* functions) { functions_ = functions; }
 
  private:
   const tensorflow::NodeDef& node_;
   const OpDef& op_;
   Device* device_;
+  const FunctionLibrary* functions_ = nullptr;
   std::vector<DataType> input_types_;
   std::vector<DataType> output_types_;
 };
