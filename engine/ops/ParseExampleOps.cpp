@@ -10,6 +10,9 @@
 // A feature's list must hold the key's type (bytes_list for string, float_list for float,
 // int64_list for int64); a mismatch, a wrong value count or bytes that are no Example fail
 // the step naming the example and the key.
+// ParseSingleExample (tf.parse_single_example) is the same parse of one scalar record, its
+// keys given as attrs: dense tensors without the batch dimension, sparse indices [n, 1] and
+// dense shape [longest].
 #include "ops/MathOpsInternal.h"
 
 #include "clab/core/TensorSize.h"
@@ -24,6 +27,9 @@ namespace {
 using math_internal::KernelInvalidArgument;
 
 struct ParseExampleAttrs {
+  // ParseSingleExample: one scalar record, the keys in attrs, no batch dimension out.
+  bool single = false;
+  std::vector<std::string> sparse_keys, dense_keys;
   int64_t num_sparse = 0, num_dense = 0;
   std::vector<DataType> sparse_types, dense_types;
   std::vector<PartialShape> dense_shapes;
@@ -41,33 +47,44 @@ std::vector<PartialShape> ShapeListAttr(const tensorflow::NodeDef& node, const s
 }
 
 Status ReadParseExampleAttrs(const tensorflow::NodeDef& node, ParseExampleAttrs* attrs) {
-  CLAB_RETURN_IF_ERROR(GetNodeAttr(node, "Nsparse", &attrs->num_sparse));
-  CLAB_RETURN_IF_ERROR(GetNodeAttr(node, "Ndense", &attrs->num_dense));
+  attrs->single = node.op() == "ParseSingleExample";
   CLAB_RETURN_IF_ERROR(GetNodeAttr(node, "sparse_types", &attrs->sparse_types));
   CLAB_RETURN_IF_ERROR(GetNodeAttr(node, "Tdense", &attrs->dense_types));
+  if (attrs->single) {
+    CLAB_RETURN_IF_ERROR(GetNodeAttr(node, "num_sparse", &attrs->num_sparse));
+    CLAB_RETURN_IF_ERROR(GetNodeAttr(node, "sparse_keys", &attrs->sparse_keys));
+    CLAB_RETURN_IF_ERROR(GetNodeAttr(node, "dense_keys", &attrs->dense_keys));
+    attrs->num_dense = static_cast<int64_t>(attrs->dense_keys.size());
+    if (static_cast<int64_t>(attrs->sparse_keys.size()) != attrs->num_sparse)
+      return errors::InvalidArgument("Node '", node.name(), "' (op ParseSingleExample): sparse_keys has ",
+                                     attrs->sparse_keys.size(), " entries, num_sparse is ", attrs->num_sparse);
+  } else {
+    CLAB_RETURN_IF_ERROR(GetNodeAttr(node, "Nsparse", &attrs->num_sparse));
+    CLAB_RETURN_IF_ERROR(GetNodeAttr(node, "Ndense", &attrs->num_dense));
+  }
   attrs->dense_shapes = ShapeListAttr(node, "dense_shapes");
   if (static_cast<int64_t>(attrs->sparse_types.size()) != attrs->num_sparse)
-    return errors::InvalidArgument("Node '", node.name(), "' (op ParseExample): sparse_types has ",
+    return errors::InvalidArgument("Node '", node.name(), "' (op ", node.op(), "): sparse_types has ",
                                    attrs->sparse_types.size(), " entries, Nsparse is ", attrs->num_sparse);
   if (static_cast<int64_t>(attrs->dense_types.size()) != attrs->num_dense ||
       static_cast<int64_t>(attrs->dense_shapes.size()) != attrs->num_dense)
-    return errors::InvalidArgument("Node '", node.name(), "' (op ParseExample): Tdense has ", attrs->dense_types.size(),
-                                   " entries and dense_shapes ", attrs->dense_shapes.size(), ", Ndense is ",
-                                   attrs->num_dense);
+    return errors::InvalidArgument("Node '", node.name(), "' (op ", node.op(), "): Tdense has ",
+                                   attrs->dense_types.size(), " entries and dense_shapes ", attrs->dense_shapes.size(),
+                                   ", Ndense is ", attrs->num_dense);
   for (size_t j = 0; j < attrs->dense_shapes.size(); ++j) {
     const PartialShape& shape = attrs->dense_shapes[j];
     if (!shape.known_rank())
-      return errors::InvalidArgument("Node '", node.name(), "' (op ParseExample): dense_shapes[", j,
+      return errors::InvalidArgument("Node '", node.name(), "' (op ", node.op(), "): dense_shapes[", j,
                                      "] must have a known rank");
     for (int d = 1; d < shape.rank(); ++d)
       if (shape.dim(d) < 0)
-        return errors::InvalidArgument("Node '", node.name(), "' (op ParseExample): dense_shapes[", j,
+        return errors::InvalidArgument("Node '", node.name(), "' (op ", node.op(), "): dense_shapes[", j,
                                        "] may be unknown only in its first dimension, got ", shape.DebugString());
     std::vector<int64_t> row_dims;
     for (int d = 1; d < shape.rank(); ++d) row_dims.push_back(shape.dim(d));
     StatusOr<int64_t> row = TensorSize::NumElements(row_dims);
     if (!row.ok())
-      return errors::InvalidArgument("Node '", node.name(), "' (op ParseExample): dense_shapes[", j,
+      return errors::InvalidArgument("Node '", node.name(), "' (op ", node.op(), "): dense_shapes[", j,
                                      "]: ", row.status().message());
     attrs->dense_row_elements.push_back(*row);
   }
@@ -125,10 +142,14 @@ class ParseExampleKernel : public OpKernel {
   explicit ParseExampleKernel(ParseExampleAttrs attrs) : attrs_(std::move(attrs)) {}
 
   void Compute(OpKernelContext* ctx) override {
+    const char* op = attrs_.single ? "ParseSingleExample" : "ParseExample";
     const Tensor& serialized = ctx->input(0);
-    const Tensor& names = ctx->input(1);
-    if (serialized.shape().rank() != 1) {
-      ctx->SetStatus(KernelInvalidArgument(ctx, "ParseExample: serialized must be a vector of strings, got shape ",
+    // ParseSingleExample has no names input; its keys are attrs.
+    const Tensor no_names(DT_STRING, TensorShape({0}));
+    const Tensor& names = attrs_.single ? no_names : ctx->input(1);
+    if (serialized.shape().rank() != (attrs_.single ? 0 : 1)) {
+      ctx->SetStatus(KernelInvalidArgument(ctx, op, ": serialized must be ",
+                                           attrs_.single ? "a string scalar" : "a vector of strings", ", got shape ",
                                            serialized.shape().DebugString()));
       return;
     }
@@ -142,20 +163,24 @@ class ParseExampleKernel : public OpKernel {
     for (int64_t i = 0; i < batch; ++i) {
       const std::string& bytes = serialized.data<std::string>()[i];
       if (!examples[static_cast<size_t>(i)].ParseFromString(bytes)) {
-        ctx->SetStatus(KernelInvalidArgument(ctx, "ParseExample: ", Where(names, i), " could not be parsed as a ",
+        ctx->SetStatus(KernelInvalidArgument(ctx, op, ": ", Where(names, i), " could not be parsed as a ",
                                              "tf.Example (", bytes.size(), " bytes)"));
         return;
       }
     }
-    const int first_dense_key = 2 + static_cast<int>(attrs_.num_sparse);
-    const int first_default = first_dense_key + static_cast<int>(attrs_.num_dense);
+    const int first_dense_key = attrs_.single ? 1 : 2 + static_cast<int>(attrs_.num_sparse);
+    const int first_default = attrs_.single ? 1 : first_dense_key + static_cast<int>(attrs_.num_dense);
     for (int64_t j = 0; j < attrs_.num_dense; ++j) {
-      const Tensor& key = ctx->input(first_dense_key + static_cast<int>(j));
+      const std::string key = attrs_.single ? attrs_.dense_keys[static_cast<size_t>(j)]
+                                            : KeyOf(ctx->input(first_dense_key + static_cast<int>(j)));
       const Tensor& fill = ctx->input(first_default + static_cast<int>(j));
-      if (!ParseDense(ctx, examples, names, KeyOf(key), j, fill)) return;
+      if (!ParseDense(ctx, examples, names, key, j, fill)) return;
     }
-    for (int64_t k = 0; k < attrs_.num_sparse; ++k)
-      if (!ParseSparse(ctx, examples, names, KeyOf(ctx->input(2 + static_cast<int>(k))), k)) return;
+    for (int64_t k = 0; k < attrs_.num_sparse; ++k) {
+      const std::string key =
+          attrs_.single ? attrs_.sparse_keys[static_cast<size_t>(k)] : KeyOf(ctx->input(2 + static_cast<int>(k)));
+      if (!ParseSparse(ctx, examples, names, key, k)) return;
+    }
   }
 
  private:
@@ -230,8 +255,8 @@ class ParseExampleKernel : public OpKernel {
     if (shape.rank() >= 1) dims.push_back(rows);
     for (int d = 1; d < shape.rank(); ++d) dims.push_back(shape.dim(d));
     const int first_output = static_cast<int>(3 * attrs_.num_sparse + j);
-    Tensor* out = ctx->allocate_output(first_output, dtype, TensorShape(dims));
-    if (out == nullptr) return false;
+    Tensor dense(dtype, TensorShape(dims));
+    Tensor* out = &dense;
     const int64_t per_example = rows * row;
     for (int64_t i = 0; i < batch; ++i) {
       const int64_t count = counts[static_cast<size_t>(i)];
@@ -239,6 +264,15 @@ class ParseExampleKernel : public OpKernel {
       const int64_t have = std::max<int64_t>(count, 0);
       CopyDefault(fill, out, i * per_example + have, per_example - have);
     }
+    if (attrs_.single) {  // the one example's values, without the batch dimension
+      auto unbatched = dense.Reshaped(TensorShape(std::vector<int64_t>(dims.begin() + 1, dims.end())));
+      if (!unbatched.ok()) {
+        ctx->SetStatus(unbatched.status());
+        return false;
+      }
+      dense = std::move(unbatched).value();
+    }
+    ctx->set_output(first_output, std::move(dense));
     return true;
   }
 
@@ -261,9 +295,11 @@ class ParseExampleKernel : public OpKernel {
       longest = std::max(longest, counts[static_cast<size_t>(i)]);
     }
     const int n = static_cast<int>(attrs_.num_sparse);
-    Tensor* indices = ctx->allocate_output(static_cast<int>(k), DT_INT64, TensorShape({total, 2}));
+    // A single example's sparse tensors drop the batch: indices [n, 1], shape [longest].
+    const int64_t rank = attrs_.single ? 1 : 2;
+    Tensor* indices = ctx->allocate_output(static_cast<int>(k), DT_INT64, TensorShape({total, rank}));
     Tensor* values = ctx->allocate_output(n + static_cast<int>(k), dtype, TensorShape({total}));
-    Tensor* dense_shape = ctx->allocate_output(2 * n + static_cast<int>(k), DT_INT64, TensorShape({2}));
+    Tensor* dense_shape = ctx->allocate_output(2 * n + static_cast<int>(k), DT_INT64, TensorShape({rank}));
     if (indices == nullptr || values == nullptr || dense_shape == nullptr) return false;
     int64_t at = 0;
     for (int64_t i = 0; i < batch; ++i) {
@@ -271,13 +307,13 @@ class ParseExampleKernel : public OpKernel {
       if (count == 0) continue;
       CopyFeature(examples[static_cast<size_t>(i)].features().feature().at(key), values, at);
       for (int64_t p = 0; p < count; ++p) {
-        indices->data<int64_t>()[2 * (at + p)] = i;
-        indices->data<int64_t>()[2 * (at + p) + 1] = p;
+        if (rank == 2) indices->data<int64_t>()[2 * (at + p)] = i;
+        indices->data<int64_t>()[rank * (at + p) + rank - 1] = p;
       }
       at += count;
     }
-    dense_shape->data<int64_t>()[0] = batch;
-    dense_shape->data<int64_t>()[1] = longest;
+    if (rank == 2) dense_shape->data<int64_t>()[0] = batch;
+    dense_shape->data<int64_t>()[rank - 1] = longest;
     return true;
   }
 
@@ -295,17 +331,20 @@ Status ParseExampleShape(ShapeContext& ctx) {
   Status read = ReadParseExampleAttrs(ctx.node(), &attrs);
   if (!read.ok()) return ctx.MakeError(std::string(read.message()));
   const PartialShape& serialized = ctx.input_shape(0);
-  if (serialized.known_rank() && serialized.rank() != 1)
-    return ctx.MakeError(absl::StrCat("serialized must be a vector, got rank ", serialized.rank()));
-  const int64_t batch = serialized.known_rank() ? serialized.dim(0) : -1;
+  const int rank = attrs.single ? 0 : 1;
+  if (serialized.known_rank() && serialized.rank() != rank)
+    return ctx.MakeError(
+        absl::StrCat("serialized must be ", attrs.single ? "a scalar" : "a vector", ", got rank ", serialized.rank()));
+  const int64_t batch = serialized.known_rank() && !attrs.single ? serialized.dim(0) : -1;
   const int n = static_cast<int>(attrs.num_sparse);
   for (int k = 0; k < n; ++k) {
-    ctx.set_output(k, PartialShape({-1, 2}));
+    ctx.set_output(k, PartialShape({-1, rank + 1}));
     ctx.set_output(n + k, PartialShape({-1}));
-    ctx.set_output(2 * n + k, PartialShape({2}));
+    ctx.set_output(2 * n + k, PartialShape({rank + 1}));
   }
   for (int64_t j = 0; j < attrs.num_dense; ++j) {
-    std::vector<int64_t> dims = {batch};
+    std::vector<int64_t> dims;
+    if (!attrs.single) dims.push_back(batch);
     const PartialShape& shape = attrs.dense_shapes[static_cast<size_t>(j)];
     dims.insert(dims.end(), shape.dims().begin(), shape.dims().end());
     ctx.set_output(3 * n + static_cast<int>(j), PartialShape(dims));
@@ -334,6 +373,23 @@ void RegisterParseExampleOps(OpRegistry& registry) {
       .SetShapeFn(ParseExampleShape)
       .Kernel("CPU", MakeParseExampleKernel)
       .Summary("Serialized tf.Example records as dense tensors and sparse (indices, values, shape) triples.")
+      .Group("io");
+  registry.Register("ParseSingleExample")
+      .Input("serialized: string")
+      .Input("dense_defaults: Tdense")
+      .Output("sparse_indices: num_sparse * int64")
+      .Output("sparse_values: sparse_types")
+      .Output("sparse_shapes: num_sparse * int64")
+      .Output("dense_values: Tdense")
+      .Attr("num_sparse: int >= 0")
+      .Attr("sparse_keys: list(string) >= 0")
+      .Attr("dense_keys: list(string) >= 0")
+      .Attr("sparse_types: list({float, int64, string}) >= 0")
+      .Attr("Tdense: list({float, int64, string}) >= 0")
+      .Attr("dense_shapes: list(shape) >= 0")
+      .SetShapeFn(ParseExampleShape)
+      .Kernel("CPU", MakeParseExampleKernel)
+      .Summary("One serialized tf.Example as dense tensors and sparse (indices, values, shape) triples, unbatched.")
       .Group("io");
 }
 

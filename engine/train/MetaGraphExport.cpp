@@ -96,6 +96,8 @@ tensorflow::MetaGraphDef ExportMetaGraph(const GraphBuilder& graph, const tensor
     for (const std::string& entry : graph.Collection(name)) {
       if (IsVariableCollection(name)) {
         collection.mutable_bytes_list()->add_value(VariableDefOf(graph, entry, trainable).SerializeAsString());
+      } else if (name == GraphKeys::kQueueRunners) {  // already serialized QueueRunnerDefs
+        collection.mutable_bytes_list()->add_value(entry);
       } else {
         collection.mutable_node_list()->add_value(entry);
       }

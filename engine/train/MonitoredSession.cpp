@@ -6,6 +6,7 @@
 #include "clab/train/CheckpointState.h"
 #include "clab/train/GlobalStep.h"
 #include "clab/train/MetaGraphExport.h"
+#include "clab/train/QueueRunners.h"
 #include "clab/train/Saver.h"
 #include "clab/train/hooks/CheckpointSaverHook.h"
 #include "clab/train/hooks/StepCounterHook.h"
@@ -104,6 +105,7 @@ StatusOr<std::unique_ptr<MonitoredSession>> MonitoredTrainingSession(GraphBuilde
   }
   CLAB_RETURN_IF_ERROR(graph.status());
   ms->graph_def_ = graph.graph_def();
+  CLAB_ASSIGN_OR_RETURN(ms->queue_runner_defs_, QueueRunners::FromGraph(graph));
   // The MetaGraphDef each checkpoint carries (model.ckpt-N.meta), of the finished graph.
   if (ms->saver_) {
     const tensorflow::SaverDef saver_def = ms->saver_->saver_def();
@@ -133,6 +135,8 @@ MonitoredSession::~MonitoredSession() {
 }
 
 Status MonitoredSession::CreateSession() {
+  if (queue_runners_) queue_runners_->Stop().IgnoreError();
+  queue_runners_.reset();
   if (session_) session_->Close().IgnoreError();
   session_.reset();
   SessionOptions so;
@@ -148,6 +152,13 @@ Status MonitoredSession::CreateSession() {
   for (auto& hook : hooks_) {
     Status s = hook->AfterCreateSession(*session_);
     if (!s.ok()) return errors::Annotate(s, StrCat(hook->name(), ".AfterCreateSession: "));
+  }
+  // As TensorFlow's session creators start the standard services: the queue runners fill
+  // the input queues from here on.
+  if (!queue_runner_defs_.empty()) {
+    queue_runners_ = std::make_unique<QueueRunners>(queue_runner_defs_,
+                                                    [log = log_](const std::string& line) { log->Warning(line); });
+    queue_runners_->Start(session_.get());
   }
   return OkStatus();
 }
@@ -235,6 +246,11 @@ Status MonitoredSession::Run(const std::vector<std::string>& fetches, const Feed
   if (stop_requested_) return errors::FailedPrecondition("Run called even after should_stop requested.");
   while (true) {
     Status s = RunOnce(fetches, feeds, outputs);
+    // A queue runner that failed closed the queues; its error is the step's cause.
+    if (!s.ok() && queue_runners_ && !queue_runners_->error().ok()) {
+      stop_requested_ = true;
+      return queue_runners_->error();
+    }
     if (absl::IsOutOfRange(s)) {
       // Input exhausted or a queue closed: the end of training, as TensorFlow's monitored
       // session treats OutOfRangeError. The caller still sees the status.
@@ -327,6 +343,9 @@ Status MonitoredSession::Close() {
       Status s = hook->End(*session_);
       if (!s.ok() && first.ok()) first = errors::Annotate(s, StrCat(hook->name(), ".End: "));
     }
+    // The runners' threads end before the session they run on.
+    if (queue_runners_) queue_runners_->Stop().IgnoreError();
+    queue_runners_.reset();
     Status c = session_->Close();
     // A session whose tasks went away cannot be closed cleanly; that is not the caller's error.
     if (!c.ok() && !IsRecoverable(c) && first.ok()) first = c;

@@ -188,7 +188,7 @@ namespace {
 
 bool IsPipelineEnd(const std::string& op) {
   return absl::StartsWith(op, "QueueDequeue") || op == "IteratorGetNext" || op == "IteratorGetNextSync" ||
-         op == "ReaderReadV2" || op == "ReaderRead";
+         op == "ReaderReadV2" || op == "ReaderRead" || op == "ReaderReadUpToV2" || op == "ReaderReadUpTo";
 }
 
 bool IsGetNext(const std::string& op) { return op == "IteratorGetNext" || op == "IteratorGetNextSync"; }

@@ -1,7 +1,9 @@
 #include "commands/RunCommand.h"
 
+#include "clab/distributed/Server.h"
 #include "clab/graph/Graph.h"
 #include "clab/graph/Prune.h"
+#include "clab/train/QueueRunners.h"
 #include "cli/CliStatus.h"
 #include "cli/FlagParser.h"
 #include "formats/ExampleFeed.h"
@@ -17,6 +19,7 @@
 
 #include <algorithm>
 #include <ostream>
+#include <set>
 
 namespace clab::cli {
 namespace {
@@ -46,7 +49,11 @@ std::string RunCommand::description() const {
          "its training op (train_op collection, else the node reaching the most optimizer\n"
          "updates; a graph without one runs its outputs); --feed_random feeds every placeholder\n"
          "the run needs with generated values of its dtype and shape (unknown sizes: --feed_batch);\n"
-         "a string placeholder that ParseExample reads gets serialized tf.Examples of its features.\n\n"
+         "a string placeholder that ParseExample reads gets serialized tf.Examples of its features.\n"
+         "The graph's queue runners (its \"queue_runners\" collection) start after --init and stop\n"
+         "at the end, one thread per enqueue op, unless --feed_random cuts the input pipeline; with\n"
+         "--data_dir DIR the run happens in an in-process task whose readers open files only\n"
+         "beneath DIR (elsewhere: PERMISSION_DENIED), and --feed_random then feeds placeholders only.\n\n"
          "Examples:  clab run --graph examples/graphs/seed.pbtxt --init init --fetch MatMul\n"
          "           clab run --graph model.ckpt.meta --init auto --target auto --feed_random";
 }
@@ -58,6 +65,9 @@ void RunCommand::DeclareFlags(FlagParser& flags) {
   flags.AddStringList("target", "NODE", "a node to run in each step without printing it", &targets_);
   flags.AddStringList("init", "NODE", "a node to run once before the steps (e.g. init; auto: found)", &init_nodes_);
   flags.AddStringList("feed", "NAME=JSON|FILE.npy", "a value for a tensor, as JSON or a .npy file", &feed_specs_);
+  flags.AddStringList("data_dir", "DIR",
+                      "a directory the graph's readers may read (input files; the pipeline is then run, not cut)",
+                      &data_dirs_);
   flags.AddBool("feed_random", "feed the placeholders no --feed gives with generated values", &feed_random_);
   flags.AddInt("feed_batch", "N", "the size --feed_random gives unknown dimensions", &feed_batch_, 2);
   flags.AddInt("steps", "N", "how many steps to run", &steps_, 1);
@@ -83,8 +93,12 @@ Status RunCommand::Run(std::ostream& out) {
   const Graph& graph = **graph_or;
   CLAB_RETURN_IF_ERROR(CheckNamesExist(graph));
   CLAB_ASSIGN_OR_RETURN(FeedList feeds, ParseFeeds(graph));
+  auto runner_defs = QueueRunners::FromMetaGraph(meta_);
+  if (!runner_defs.ok()) return WithPrefix(runner_defs.status(), absl::StrCat(graph_path_, ": "));
   tensorflow::GraphDef full = meta_.graph_def();
-  if (feed_random_) CLAB_RETURN_IF_ERROR(AddRandomFeeds(&feeds, &full));
+  // --feed_random generates the pipelines' outputs unless --data_dir says the input files
+  // are there to read (then only placeholders are fed).
+  if (feed_random_) CLAB_RETURN_IF_ERROR(AddRandomFeeds(&feeds, &full, !data_dirs_.empty()));
   // Only what the run needs goes to the session: ops elsewhere in a user's graph (summaries,
   // input pipelines cut by --feed_random, serving signatures) need not be ones ClusterLab runs.
   std::vector<std::string> needed = targets_;
@@ -98,10 +112,42 @@ Status RunCommand::Run(std::ostream& out) {
   needed.insert(needed.end(), pipeline_inits.begin(), pipeline_inits.end());
   tensorflow::GraphDef graph_def;
   CLAB_RETURN_IF_ERROR(PruneGraph(full, {}, fetches_, needed, &graph_def));
+  // The queue runners run when the step still reads one of their queues, and so do the
+  // runners of the queues their enqueue ops read (a reader's file-name queue).
+  std::vector<tensorflow::QueueRunnerDef> used_runners;
+  std::set<std::string> used_queues;
+  for (bool grew = true; grew;) {
+    grew = false;
+    std::set<std::string> kept;
+    for (const auto& node : graph_def.node()) kept.insert(node.name());
+    for (const auto& runner : *runner_defs) {
+      if (!kept.count(runner.queue_name()) || !used_queues.insert(runner.queue_name()).second) continue;
+      used_runners.push_back(runner);
+      const std::vector<std::string> runner_ops = QueueRunners::OpNames({runner});
+      needed.insert(needed.end(), runner_ops.begin(), runner_ops.end());
+      grew = true;
+    }
+    if (grew) CLAB_RETURN_IF_ERROR(PruneGraph(full, {}, fetches_, needed, &graph_def));
+  }
 
   SessionOptions options;
   options.config.set_log_device_placement(log_device_placement_);
   options.config.set_allow_soft_placement(allow_soft_placement_);
+  // With --data_dir the graph runs in a task of this process confined to those directories.
+  std::unique_ptr<Server> task;
+  if (!data_dirs_.empty()) {
+    CLAB_ASSIGN_OR_RETURN(ClusterSpec cluster, ClusterSpec::FromDict({{"localhost", {"127.0.0.1:0"}}}));
+    ServerOptions server_options;
+    server_options.cluster = cluster;
+    server_options.job_name = "localhost";
+    server_options.config = options.config;
+    server_options.data_dirs = data_dirs_;
+    server_options.log = [](const std::string&) {};
+    auto server_or = Server::Create(server_options);
+    if (!server_or.ok()) return WithPrefix(server_or.status(), "cannot start the task that reads --data_dir: ");
+    task = std::move(server_or).value();
+    options.target = task->target();
+  }
   auto session_or = NewSession(options);
   if (!session_or.ok()) return WithPrefix(session_or.status(), "cannot start a local session: ");
   std::unique_ptr<Session> session = std::move(session_or).value();
@@ -119,11 +165,21 @@ Status RunCommand::Run(std::ostream& out) {
       return WithPrefix(status, absl::StrCat("starting the input pipeline (", absl::StrJoin(pipeline_inits, ", "),
                                              ") failed: ", absl::StatusCodeToString(status.code()), ": "));
   }
+  // Declared after the session: its threads are stopped and joined before the session goes.
+  QueueRunners runners(used_runners, [&out](const std::string& line) { out << line << std::endl; });
+  if (!runners.empty()) {
+    out << "queue runners: " << used_runners.size() << " started\n";
+    runners.Start(session.get());
+  }
   for (int64_t step = 1; step <= steps_; ++step) {
-    if (Status status = session->Run(feeds, fetches_, targets_, &outputs); !status.ok())
-      return ExplainStepFailure(status, step);
+    if (Status status = session->Run(feeds, fetches_, targets_, &outputs); !status.ok()) {
+      // A runner that failed closed the queues: its error is the cause.
+      Status cause = runners.Stop();
+      return ExplainStepFailure(cause.ok() ? status : cause, step);
+    }
     PrintFetches(out, outputs);
   }
+  CLAB_RETURN_IF_ERROR(runners.Stop());
   return session->Close();
 }
 
@@ -165,7 +221,7 @@ Status RunCommand::ResolveAutomaticNodes(std::ostream& out) {
   return OkStatus();
 }
 
-Status RunCommand::AddRandomFeeds(FeedList* feeds, tensorflow::GraphDef* graph) const {
+Status RunCommand::AddRandomFeeds(FeedList* feeds, tensorflow::GraphDef* graph, bool keep_pipelines) const {
   std::vector<std::string> needed = targets_;
   for (const std::string& fetch : fetches_) needed.push_back(InputNodeName(fetch));
   std::vector<tools::GraphRoles::FeedPoint> points;
@@ -174,7 +230,7 @@ Status RunCommand::AddRandomFeeds(FeedList* feeds, tensorflow::GraphDef* graph) 
     const bool given = std::any_of(feeds->begin(), feeds->end(), [&](const auto& feed) {
       return feed.first == tensor || (point.output == 0 && feed.first == point.node);
     });
-    if (!given) points.push_back(point);
+    if (!given && (point.is_placeholder || !keep_pipelines)) points.push_back(point);
   }
   tools::GraphRoles::CutPipelines(&points, graph);
   uint32_t seed = 1;

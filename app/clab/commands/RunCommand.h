@@ -1,7 +1,10 @@
 // `clab run --graph FILE --fetch NAME ...`: runs a graph (GraphDef, MetaGraphDef or
 // SavedModel) in this process with a local session and prints each fetched value after each
 // step, as `print(sess.run(...))` would. "--init auto --target auto --feed_random" trains a
-// graph TensorFlow wrote without knowing its node names.
+// graph TensorFlow wrote without knowing its node names. A graph with queue runners (the
+// "queue_runners" collection) has them started after the init nodes and stopped at the end,
+// unless --feed_random cuts its input pipeline; --data_dir runs the graph in an in-process
+// task whose readers may open files only beneath those directories.
 #pragma once
 
 #include "clab/core/Tensor.h"
@@ -38,7 +41,8 @@ class RunCommand : public Command {
   Status ResolveAutomaticNodes(std::ostream& out);
   // Generated values for the placeholders and input pipelines the run needs that no --feed
   // gives; pipelines are cut from `graph` (see GraphRoles::CutPipelines).
-  Status AddRandomFeeds(FeedList* feeds, tensorflow::GraphDef* graph) const;
+  // With `keep_pipelines` only placeholders are fed: the queue runners fill the pipelines.
+  Status AddRandomFeeds(FeedList* feeds, tensorflow::GraphDef* graph, bool keep_pipelines) const;
   Status ExplainStepFailure(const Status& status, int64_t step) const;
   void PrintFetches(std::ostream& out, const std::vector<Tensor>& values) const;
 
@@ -47,6 +51,7 @@ class RunCommand : public Command {
   std::vector<std::string> targets_;
   std::vector<std::string> init_nodes_;
   std::vector<std::string> feed_specs_;
+  std::vector<std::string> data_dirs_;
   bool feed_random_ = false;
   bool clear_devices_ = false;
   int64_t feed_batch_ = 2;

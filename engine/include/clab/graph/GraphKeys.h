@@ -12,6 +12,8 @@ struct GraphKeys {
   static constexpr char kGlobalStep[] = "global_step";
   static constexpr char kTrainOp[] = "train_op";
   static constexpr char kSummaries[] = "summaries";
+  // Serialized tensorflow.QueueRunnerDef protos (clab/train/QueueRunners.h).
+  static constexpr char kQueueRunners[] = "queue_runners";
 };
 
 }  // namespace clab

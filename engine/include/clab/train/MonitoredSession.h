@@ -16,6 +16,7 @@
 #include "clab/train/SessionRunHook.h"
 #include "clab/train/TrainingEvents.h"
 #include "tensorflow/config.pb.h"
+#include "tensorflow/queue_runner.pb.h"
 
 #include <memory>
 #include <optional>
@@ -25,6 +26,7 @@
 
 namespace clab {
 
+class QueueRunners;
 class Saver;
 
 // The ops that initialise and check a model. Empty fields get defaults when the monitored
@@ -107,6 +109,9 @@ class MonitoredSession {
   std::vector<std::string> variables_;
   std::vector<std::string> is_initialized_tensors_;
   std::unique_ptr<Session> session_;
+  // The graph's queue runners, started on each (re)created session and stopped at Close.
+  std::vector<tensorflow::QueueRunnerDef> queue_runner_defs_;
+  std::unique_ptr<QueueRunners> queue_runners_;
   bool stop_requested_ = false;
   bool closed_ = false;
   int recoveries_ = 0;
