@@ -115,6 +115,7 @@ void StepRendezvous::StartAbort(const Status& status) {
     if (!pull->finished.exchange(true)) pull->done(cause, Tensor());
   }
   pulls_cancellation_.Cancel();
+  NotifyAbortListeners(cause);
 }
 
 bool StepRendezvous::Idle() {

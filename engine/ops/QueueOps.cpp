@@ -171,10 +171,13 @@ class EnqueueKernel : public OpKernel {
         return done();
       }
     }
-    queue->EnqueueAsync(std::move(tuples), [ctx, done = std::move(done)](const Status& s) {
-      ctx->SetStatus(s);
-      done();
-    });
+    queue->EnqueueAsync(
+        std::move(tuples),
+        [ctx, done = std::move(done)](const Status& s) {
+          ctx->SetStatus(s);
+          done();
+        },
+        ctx->step().rendezvous);
   }
 
  private:
@@ -231,7 +234,8 @@ class DequeueKernel : public OpKernel {
             }
           }
           done();
-        });
+        },
+        ctx->step().rendezvous);
   }
 
  private:

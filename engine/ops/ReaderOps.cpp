@@ -62,7 +62,7 @@ KernelFactory ReaderFactory(Format format) {
 // Reads the reader's next record, taking file names from the queue as the reader needs
 // them. `done` may run on this thread or on the one whose enqueue brings a file name.
 void ReadRecord(const Device& device, std::shared_ptr<InputReader> reader, std::shared_ptr<TensorQueue> queue,
-                RecordDone done) {
+                Rendezvous* step, RecordDone done) {
   std::string key, value;
   StatusOr<bool> got = false;
   {
@@ -73,7 +73,8 @@ void ReadRecord(const Device& device, std::shared_ptr<InputReader> reader, std::
   if (*got) return done(OkStatus(), std::move(key), std::move(value));
   queue->DequeueAsync(
       1, false,
-      [&device, reader, queue, done = std::move(done)](const Status& s, std::vector<TensorQueue::Tuple> work) mutable {
+      [&device, reader, queue, step, done = std::move(done)](const Status& s,
+                                                             std::vector<TensorQueue::Tuple> work) mutable {
         if (!s.ok()) return done(s, {}, {});
         const Tensor& file = work.front().front();
         if (file.dtype() != DT_STRING || file.NumElements() != 1)
@@ -85,8 +86,9 @@ void ReadRecord(const Device& device, std::shared_ptr<InputReader> reader, std::
           std::lock_guard<std::mutex> lock(reader->mu());
           reader->AddWorkLocked(file.data<std::string>()[0]);
         }
-        ReadRecord(device, reader, queue, std::move(done));
-      });
+        ReadRecord(device, reader, queue, step, std::move(done));
+      },
+      step);
 }
 
 bool LookupBoth(OpKernelContext* ctx, std::shared_ptr<InputReader>* reader, std::shared_ptr<TensorQueue>* queue) {
@@ -110,7 +112,7 @@ class ReadKernel : public OpKernel {
     std::shared_ptr<InputReader> reader;
     std::shared_ptr<TensorQueue> queue;
     if (!LookupBoth(ctx, &reader, &queue)) return done();
-    ReadRecord(*ctx->device(), reader, queue,
+    ReadRecord(*ctx->device(), reader, queue, ctx->step().rendezvous,
                [ctx, done = std::move(done)](const Status& s, std::string key, std::string value) {
                  if (!s.ok()) {
                    ctx->SetStatus(s);
@@ -158,7 +160,7 @@ class ReadUpToKernel : public OpKernel {
   }
   static void Next(OpKernelContext* ctx, std::shared_ptr<InputReader> reader, std::shared_ptr<TensorQueue> queue,
                    std::shared_ptr<State> state, std::function<void()> done) {
-    ReadRecord(*ctx->device(), reader, queue,
+    ReadRecord(*ctx->device(), reader, queue, ctx->step().rendezvous,
                [ctx, reader, queue, state, done = std::move(done)](const Status& s, std::string key,
                                                                    std::string value) mutable {
                  if (!s.ok()) {

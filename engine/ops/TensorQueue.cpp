@@ -1,5 +1,7 @@
 #include "ops/TensorQueue.h"
 
+#include "clab/runtime/Rendezvous.h"
+
 namespace clab {
 namespace {
 
@@ -36,7 +38,32 @@ Status TensorQueue::ClosedError(int64_t requested) const {
                             ", current size ", buffer_.size(), ")");
 }
 
-void TensorQueue::EnqueueAsync(std::vector<Tuple> tuples, EnqueueDone done) {
+struct TensorQueue::StepWait {
+  std::mutex mu;
+  Rendezvous* step = nullptr;
+  bool ended = false;
+  int listener = -1;
+
+  void End() {
+    int id = -1;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      ended = true;
+      std::swap(id, listener);
+    }
+    if (step != nullptr) step->RemoveAbortListener(id);
+  }
+};
+
+void TensorQueue::EnqueueAsync(std::vector<Tuple> tuples, EnqueueDone done, Rendezvous* step) {
+  auto wait = std::make_shared<StepWait>();
+  wait->step = step;
+  if (step != nullptr)
+    done = [wait, done = std::move(done)](const Status& status) {
+      wait->End();
+      done(status);
+    };
+  uint64_t id = 0;
   std::vector<Callback> ready;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -45,25 +72,83 @@ void TensorQueue::EnqueueAsync(std::vector<Tuple> tuples, EnqueueDone done) {
         done(errors::Cancelled("Enqueue on ", what, " which is closed"));
       });
     } else {
+      id = next_wait_++;
       enqueues_.push_back(PendingEnqueue{
-          std::deque<Tuple>(std::make_move_iterator(tuples.begin()), std::make_move_iterator(tuples.end())),
+          id, std::deque<Tuple>(std::make_move_iterator(tuples.begin()), std::make_move_iterator(tuples.end())),
           std::move(done)});
       ready = PumpLocked();
+      if (!PendingLocked(id)) id = 0;
     }
   }
   for (auto& callback : ready) callback();
+  if (step != nullptr && id != 0) EndWithStep(id, wait);
 }
 
-void TensorQueue::DequeueAsync(int64_t count, bool up_to, DequeueDone done) {
+void TensorQueue::DequeueAsync(int64_t count, bool up_to, DequeueDone done, Rendezvous* step) {
+  auto wait = std::make_shared<StepWait>();
+  wait->step = step;
+  if (step != nullptr)
+    done = [wait, done = std::move(done)](const Status& status, std::vector<Tuple> tuples) {
+      wait->End();
+      done(status, std::move(tuples));
+    };
+  uint64_t id = 0;
   std::vector<Callback> ready;
   {
     std::lock_guard<std::mutex> lock(mu_);
     PendingDequeue pending;
+    pending.id = id = next_wait_++;
     pending.count = count;
     pending.up_to = up_to;
     pending.done = std::move(done);
     dequeues_.push_back(std::move(pending));
     ready = PumpLocked();
+    if (!PendingLocked(id)) id = 0;
+  }
+  for (auto& callback : ready) callback();
+  if (step != nullptr && id != 0) EndWithStep(id, wait);
+}
+
+bool TensorQueue::PendingLocked(uint64_t id) const {
+  for (const PendingEnqueue& pending : enqueues_)
+    if (pending.id == id) return true;
+  for (const PendingDequeue& pending : dequeues_)
+    if (pending.id == id) return true;
+  return false;
+}
+
+void TensorQueue::EndWithStep(uint64_t id, const std::shared_ptr<StepWait>& wait) {
+  const int listener =
+      wait->step->AddAbortListener([self = shared_from_this(), id](const Status& status) { self->Cancel(id, status); });
+  std::unique_lock<std::mutex> lock(wait->mu);
+  if (!wait->ended) {
+    wait->listener = listener;
+    return;
+  }
+  lock.unlock();
+  wait->step->RemoveAbortListener(listener);
+}
+
+void TensorQueue::Cancel(uint64_t id, const Status& status) {
+  std::vector<Callback> ready;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto it = enqueues_.begin(); it != enqueues_.end(); ++it) {
+      if (it->id != id) continue;
+      ready.push_back([done = std::move(it->done), status] { done(status); });
+      enqueues_.erase(it);
+      break;
+    }
+    for (auto it = dequeues_.begin(); it != dequeues_.end(); ++it) {
+      if (it->id != id) continue;
+      // What it took goes back, in order, for the dequeues after it.
+      for (auto taken = it->taken.rbegin(); taken != it->taken.rend(); ++taken) buffer_.push_front(std::move(*taken));
+      ready.push_back([done = std::move(it->done), status] { done(status, {}); });
+      dequeues_.erase(it);
+      break;
+    }
+    std::vector<Callback> more = PumpLocked();
+    ready.insert(ready.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
   }
   for (auto& callback : ready) callback();
 }

@@ -6,7 +6,9 @@
 // fixed order), and only while more than min_after_dequeue tuples remain, unless closed.
 // Closing fails waiting dequeues that can no longer be served (and, when asked, waiting
 // enqueues): OUT_OF_RANGE once fewer elements remain than a dequeue asks for, as
-// TensorFlow's queues do; a dequeue-up-to then takes what is left.
+// TensorFlow's queues do; a dequeue-up-to then takes what is left. A wait made for a step
+// also ends, with the step's abort status, when the step's rendezvous is aborted (its call
+// was cancelled, another partition failed), so no step waits on a queue nobody will fill.
 #pragma once
 
 #include "clab/core/Status.h"
@@ -16,6 +18,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <string>
@@ -23,7 +26,9 @@
 
 namespace clab {
 
-class TensorQueue : public Resource {
+class Rendezvous;
+
+class TensorQueue : public Resource, public std::enable_shared_from_this<TensorQueue> {
  public:
   using Tuple = std::vector<Tensor>;
   using EnqueueDone = std::function<void(const Status&)>;
@@ -52,10 +57,12 @@ class TensorQueue : public Resource {
   // Whether `tuple` fits the queue's component types and shapes; the error names the queue.
   Status Validate(const Tuple& tuple) const;
   // Appends the tuples in order; `done` runs once all are in (maybe at once, maybe later).
-  void EnqueueAsync(std::vector<Tuple> tuples, EnqueueDone done);
+  // With `step`, an abort of that rendezvous ends the wait (the tuples not yet in are dropped).
+  void EnqueueAsync(std::vector<Tuple> tuples, EnqueueDone done, Rendezvous* step = nullptr);
   // Takes `count` tuples; `done` runs once there are that many, or with OUT_OF_RANGE when the
-  // queue is closed and too few remain (with `up_to`, fewer are taken then, if any).
-  void DequeueAsync(int64_t count, bool up_to, DequeueDone done);
+  // queue is closed and too few remain (with `up_to`, fewer are taken then, if any). With
+  // `step`, an abort of that rendezvous ends the wait (what it took goes back).
+  void DequeueAsync(int64_t count, bool up_to, DequeueDone done, Rendezvous* step = nullptr);
   void Close(bool cancel_pending_enqueues);
   int64_t size() const;
   bool closed() const;
@@ -63,10 +70,12 @@ class TensorQueue : public Resource {
 
  private:
   struct PendingEnqueue {
+    uint64_t id = 0;
     std::deque<Tuple> tuples;
     EnqueueDone done;
   };
   struct PendingDequeue {
+    uint64_t id = 0;
     int64_t count = 1;
     bool up_to = false;
     std::vector<Tuple> taken;
@@ -79,6 +88,14 @@ class TensorQueue : public Resource {
   bool CanTakeLocked() const;
   Tuple TakeLocked();
   Status ClosedError(int64_t requested) const;
+  // Ends the wait `id` with `status` when it is still pending.
+  void Cancel(uint64_t id, const Status& status);
+  // After a wait `id` was queued: whether it is still pending.
+  bool PendingLocked(uint64_t id) const;
+  // Links one wait to its step's rendezvous (the abort listener, removed when the wait ends).
+  struct StepWait;
+  // Has an abort of `wait`'s step end the wait `id`, unless it has ended meanwhile.
+  void EndWithStep(uint64_t id, const std::shared_ptr<StepWait>& wait);
 
   const Options options_;
   mutable std::mutex mu_;
@@ -87,6 +104,7 @@ class TensorQueue : public Resource {
   std::deque<PendingEnqueue> enqueues_;
   std::deque<PendingDequeue> dequeues_;
   std::mt19937_64 random_;
+  uint64_t next_wait_ = 1;
 };
 
 }  // namespace clab

@@ -219,9 +219,9 @@ class DirectSession : public Session {
     const size_t num_partitions = compiled.partitions.size();
     std::vector<Executor::RunArgs> args(num_partitions);
     const int64_t step_id = next_step_id_.fetch_add(1, std::memory_order_relaxed);
-    // One partition never sends, so it needs no rendezvous.
-    std::unique_ptr<LocalRendezvous> rendezvous;
-    if (num_partitions > 1) rendezvous = std::make_unique<LocalRendezvous>();
+    // Partitions send to each other through it; even one partition has it, as its abort at a
+    // timeout also ends waits that are not receives (a queue's dequeue).
+    auto rendezvous = std::make_unique<LocalRendezvous>();
     const bool trace = options.trace_level() == tensorflow::RunOptions::FULL_TRACE;
     std::atomic<bool> cancelled{false};  // a while loop stops at its next iteration once set
     for (size_t p = 0; p < num_partitions; ++p) {

@@ -53,6 +53,39 @@ StatusOr<RendezvousKey> RendezvousKey::Parse(std::string_view key) {
   return parsed;
 }
 
+int Rendezvous::AddAbortListener(std::function<void(const Status&)> listener) {
+  Status aborted;
+  {
+    MutexLock lock(listeners_mu_);
+    if (listeners_abort_.ok()) {
+      const int id = next_listener_++;
+      listeners_.emplace(id, std::move(listener));
+      return id;
+    }
+    aborted = listeners_abort_;
+  }
+  listener(aborted);
+  return -1;
+}
+
+void Rendezvous::RemoveAbortListener(int id) {
+  if (id < 0) return;
+  MutexLock lock(listeners_mu_);
+  listeners_.erase(id);
+}
+
+void Rendezvous::NotifyAbortListeners(const Status& status) {
+  const Status abort = status.ok() ? errors::Aborted("Rendezvous aborted") : status;
+  std::map<int, std::function<void(const Status&)>> listeners;
+  {
+    MutexLock lock(listeners_mu_);
+    if (!listeners_abort_.ok()) return;
+    listeners_abort_ = abort;
+    listeners.swap(listeners_);
+  }
+  for (auto& [id, listener] : listeners) listener(abort);
+}
+
 Status Rendezvous::Recv(const std::string& key, Tensor* value) {
   std::mutex mu;
   std::condition_variable cv;
@@ -128,6 +161,7 @@ void LocalRendezvous::StartAbort(const Status& status) {
     ready_.clear();
   }
   for (auto& [key, done] : waiting) done(abort, Tensor());
+  NotifyAbortListeners(abort);
 }
 
 }  // namespace clab

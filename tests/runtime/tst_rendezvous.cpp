@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <thread>
+#include <vector>
 
 using namespace clab;
 
@@ -34,6 +35,7 @@ class TestRendezvous : public QObject {
   void duplicateSendAborts();
   void abortFailsPendingAndLaterCalls();
   void firstAbortWins();
+  void abortListenersHearTheFirstAbortOnce();
 };
 
 void TestRendezvous::keyToString() {
@@ -157,6 +159,25 @@ void TestRendezvous::firstAbortWins() {
   rendezvous.StartAbort(errors::Cancelled("echo"));
   Tensor ignored;
   QCOMPARE(rendezvous.Recv(Key("h"), &ignored).code(), absl::StatusCode::kUnavailable);
+}
+
+// Waits that are not receives (a queue's) end through abort listeners: each hears the first
+// abort once, a removed one never, and one added after the abort at once.
+void TestRendezvous::abortListenersHearTheFirstAbortOnce() {
+  LocalRendezvous rendezvous;
+  std::vector<Status> heard, removed_heard;
+  const int kept = rendezvous.AddAbortListener([&](const Status& status) { heard.push_back(status); });
+  const int removed = rendezvous.AddAbortListener([&](const Status& status) { removed_heard.push_back(status); });
+  QVERIFY(kept >= 0 && removed >= 0 && kept != removed);
+  rendezvous.RemoveAbortListener(removed);
+  rendezvous.StartAbort(errors::Cancelled("RunGraph of step 3 was cancelled"));
+  rendezvous.StartAbort(errors::Unavailable("echo"));
+  QCOMPARE(heard.size(), size_t(1));
+  QCOMPARE(heard[0].code(), absl::StatusCode::kCancelled);
+  QVERIFY(removed_heard.empty());
+  Status late;
+  QCOMPARE(rendezvous.AddAbortListener([&](const Status& status) { late = status; }), -1);
+  QCOMPARE(late.code(), absl::StatusCode::kCancelled);
 }
 
 QTEST_APPLESS_MAIN(TestRendezvous)

@@ -296,6 +296,34 @@ class InputPipelineOpsTest : public QObject {
     QCOMPARE(s.session->Run({}, {}, {"late"}, &out).code(), absl::StatusCode::kCancelled);
   }
 
+  // A step waiting on a queue that nothing fills ends at its timeout (its rendezvous is
+  // aborted, which ends the wait), and the queue goes on: what the next enqueue brings is
+  // dequeued, and a batch dequeue that was cut short put back what it had taken.
+  void waitsEndWithTheStep() {
+    GraphBuilder g;
+    const Output q = Queue(g, "waits", {DT_INT32}, 10, {PartialShape::Scalar()});
+    Dequeue(g, q, {DT_INT32}, "one");
+    Dequeue(g, q, {DT_INT32}, "two", 2);
+    Enqueue(g, q, {ops::Const(g, Tensor::Scalar<int32_t>(7))}, "put");
+    g.AddNode("QueueSizeV2", {q}, {}, "size");
+    QVERIFY2(g.status().ok(), StatusText(g.status()));
+    Local s = Open(g);
+    QVERIFY2(s.status.ok(), StatusText(s.status));
+    tensorflow::RunOptions options;
+    options.set_timeout_in_ms(100);
+    std::vector<Tensor> out;
+    Status st = s.session->Run(options, {}, {"one:0"}, {}, &out, nullptr);
+    QCOMPARE(st.code(), absl::StatusCode::kDeadlineExceeded);
+    QVERIFY(s.session->Run({}, {}, {"put"}, &out).ok());
+    st = s.session->Run(options, {}, {"two:0"}, {}, &out, nullptr);
+    QCOMPARE(st.code(), absl::StatusCode::kDeadlineExceeded);
+    QVERIFY(s.session->Run({}, {"size:0"}, {}, &out).ok());
+    QCOMPARE(out[0].scalar<int32_t>(), 1);
+    st = s.session->Run({}, {"one:0"}, {}, &out);
+    QVERIFY2(st.ok(), StatusText(st));
+    QCOMPARE(out[0].scalar<int32_t>(), 7);
+  }
+
   void randomShuffleIsSeeded() {
     auto shuffled = [](int64_t seed, std::vector<int32_t>* order, int32_t* left) {
       GraphBuilder g;

@@ -42,6 +42,23 @@ class Rendezvous {
 
   // Blocking Recv, for tests and simple callers.
   Status Recv(const std::string& key, Tensor* value);
+
+  // Calls `listener` once with the abort status when the rendezvous is aborted (the step's
+  // call was cancelled, another partition failed): a wait that does not go through Recv (a
+  // queue's dequeue) ends with the step this way. Returns an id for RemoveAbortListener, or
+  // -1 when the rendezvous was already aborted (`listener` has then run, on this thread).
+  int AddAbortListener(std::function<void(const Status&)> listener);
+  void RemoveAbortListener(int id);
+
+ protected:
+  // Implementations call this from StartAbort, holding no lock of theirs.
+  void NotifyAbortListeners(const Status& status);
+
+ private:
+  Mutex listeners_mu_;
+  Status listeners_abort_ ABSL_GUARDED_BY(listeners_mu_);
+  int next_listener_ ABSL_GUARDED_BY(listeners_mu_) = 0;
+  std::map<int, std::function<void(const Status&)>> listeners_ ABSL_GUARDED_BY(listeners_mu_);
 };
 
 // Keeps values in memory; a Recv before its Send waits.
