@@ -17,25 +17,34 @@
 namespace clab::array_internal {
 namespace {
 
-// Copies the strided box [begin, begin + size*stride) of `in` (per dimension) into out.
-void CopyBox(const Tensor& in, const std::vector<int64_t>& begin, const std::vector<int64_t>& size,
-             const std::vector<int64_t>& stride, Tensor* out) {
-  const std::vector<int64_t>& dims = in.shape().dims();
-  const size_t rank = dims.size();
-  if (out->NumElements() == 0) return;
-  if (rank == 0) return CopyElements(in, 0, out, 0, 1);
-  std::vector<int64_t> in_strides(rank, 1);
-  for (size_t d = rank - 1; d-- > 0;) in_strides[d] = in_strides[d + 1] * dims[d + 1];
+// Calls visit(full, box) for every element of the strided box [begin, begin + size*stride)
+// of a tensor of shape `full_dims`: `full` is its flat offset in that tensor, `box` its offset
+// in the box, in row-major order.
+template <typename Visit>
+void WalkBox(const std::vector<int64_t>& full_dims, const std::vector<int64_t>& begin, const std::vector<int64_t>& size,
+             const std::vector<int64_t>& stride, int64_t box_elements, Visit visit) {
+  const size_t rank = full_dims.size();
+  if (box_elements == 0) return;
+  if (rank == 0) return visit(0, 0);
+  std::vector<int64_t> full_strides(rank, 1);
+  for (size_t d = rank - 1; d-- > 0;) full_strides[d] = full_strides[d + 1] * full_dims[d + 1];
   std::vector<int64_t> index(rank, 0);
-  for (int64_t at = 0, at_end = out->NumElements(); at < at_end; ++at) {
-    int64_t src = 0;
-    for (size_t d = 0; d < rank; ++d) src += (begin[d] + index[d] * stride[d]) * in_strides[d];
-    CopyElements(in, src, out, at, 1);
+  for (int64_t at = 0; at < box_elements; ++at) {
+    int64_t full = 0;
+    for (size_t d = 0; d < rank; ++d) full += (begin[d] + index[d] * stride[d]) * full_strides[d];
+    visit(full, at);
     for (size_t d = rank; d-- > 0;) {
       if (++index[d] < size[d]) break;
       index[d] = 0;
     }
   }
+}
+
+// Copies the strided box of `in` (per dimension) into out.
+void CopyBox(const Tensor& in, const std::vector<int64_t>& begin, const std::vector<int64_t>& size,
+             const std::vector<int64_t>& stride, Tensor* out) {
+  WalkBox(in.shape().dims(), begin, size, stride, out->NumElements(),
+          [&](int64_t full, int64_t box) { CopyElements(in, full, out, box, 1); });
 }
 
 void SliceCompute(OpKernelContext* ctx) {
@@ -203,22 +212,8 @@ void StridedSliceCompute(OpKernelContext* ctx) {
 // The box of CopyBox, the other way: out[begin + index * stride] = in[index].
 void ScatterBox(const Tensor& in, const std::vector<int64_t>& begin, const std::vector<int64_t>& size,
                 const std::vector<int64_t>& stride, Tensor* out) {
-  const std::vector<int64_t>& dims = out->shape().dims();
-  const size_t rank = dims.size();
-  if (in.NumElements() == 0) return;
-  if (rank == 0) return CopyElements(in, 0, out, 0, 1);
-  std::vector<int64_t> out_strides(rank, 1);
-  for (size_t d = rank - 1; d-- > 0;) out_strides[d] = out_strides[d + 1] * dims[d + 1];
-  std::vector<int64_t> index(rank, 0);
-  for (int64_t at = 0, at_end = in.NumElements(); at < at_end; ++at) {
-    int64_t dst = 0;
-    for (size_t d = 0; d < rank; ++d) dst += (begin[d] + index[d] * stride[d]) * out_strides[d];
-    CopyElements(in, at, out, dst, 1);
-    for (size_t d = rank; d-- > 0;) {
-      if (++index[d] < size[d]) break;
-      index[d] = 0;
-    }
-  }
+  WalkBox(out->shape().dims(), begin, size, stride, in.NumElements(),
+          [&](int64_t full, int64_t box) { CopyElements(in, box, out, full, 1); });
 }
 
 // Inputs: shape (of StridedSlice's input), begin, end, strides, dy (of its output).
