@@ -56,13 +56,15 @@ struct TensorQueue::StepWait {
 };
 
 void TensorQueue::EnqueueAsync(std::vector<Tuple> tuples, EnqueueDone done, Rendezvous* step) {
-  auto wait = std::make_shared<StepWait>();
-  wait->step = step;
-  if (step != nullptr)
+  std::shared_ptr<StepWait> wait;
+  if (step != nullptr) {
+    wait = std::make_shared<StepWait>();
+    wait->step = step;
     done = [wait, done = std::move(done)](const Status& status) {
       wait->End();
       done(status);
     };
+  }
   uint64_t id = 0;
   std::vector<Callback> ready;
   {
@@ -81,17 +83,19 @@ void TensorQueue::EnqueueAsync(std::vector<Tuple> tuples, EnqueueDone done, Rend
     }
   }
   for (auto& callback : ready) callback();
-  if (step != nullptr && id != 0) EndWithStep(id, wait);
+  if (wait && id != 0) EndWithStep(id, wait);
 }
 
 void TensorQueue::DequeueAsync(int64_t count, bool up_to, DequeueDone done, Rendezvous* step) {
-  auto wait = std::make_shared<StepWait>();
-  wait->step = step;
-  if (step != nullptr)
+  std::shared_ptr<StepWait> wait;
+  if (step != nullptr) {
+    wait = std::make_shared<StepWait>();
+    wait->step = step;
     done = [wait, done = std::move(done)](const Status& status, std::vector<Tuple> tuples) {
       wait->End();
       done(status, std::move(tuples));
     };
+  }
   uint64_t id = 0;
   std::vector<Callback> ready;
   {
@@ -106,7 +110,7 @@ void TensorQueue::DequeueAsync(int64_t count, bool up_to, DequeueDone done, Rend
     if (!PendingLocked(id)) id = 0;
   }
   for (auto& callback : ready) callback();
-  if (step != nullptr && id != 0) EndWithStep(id, wait);
+  if (wait && id != 0) EndWithStep(id, wait);
 }
 
 bool TensorQueue::PendingLocked(uint64_t id) const {
