@@ -13,6 +13,9 @@
 #include "ops/ResourceHandles.h"
 #include "ops/TensorQueue.h"
 
+#include <atomic>
+#include <memory>
+
 namespace clab {
 namespace {
 
@@ -142,13 +145,15 @@ class ReadUpToKernel : public OpKernel {
     }
     auto state = std::make_shared<State>();
     state->wanted = n.data<int64_t>()[0];
-    Next(ctx, reader, queue, state, std::move(done));
+    state->done = std::move(done);
+    Next(ctx, reader, queue, state);
   }
 
  private:
   struct State {
     int64_t wanted = 0;
     std::vector<std::string> keys, values;
+    std::function<void()> done;
   };
   static void Finish(OpKernelContext* ctx, const State& state) {
     const int64_t count = static_cast<int64_t>(state.keys.size());
@@ -158,24 +163,41 @@ class ReadUpToKernel : public OpKernel {
     ctx->set_output(0, std::move(keys));
     ctx->set_output(1, std::move(values));
   }
+  // Takes one record's outcome; true when another read is wanted (otherwise the kernel is done).
+  static bool Take(OpKernelContext* ctx, State& state, const Status& s, std::string key, std::string value) {
+    if (!s.ok()) {
+      if (absl::IsOutOfRange(s) && !state.keys.empty()) Finish(ctx, state);
+      else ctx->SetStatus(s);
+      state.done();
+      return false;
+    }
+    state.keys.push_back(std::move(key));
+    state.values.push_back(std::move(value));
+    if (static_cast<int64_t>(state.keys.size()) < state.wanted) return true;
+    Finish(ctx, state);
+    state.done();
+    return false;
+  }
+  // Reads records until enough are there. Records already in the reader come back on this
+  // thread: those are read in this loop, not by recursion (a million lines would otherwise
+  // be a million stack frames); a record that comes later, on an enqueuer's thread, starts a
+  // new loop there.
   static void Next(OpKernelContext* ctx, std::shared_ptr<InputReader> reader, std::shared_ptr<TensorQueue> queue,
-                   std::shared_ptr<State> state, std::function<void()> done) {
-    ReadRecord(*ctx->device(), reader, queue, ctx->step().rendezvous,
-               [ctx, reader, queue, state, done = std::move(done)](const Status& s, std::string key,
-                                                                   std::string value) mutable {
-                 if (!s.ok()) {
-                   if (absl::IsOutOfRange(s) && !state->keys.empty()) Finish(ctx, *state);
-                   else ctx->SetStatus(s);
-                   return done();
-                 }
-                 state->keys.push_back(std::move(key));
-                 state->values.push_back(std::move(value));
-                 if (static_cast<int64_t>(state->keys.size()) >= state->wanted) {
-                   Finish(ctx, *state);
-                   return done();
-                 }
-                 Next(ctx, reader, queue, state, std::move(done));
-               });
+                   std::shared_ptr<State> state) {
+    enum : int { kInCall, kAgain, kReturned };
+    for (;;) {
+      auto phase = std::make_shared<std::atomic<int>>(kInCall);
+      ReadRecord(*ctx->device(), reader, queue, ctx->step().rendezvous,
+                 [ctx, reader, queue, state, phase](const Status& s, std::string key, std::string value) {
+                   if (!Take(ctx, *state, s, std::move(key), std::move(value))) return;
+                   int expected = kInCall;
+                   if (phase->compare_exchange_strong(expected, kAgain)) return;  // the loop reads on
+                   Next(ctx, reader, queue, state);
+                 });
+      int expected = kInCall;
+      if (phase->compare_exchange_strong(expected, kReturned)) return;  // the record comes later
+      if (expected != kAgain) return;
+    }
   }
 };
 

@@ -165,6 +165,35 @@ class InputPipelineOpsTest : public QObject {
     QVERIFY2(absl::StrContains(end.message(), "is closed and has insufficient elements"), StatusText(end));
   }
 
+  // ReaderReadUpToV2 of more records than a file holds: every line of a 300,000-line file in
+  // one step (read in a loop: lines already in the reader do not nest a call each), then
+  // what the next file has, and OUT_OF_RANGE once the names are done.
+  void readUpToManyRecords() {
+    const std::string big = Path("big.txt"), small = Path("small.txt");
+    {
+      std::ofstream out(big);
+      for (int i = 0; i < 300000; ++i) out << i << '\n';
+    }
+    WriteFile(small, "last\n");
+    GraphBuilder g;
+    ReadPipeline(g, {big, small}, "TextLineReaderV2");
+    g.AddNode("ReaderReadUpToV2",
+              {Output("reader"), Output("input_producer"), ops::Const(g, Tensor::Scalar<int64_t>(1000000))}, {},
+              "read_many");
+    QVERIFY2(g.status().ok(), StatusText(g.status()));
+    Local s = Open(g);
+    QVERIFY2(s.status.ok(), StatusText(s.status));
+    std::vector<Tensor> out;
+    QVERIFY(s.session->Run({}, {}, {"input_producer/fill_and_close"}, &out).ok());
+    Status st = s.session->Run({}, {"read_many:0", "read_many:1"}, {}, &out);
+    QVERIFY2(st.ok(), StatusText(st));
+    QCOMPARE(out[1].NumElements(), int64_t{300001});
+    QCOMPARE(out[1].data<std::string>()[0], std::string("0"));
+    QCOMPARE(out[1].data<std::string>()[299999], std::string("299999"));
+    QCOMPARE(out[1].data<std::string>()[300000], std::string("last"));
+    QCOMPARE(s.session->Run({}, {"read_many:0"}, {}, &out).code(), absl::StatusCode::kOutOfRange);
+  }
+
   void decodeCsvErrors_data() {
     QTest::addColumn<QString>("record");
     QTest::addColumn<QString>("message");
