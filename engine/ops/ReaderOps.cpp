@@ -63,35 +63,46 @@ KernelFactory ReaderFactory(Format format) {
 }
 
 // Reads the reader's next record, taking file names from the queue as the reader needs
-// them. `done` may run on this thread or on the one whose enqueue brings a file name.
+// them. `done` may run on this thread or on the one whose enqueue brings a file name. File
+// names already in the queue are taken in this loop, not by recursion, so a long run of empty
+// files nests no calls.
 void ReadRecord(const Device& device, std::shared_ptr<InputReader> reader, std::shared_ptr<TensorQueue> queue,
                 Rendezvous* step, RecordDone done) {
-  std::string key, value;
-  StatusOr<bool> got = false;
-  {
-    std::lock_guard<std::mutex> lock(reader->mu());
-    got = reader->ReadLocked(device, &key, &value);
+  enum : int { kInCall, kAgain, kReturned };
+  auto shared_done = std::make_shared<RecordDone>(std::move(done));
+  for (;;) {
+    std::string key, value;
+    StatusOr<bool> got = false;
+    {
+      std::lock_guard<std::mutex> lock(reader->mu());
+      got = reader->ReadLocked(device, &key, &value);
+    }
+    if (!got.ok()) return (*shared_done)(errors::Annotate(got.status(), StrCat(reader->DebugString(), ": ")), {}, {});
+    if (*got) return (*shared_done)(OkStatus(), std::move(key), std::move(value));
+    auto phase = std::make_shared<std::atomic<int>>(kInCall);
+    queue->DequeueAsync(
+        1, false,
+        [&device, reader, queue, step, shared_done, phase](const Status& s, std::vector<TensorQueue::Tuple> work) {
+          if (!s.ok()) return (*shared_done)(s, {}, {});
+          const Tensor& file = work.front().front();
+          if (file.dtype() != DT_STRING || file.NumElements() != 1)
+            return (*shared_done)(errors::InvalidArgument(reader->DebugString(),
+                                                          " takes file names (string scalars) from ",
+                                                          queue->DebugString(), ", got ", DataTypeName(file.dtype()),
+                                                          " ", file.shape().DebugString()),
+                                  {}, {});
+          {
+            std::lock_guard<std::mutex> lock(reader->mu());
+            reader->AddWorkLocked(file.data<std::string>()[0]);
+          }
+          int expected = kInCall;
+          if (phase->compare_exchange_strong(expected, kAgain)) return;  // the loop reads on
+          ReadRecord(device, reader, queue, step, std::move(*shared_done));
+        },
+        step);
+    int expected = kInCall;
+    if (phase->compare_exchange_strong(expected, kReturned) || expected != kAgain) return;
   }
-  if (!got.ok()) return done(errors::Annotate(got.status(), StrCat(reader->DebugString(), ": ")), {}, {});
-  if (*got) return done(OkStatus(), std::move(key), std::move(value));
-  queue->DequeueAsync(
-      1, false,
-      [&device, reader, queue, step, done = std::move(done)](const Status& s,
-                                                             std::vector<TensorQueue::Tuple> work) mutable {
-        if (!s.ok()) return done(s, {}, {});
-        const Tensor& file = work.front().front();
-        if (file.dtype() != DT_STRING || file.NumElements() != 1)
-          return done(errors::InvalidArgument(reader->DebugString(), " takes file names (string scalars) from ",
-                                              queue->DebugString(), ", got ", DataTypeName(file.dtype()), " ",
-                                              file.shape().DebugString()),
-                      {}, {});
-        {
-          std::lock_guard<std::mutex> lock(reader->mu());
-          reader->AddWorkLocked(file.data<std::string>()[0]);
-        }
-        ReadRecord(device, reader, queue, step, std::move(done));
-      },
-      step);
 }
 
 bool LookupBoth(OpKernelContext* ctx, std::shared_ptr<InputReader>* reader, std::shared_ptr<TensorQueue>* queue) {
