@@ -26,14 +26,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   records.push_back(body.substr(start));
 
   const std::vector<DataType> types = {DT_INT32, DT_FLOAT, DT_STRING, DT_INT64};
-  tensorflow::NodeDef csv =
-      testing::MakeNode("csv", "DecodeCSV", {"records", "d0", "d1", "d2", "d3"},
-                        {{"OUT_TYPE", AttrOf(types)},
-                         {"field_delim", AttrOf((choice & 1) ? ";" : ",")},
-                         {"use_quote_delim", AttrOf((choice & 2) != 0)},
-                         {"na_value", AttrOf((choice & 4) ? "NA" : "")},
-                         {"select_cols", AttrOf((choice & 8) ? std::vector<int64_t>{0, 2, 3, 5}
-                                                             : std::vector<int64_t>{})}});
+  tensorflow::NodeDef csv = testing::MakeNode(
+      "csv", "DecodeCSV", {"records", "d0", "d1", "d2", "d3"},
+      {{"OUT_TYPE", AttrOf(types)},
+       {"field_delim", AttrOf((choice & 1) ? ";" : ",")},
+       {"use_quote_delim", AttrOf((choice & 2) != 0)},
+       {"na_value", AttrOf((choice & 4) ? "NA" : "")},
+       {"select_cols", AttrOf((choice & 8) ? std::vector<int64_t>{0, 2, 3, 5} : std::vector<int64_t>{})}});
   const std::vector<Tensor> csv_inputs = {Tensor::Vector<std::string>(records), Tensor::Vector<int32_t>({7}),
                                           Tensor::Vector<float>({0.5f}), Tensor::Vector<std::string>({}),
                                           Tensor::Vector<int64_t>({-1})};
