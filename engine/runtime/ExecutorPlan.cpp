@@ -213,6 +213,7 @@ StatusOr<std::unique_ptr<ExecutorPlan>> ExecutorPlan::Build(Executor::Params par
   plan->device = params.device;
   plan->functions = std::make_shared<const FunctionLibrary>(params.graph.library());
   plan->thread_pool = params.thread_pool ? params.thread_pool : ThreadPool::Default();
+  plan->run_on_caller = params.run_on_caller;
   CLAB_RETURN_IF_ERROR(PlanBuilder(*plan).Build(params));
   plan->measured_nanos = std::make_unique<std::atomic<int32_t>[]>(plan->nodes.size());
   for (size_t i = 0; i < plan->nodes.size(); ++i) plan->measured_nanos[i].store(-1, std::memory_order_relaxed);

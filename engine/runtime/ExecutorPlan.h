@@ -61,6 +61,7 @@ struct ExecutorPlan {
   std::shared_ptr<const FunctionLibrary> functions;
   Device* device = nullptr;
   ThreadPool* thread_pool = nullptr;
+  bool run_on_caller = false;  // see Executor::Params
   std::vector<ExecutorNode> nodes;
   std::vector<int> roots;
   int num_input_slots = 0;
@@ -77,7 +78,7 @@ struct ExecutorPlan {
   static constexpr int32_t kInlineBelowNanos = 10000;
 
   bool RunsOnPool(int id) const {
-    if (!nodes[static_cast<size_t>(id)].is_expensive) return false;
+    if (run_on_caller || !nodes[static_cast<size_t>(id)].is_expensive) return false;
     const int32_t measured = measured_nanos[static_cast<size_t>(id)].load(std::memory_order_relaxed);
     return measured < 0 || measured >= kInlineBelowNanos;
   }

@@ -1,7 +1,6 @@
 #include "clab/runtime/FunctionInstance.h"
 
 #include "clab/runtime/Executor.h"
-#include "clab/runtime/ThreadPool.h"
 #include "runtime/FunctionBodyGraph.h"
 
 #include <absl/strings/str_cat.h>
@@ -28,14 +27,13 @@ StatusOr<std::shared_ptr<FunctionInstance>> FunctionInstance::Create(
   instance->caller_ = caller;
   instance->arg_types_ = body.arg_types;
   instance->ret_types_ = body.ret_types;
-  instance->pool_ = std::make_unique<ThreadPool>(1);
   Executor::Params params;
   params.graph = std::move(body.graph);
   params.device = device;
   params.feeds = std::move(body.feeds);
   params.fetches = std::move(body.fetches);
   params.targets = std::move(body.targets);
-  params.thread_pool = instance->pool_.get();
+  params.run_on_caller = true;
   auto executor = Executor::Create(std::move(params));
   if (!executor.ok())
     return errors::Annotate(executor.status(), absl::StrCat("Function '", instance->name_, "' (called by node '",

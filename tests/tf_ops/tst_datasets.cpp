@@ -15,6 +15,7 @@
 #include "formats/GraphRoles.h"
 #include "formats/InputPipelines.h"
 
+#include <QDir>
 #include <QtTest/QtTest>
 
 #include <absl/strings/str_cat.h>
@@ -233,6 +234,11 @@ std::vector<int64_t> Sorted(std::vector<int64_t> v) {
   return v;
 }
 
+// Threads of this process now (entries of /proc/self/task).
+int ThreadCount() {
+  return static_cast<int>(QDir("/proc/self/task").entryList(QDir::Dirs | QDir::NoDotAndDotDot).size());
+}
+
 }  // namespace
 
 class DatasetsTest : public QObject {
@@ -414,6 +420,46 @@ class DatasetsTest : public QObject {
     const Batches b = ReadAll(text, "make");
     QVERIFY2(IsEndOfSequence(b.status), StatusText(b.status));
     QCOMPARE(b.values, (std::vector<std::vector<int64_t>>{{0, 1, 2, 3}, {4, 5}}));
+  }
+
+  // A map function runs on the thread of the kernel that calls it: a graph that
+  // instantiates hundreds of functions (here 300 chained maps) costs no thread per function.
+  void manyMapFunctionsCostNoThreads() {
+    constexpr int kMaps = 300;
+    std::string text = RangeConst("values", 3) + Int64Const("k", 1) +
+                       "node { name: 'slices' op: 'TensorSliceDataset' input: 'values' "
+                       "attr { key: 'Toutput_types' value { list { type: DT_INT64 } } } "
+                       "attr { key: 'output_shapes' value { list { shape { } } } } }\n";
+    std::string last = "slices";
+    for (int i = 0; i < kMaps; ++i) {
+      const std::string name = absl::StrCat("map", i);
+      absl::StrAppend(&text, "node { name: '", name, "' op: 'MapDataset' input: '", last, "' input: 'k' ",
+                      "attr { key: 'f' value { func { name: 'times_plus_one' } } } ",
+                      "attr { key: 'Targuments' value { list { type: DT_INT64 } } } ", Types(), "}\n");
+      last = name;
+    }
+    absl::StrAppend(&text,
+                    "node { name: 'iterator' op: 'IteratorV2' attr { key: 'shared_name' value { s: '' } } "
+                    "attr { key: 'container' value { s: '' } } ",
+                    Types(), "}\n", "node { name: 'make' op: 'MakeIterator' input: '", last, "' input: 'iterator' }\n",
+                    "node { name: 'next' op: 'IteratorGetNext' input: 'iterator' ", Types(), "}\n", Library());
+    auto session = NewSession(SessionOptions());
+    QVERIFY2(session.ok(), StatusText(session.status()));
+    QVERIFY2((*session)->Create(Parse(text)).ok(), "create");
+    std::vector<Tensor> out;
+    // The process's pools start on first use: count from after one ordinary step.
+    QVERIFY((*session)->Run({}, {"values:0"}, {}, &out).ok());
+    const int before = ThreadCount();
+    Status made = (*session)->Run({}, {}, {"make"}, &out);
+    QVERIFY2(made.ok(), StatusText(made));
+    for (int64_t x = 0; x < 3; ++x) {
+      Status next = (*session)->Run({}, {"next:0"}, {}, &out);
+      QVERIFY2(next.ok(), StatusText(next));
+      QCOMPARE(out[0].data<int64_t>()[0], x + kMaps);  // x * 1 + 1, kMaps times
+    }
+    const int during = ThreadCount();
+    QVERIFY2(during - before < 8,
+             qPrintable(QString("%1 threads before, %2 with %3 map functions").arg(before).arg(during).arg(kMaps)));
   }
 
   void paddedBatchPadsToTheLongestElement() {

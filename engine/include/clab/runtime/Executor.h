@@ -32,6 +32,11 @@ class Executor {
     std::vector<std::string> fetches;   // tensor names Run returns, in this order
     std::vector<std::string> targets;   // nodes that must run (their outputs are dropped)
     ThreadPool* thread_pool = nullptr;  // nullptr: ThreadPool::Default()
+    // Every node runs on the thread that readied it, none on the pool (kernels still split
+    // their own work over the pool's intra-op threads). For function bodies, which are
+    // called from inside a kernel that may hold a pool thread itself: waiting there for
+    // pool work could starve the pool, and a pool per function would cost threads.
+    bool run_on_caller = false;
   };
   struct RunArgs {
     int64_t step_id = 0;

@@ -16,7 +16,6 @@ namespace clab {
 
 class Device;
 class Executor;
-class ThreadPool;
 
 class FunctionInstance {
  public:
@@ -31,7 +30,8 @@ class FunctionInstance {
   const std::vector<DataType>& arg_types() const { return arg_types_; }
   const std::vector<DataType>& ret_types() const { return ret_types_; }
 
-  // Runs the body. The arguments must match arg_types() in number and dtype; errors name
+  // Runs the body on the calling thread (no thread of its own: a graph may instantiate
+  // many functions). The arguments must match arg_types() in number and dtype; errors name
   // the function and the calling node.
   StatusOr<std::vector<Tensor>> Call(std::vector<Tensor> args) const;
 
@@ -42,9 +42,6 @@ class FunctionInstance {
   std::string caller_;
   std::vector<DataType> arg_types_;
   std::vector<DataType> ret_types_;
-  // The body's own inter-op threads: a call blocks the thread of the kernel that makes it,
-  // so the body must not need the threads that kernel runs on.
-  std::unique_ptr<ThreadPool> pool_;
   std::unique_ptr<Executor> executor_;
 };
 
