@@ -1,4 +1,5 @@
 #include "distributed/DeadlineTimer.h"
+#include "core/BoundedMillis.h"
 
 #include <utility>
 
@@ -22,7 +23,7 @@ DeadlineTimer::~DeadlineTimer() {
 }
 
 int64_t DeadlineTimer::Schedule(int64_t delay_ms, std::function<void()> fn) {
-  const Clock::time_point when = Clock::now() + std::chrono::milliseconds(delay_ms);
+  const Clock::time_point when = Clock::now() + BoundedMillis(delay_ms);
   int64_t id;
   bool earliest;
   {

@@ -1,4 +1,5 @@
 #include "distributed/GrpcRemoteWorker.h"
+#include "core/BoundedMillis.h"
 
 #include "distributed/GrpcStatus.h"
 #include "distributed/RecvTensorCodec.h"
@@ -51,8 +52,7 @@ void GrpcRemoteWorker::Start(const char* method_name, int64_t deadline_ms, CallC
   auto call = std::make_shared<Call>();
   call->description = description;
   call->done = std::move(done);
-  if (deadline_ms > 0)
-    call->context.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(deadline_ms));
+  if (deadline_ms > 0) call->context.set_deadline(std::chrono::system_clock::now() + BoundedMillis(deadline_ms));
   if (cancellation) {
     call->cancellation = cancellation;
     // TryCancel before the call starts is remembered by the context and applied at start.

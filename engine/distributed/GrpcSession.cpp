@@ -1,4 +1,5 @@
 #include "distributed/GrpcSession.h"
+#include "core/BoundedMillis.h"
 
 #include "distributed/GrpcChannels.h"
 #include "distributed/GrpcStatus.h"
@@ -37,7 +38,7 @@ Status FromMasterCall(const grpc::Status& status, const std::string& address) {
 template <typename Issue>
 Status CallMaster(const std::string& address, int64_t timeout_ms, Issue issue) {
   grpc::ClientContext context;
-  if (timeout_ms > 0) context.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(timeout_ms));
+  if (timeout_ms > 0) context.set_deadline(std::chrono::system_clock::now() + BoundedMillis(timeout_ms));
   std::promise<grpc::Status> finished;
   issue(&context, [&finished](grpc::Status status) { finished.set_value(std::move(status)); });
   return FromMasterCall(finished.get_future().get(), address);

@@ -1,4 +1,5 @@
 #include "distributed/TaskDiscovery.h"
+#include "core/BoundedMillis.h"
 
 #include "clab/core/DeviceName.h"
 #include "core/LogLine.h"
@@ -116,8 +117,10 @@ StatusOr<DiscoveredDevices> DiscoverTaskDevices(const std::vector<std::string>& 
   const CancelWake cancel_wake(options.cancellation, state);
   const Clock::time_point start = Clock::now();
   const bool forever = options.deadline_ms < 0;
-  const Clock::time_point deadline = start + milliseconds(std::max<int64_t>(options.deadline_ms, 0));
-  const int64_t log_interval_ms = options.log_interval_ms > 0 ? options.log_interval_ms : 2000;
+  const Clock::time_point deadline = start + BoundedMillis(options.deadline_ms);
+  // From the client's config: a day at most, so that the times below cannot overflow.
+  const int64_t log_interval_ms =
+      options.log_interval_ms > 0 ? std::min<int64_t>(options.log_interval_ms, int64_t{24} * 3600 * 1000) : 2000;
   Clock::time_point next_log = start + milliseconds(log_interval_ms);
   const int64_t attempt_ms = std::max(kMinAttemptMs, log_interval_ms);
 

@@ -1,4 +1,5 @@
 #include "distributed/Worker.h"
+#include "core/BoundedMillis.h"
 
 #include "clab/core/Mutex.h"
 #include "clab/runtime/Rendezvous.h"
@@ -423,7 +424,7 @@ void Worker::RecvTensorAsync(const tensorflow::RecvTensorRequest& request, tenso
 void Worker::AbortAllSteps(const Status& status) { impl_->steps.AbortAll(status); }
 
 void Worker::SetAbandonedStepTimeout(int64_t timeout_ms) {
-  impl_->steps.SetAbandonedTimeout(std::chrono::milliseconds(timeout_ms));
+  impl_->steps.SetAbandonedTimeout(BoundedMillis(timeout_ms));
 }
 
 size_t Worker::NumActiveSteps() const { return impl_->steps.size(); }

@@ -1,4 +1,5 @@
 #include "clab/runtime/DirectSession.h"
+#include "core/BoundedMillis.h"
 
 #include "clab/compile/CompileStep.h"
 #include "clab/compile/PlanCache.h"
@@ -50,7 +51,7 @@ class StepLatch {
       done_.Wait(mu_, finished);
       return true;
     }
-    return done_.WaitFor(mu_, std::chrono::milliseconds(timeout_ms), finished);
+    return done_.WaitFor(mu_, BoundedMillis(timeout_ms), finished);
   }
 
  private:

@@ -17,6 +17,7 @@
 #include <chrono>
 #include <fstream>
 #include <future>
+#include <limits>
 
 using namespace clab;
 using namespace clab::testing;
@@ -193,6 +194,35 @@ class HostileRequestsTest : public QObject {
     const grpc::Status status = done.get_future().get();
     QCOMPARE(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
     QVERIFY2(status.error_message().find(expected.toStdString()) != std::string::npos, Message(status).c_str());
+    StillServes();
+  }
+
+  // Timeouts from the client beyond what a clock can hold (here INT64_MAX ms): no timeout,
+  // not a deadline that wrapped into the past, and no overflow on the way.
+  void timeoutsBeyondAnyClock() {
+    tensorflow::TensorProto x;
+    Tensor::Vector<float>({1.5f}).AsProto(&x);
+    tensorflow::RunStepRequest request;
+    request.set_session_handle(handle_);
+    tensorflow::NamedTensorProto* fed = request.add_feed();
+    fed->set_name("x:0");
+    *fed->mutable_tensor() = x;
+    request.add_fetch("y:0");
+    request.mutable_options()->set_timeout_in_ms(std::numeric_limits<int64_t>::max());
+    tensorflow::RunStepResponse response;
+    grpc::ClientContext context;
+    const grpc::Status status = stub_->RunStep(&context, request, &response);
+    QVERIFY2(status.ok(), Message(status).c_str());
+
+    // A wait for tasks with no end that logs once in INT64_MAX ms: still ends with its client.
+    tensorflow::CreateSessionRequest create;
+    create.mutable_config()->mutable_clusterlab()->set_wait_for_tasks_ms(std::numeric_limits<int64_t>::max());
+    create.mutable_config()->mutable_clusterlab()->set_wait_log_interval_ms(std::numeric_limits<int64_t>::max());
+    tensorflow::CreateSessionResponse created;
+    grpc::ClientContext waiting;
+    waiting.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(300));
+    const grpc::Status waited = stub_->CreateSession(&waiting, create, &created);
+    QCOMPARE(waited.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
     StillServes();
   }
 
