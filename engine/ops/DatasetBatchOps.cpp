@@ -33,8 +33,8 @@ using data::Element;
 class BatchDataset : public Dataset {
  public:
   BatchDataset(data::Signature signature, DatasetPtr input, int64_t batch_size, bool drop_remainder)
-      : Dataset("BatchDataset", std::move(signature.dtypes), std::move(signature.shapes)), input_(std::move(input)),
-        batch_size_(batch_size), drop_remainder_(drop_remainder) {}
+      : Dataset("BatchDataset", std::move(signature.dtypes), std::move(signature.shapes), input.get()),
+        input_(std::move(input)), batch_size_(batch_size), drop_remainder_(drop_remainder) {}
 
   std::unique_ptr<DatasetIterator> MakeIterator() const override {
     return std::make_unique<Iterator>(self<BatchDataset>());
@@ -46,7 +46,7 @@ class BatchDataset : public Dataset {
     explicit Iterator(std::shared_ptr<const BatchDataset> dataset)
         : dataset_(std::move(dataset)), input_(dataset_->input_->MakeIterator()) {}
 
-    Status GetNext(Element* element, bool* end) override {
+    Status Next(Element* element, bool* end) override {
       std::vector<Element> rows;
       bool input_end = false;
       while (static_cast<int64_t>(rows.size()) < dataset_->batch_size_) {
@@ -86,7 +86,7 @@ class PaddedBatchDataset : public Dataset {
  public:
   PaddedBatchDataset(data::Signature signature, DatasetPtr input, int64_t batch_size, bool drop_remainder,
                      std::vector<std::vector<int64_t>> padded_shapes, Element padding_values)
-      : Dataset("PaddedBatchDataset", std::move(signature.dtypes), std::move(signature.shapes)),
+      : Dataset("PaddedBatchDataset", std::move(signature.dtypes), std::move(signature.shapes), input.get()),
         input_(std::move(input)), batch_size_(batch_size), drop_remainder_(drop_remainder),
         padded_shapes_(std::move(padded_shapes)), padding_values_(std::move(padding_values)) {}
 
@@ -100,7 +100,7 @@ class PaddedBatchDataset : public Dataset {
     explicit Iterator(std::shared_ptr<const PaddedBatchDataset> dataset)
         : dataset_(std::move(dataset)), input_(dataset_->input_->MakeIterator()) {}
 
-    Status GetNext(Element* element, bool* end) override {
+    Status Next(Element* element, bool* end) override {
       const PaddedBatchDataset& d = *dataset_;
       std::vector<Element> rows;
       bool input_end = false;
@@ -187,8 +187,8 @@ class PaddedBatchDataset : public Dataset {
 class ShuffleDataset : public Dataset {
  public:
   ShuffleDataset(data::Signature signature, DatasetPtr input, int64_t buffer_size, uint64_t key, bool reshuffle)
-      : Dataset("ShuffleDataset", std::move(signature.dtypes), std::move(signature.shapes)), input_(std::move(input)),
-        buffer_size_(buffer_size), key_(key), reshuffle_(reshuffle) {}
+      : Dataset("ShuffleDataset", std::move(signature.dtypes), std::move(signature.shapes), input.get()),
+        input_(std::move(input)), buffer_size_(buffer_size), key_(key), reshuffle_(reshuffle) {}
 
   std::unique_ptr<DatasetIterator> MakeIterator() const override {
     const uint64_t iteration = reshuffle_ ? iterations_.fetch_add(1) : 0;
@@ -201,7 +201,7 @@ class ShuffleDataset : public Dataset {
     Iterator(std::shared_ptr<const ShuffleDataset> dataset, uint64_t key)
         : dataset_(std::move(dataset)), input_(dataset_->input_->MakeIterator()), key_(key) {}
 
-    Status GetNext(Element* element, bool* end) override {
+    Status Next(Element* element, bool* end) override {
       while (!input_end_ && static_cast<int64_t>(buffer_.size()) < dataset_->buffer_size_) {
         Element row;
         CLAB_RETURN_IF_ERROR(input_->GetNext(&row, &input_end_));
@@ -239,8 +239,8 @@ class ShuffleDataset : public Dataset {
 class RepeatDataset : public Dataset {
  public:
   RepeatDataset(data::Signature signature, DatasetPtr input, int64_t count)
-      : Dataset("RepeatDataset", std::move(signature.dtypes), std::move(signature.shapes)), input_(std::move(input)),
-        count_(count) {}
+      : Dataset("RepeatDataset", std::move(signature.dtypes), std::move(signature.shapes), input.get()),
+        input_(std::move(input)), count_(count) {}
 
   std::unique_ptr<DatasetIterator> MakeIterator() const override {
     return std::make_unique<Iterator>(self<RepeatDataset>());
@@ -251,7 +251,7 @@ class RepeatDataset : public Dataset {
    public:
     explicit Iterator(std::shared_ptr<const RepeatDataset> dataset) : dataset_(std::move(dataset)) {}
 
-    Status GetNext(Element* element, bool* end) override {
+    Status Next(Element* element, bool* end) override {
       const int64_t count = dataset_->count_;
       while (count < 0 || epoch_ < count) {
         if (!input_) input_ = dataset_->input_->MakeIterator();
@@ -286,7 +286,7 @@ KernelFactory MakeBatchKernel(bool v2) {
     CLAB_ASSIGN_OR_RETURN(data::Signature signature, data::ReadSignature(c.node()));
     return LambdaKernel(
         [signature, v2](OpKernelContext* ctx) {
-          DatasetPtr input = data::DatasetInput(ctx, 0);
+          DatasetPtr input = data::DatasetInputToExtend(ctx, 0);
           int64_t batch_size = 0, drop_remainder = 0;
           if (!input || !data::ScalarInput(ctx, 1, "batch_size", &batch_size)) return;
           if (v2 && !data::ScalarInput(ctx, 2, "drop_remainder", &drop_remainder)) return;
@@ -306,7 +306,7 @@ KernelFactory MakePaddedBatchKernel(bool v2) {
     CLAB_RETURN_IF_ERROR(c.GetAttr("N", &n));
     return LambdaKernel(
         [signature, v2, n](OpKernelContext* ctx) {
-          DatasetPtr input = data::DatasetInput(ctx, 0);
+          DatasetPtr input = data::DatasetInputToExtend(ctx, 0);
           int64_t batch_size = 0, drop_remainder = 0;
           if (!input || !data::ScalarInput(ctx, 1, "batch_size", &batch_size)) return;
           if (batch_size <= 0)
@@ -344,7 +344,7 @@ KernelFactory MakeShuffleKernel(bool and_repeat) {
     if (!and_repeat) CLAB_RETURN_IF_ERROR(c.GetAttr("reshuffle_each_iteration", &reshuffle));
     return LambdaKernel(
         [signature, reshuffle, and_repeat](OpKernelContext* ctx) {
-          DatasetPtr input = data::DatasetInput(ctx, 0);
+          DatasetPtr input = data::DatasetInputToExtend(ctx, 0);
           int64_t buffer_size = 0, seed = 0, seed2 = 0;
           if (!input || !data::ScalarInput(ctx, 1, "buffer_size", &buffer_size) ||
               !data::ScalarInput(ctx, 2, "seed", &seed) || !data::ScalarInput(ctx, 3, "seed2", &seed2))
@@ -372,7 +372,7 @@ StatusOr<std::unique_ptr<OpKernel>> MakeRepeatKernel(OpKernelConstruction& c) {
   CLAB_ASSIGN_OR_RETURN(data::Signature signature, data::ReadSignature(c.node()));
   return LambdaKernel(
       [signature](OpKernelContext* ctx) {
-        DatasetPtr input = data::DatasetInput(ctx, 0);
+        DatasetPtr input = data::DatasetInputToExtend(ctx, 0);
         int64_t count = 0;
         if (!input || !data::ScalarInput(ctx, 1, "count", &count)) return;
         ctx->set_output(0, data::DatasetTensor(std::make_shared<RepeatDataset>(signature, std::move(input), count)));

@@ -30,7 +30,7 @@ class TensorsDataset : public Dataset {
   class Iterator : public DatasetIterator {
    public:
     explicit Iterator(std::shared_ptr<const TensorsDataset> dataset) : dataset_(std::move(dataset)) {}
-    Status GetNext(Element* element, bool* end) override {
+    Status Next(Element* element, bool* end) override {
       if (next_ >= dataset_->size_) {
         *end = true;
         return OkStatus();

@@ -35,7 +35,7 @@ class CallingDataset : public Dataset {
  public:
   CallingDataset(std::string type_name, data::Signature signature, DatasetPtr input,
                  std::shared_ptr<FunctionInstance> function, Element captured, std::string node, Mode mode)
-      : Dataset(std::move(type_name), std::move(signature.dtypes), std::move(signature.shapes)),
+      : Dataset(std::move(type_name), std::move(signature.dtypes), std::move(signature.shapes), input.get()),
         input_(std::move(input)), function_(std::move(function)), captured_(std::move(captured)),
         node_(std::move(node)), mode_(mode) {}
 
@@ -49,7 +49,7 @@ class CallingDataset : public Dataset {
     explicit Iterator(std::shared_ptr<const CallingDataset> dataset)
         : dataset_(std::move(dataset)), input_(dataset_->input_->MakeIterator()) {}
 
-    Status GetNext(Element* element, bool* end) override {
+    Status Next(Element* element, bool* end) override {
       const CallingDataset& d = *dataset_;
       while (true) {
         if (inner_) {
@@ -115,7 +115,7 @@ class CallingKernel : public OpKernel {
         num_captured_(num_captured), mode_(mode) {}
 
   void Compute(OpKernelContext* ctx) override {
-    DatasetPtr input = data::DatasetInput(ctx, 0);
+    DatasetPtr input = data::DatasetInputToExtend(ctx, 0);
     if (!input) return;
     Element captured;
     for (int i = 0; i < num_captured_; ++i) captured.push_back(ctx->input(1 + i));

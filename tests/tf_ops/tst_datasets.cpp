@@ -18,6 +18,7 @@
 #include <QDir>
 #include <QtTest/QtTest>
 
+#include <absl/strings/match.h>
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_replace.h>
 
@@ -234,6 +235,29 @@ std::vector<int64_t> Sorted(std::vector<int64_t> v) {
   return v;
 }
 
+// slices of [0, 1, 2] -> `maps` MapDatasets ("map0", ...) calling `function` with k = 1
+// -> IteratorV2 "iterator", "make", "next"; `library` the graph's library section.
+std::string MapChain(int maps, const std::string& function, const std::string& library) {
+  std::string text = RangeConst("values", 3) + Int64Const("k", 1) +
+                     "node { name: 'slices' op: 'TensorSliceDataset' input: 'values' "
+                     "attr { key: 'Toutput_types' value { list { type: DT_INT64 } } } "
+                     "attr { key: 'output_shapes' value { list { shape { } } } } }\n";
+  std::string last = "slices";
+  for (int i = 0; i < maps; ++i) {
+    const std::string name = absl::StrCat("map", i);
+    absl::StrAppend(&text, "node { name: '", name, "' op: 'MapDataset' input: '", last, "' input: 'k' ",
+                    "attr { key: 'f' value { func { name: '", function, "' } } } ",
+                    "attr { key: 'Targuments' value { list { type: DT_INT64 } } } ", Types(), "}\n");
+    last = name;
+  }
+  absl::StrAppend(&text,
+                  "node { name: 'iterator' op: 'IteratorV2' attr { key: 'shared_name' value { s: '' } } "
+                  "attr { key: 'container' value { s: '' } } ",
+                  Types(), "}\n", "node { name: 'make' op: 'MakeIterator' input: '", last, "' input: 'iterator' }\n",
+                  "node { name: 'next' op: 'IteratorGetNext' input: 'iterator' ", Types(), "}\n", library);
+  return text;
+}
+
 // Threads of this process now (entries of /proc/self/task).
 int ThreadCount() {
   return static_cast<int>(QDir("/proc/self/task").entryList(QDir::Dirs | QDir::NoDotAndDotDot).size());
@@ -426,23 +450,7 @@ class DatasetsTest : public QObject {
   // instantiates hundreds of functions (here 300 chained maps) costs no thread per function.
   void manyMapFunctionsCostNoThreads() {
     constexpr int kMaps = 300;
-    std::string text = RangeConst("values", 3) + Int64Const("k", 1) +
-                       "node { name: 'slices' op: 'TensorSliceDataset' input: 'values' "
-                       "attr { key: 'Toutput_types' value { list { type: DT_INT64 } } } "
-                       "attr { key: 'output_shapes' value { list { shape { } } } } }\n";
-    std::string last = "slices";
-    for (int i = 0; i < kMaps; ++i) {
-      const std::string name = absl::StrCat("map", i);
-      absl::StrAppend(&text, "node { name: '", name, "' op: 'MapDataset' input: '", last, "' input: 'k' ",
-                      "attr { key: 'f' value { func { name: 'times_plus_one' } } } ",
-                      "attr { key: 'Targuments' value { list { type: DT_INT64 } } } ", Types(), "}\n");
-      last = name;
-    }
-    absl::StrAppend(&text,
-                    "node { name: 'iterator' op: 'IteratorV2' attr { key: 'shared_name' value { s: '' } } "
-                    "attr { key: 'container' value { s: '' } } ",
-                    Types(), "}\n", "node { name: 'make' op: 'MakeIterator' input: '", last, "' input: 'iterator' }\n",
-                    "node { name: 'next' op: 'IteratorGetNext' input: 'iterator' ", Types(), "}\n", Library());
+    const std::string text = MapChain(kMaps, "times_plus_one", Library());
     auto session = NewSession(SessionOptions());
     QVERIFY2(session.ok(), StatusText(session.status()));
     QVERIFY2((*session)->Create(Parse(text)).ok(), "create");
@@ -460,6 +468,77 @@ class DatasetsTest : public QObject {
     const int during = ThreadCount();
     QVERIFY2(during - before < 8,
              qPrintable(QString("%1 threads before, %2 with %3 map functions").arg(before).arg(during).arg(kMaps)));
+  }
+
+  // A chain of datasets longer than kMaxDatasetNesting would overflow the stack when read:
+  // the dataset past the limit is refused, naming its node.
+  void datasetsNestedTooDeepAreRefused() {
+    const std::string text = MapChain(1000, "times_plus_one", Library());
+    auto session = NewSession(SessionOptions());
+    QVERIFY2(session.ok(), StatusText(session.status()));
+    QVERIFY2((*session)->Create(Parse(text)).ok(), "create");
+    std::vector<Tensor> out;
+    const Status made = (*session)->Run({}, {}, {"make"}, &out);
+    QCOMPARE(made.code(), absl::StatusCode::kInvalidArgument);
+    QVERIFY2(absl::StrContains(made.message(), "map999"), StatusText(made));
+    QVERIFY2(absl::StrContains(made.message(), "nested 1000 datasets deep"), StatusText(made));
+    // One level less is read.
+    const Batches b = ReadAll(MapChain(999, "times_plus_one", Library()), "make");
+    QVERIFY2(IsEndOfSequence(b.status), StatusText(b.status));
+    QCOMPARE(b.values.size(), size_t{3});
+  }
+
+  // A dataset factory that makes a OneShotIterator of itself: instantiating it would
+  // recurse without end. The error names the cycle.
+  void functionThatCallsItselfIsRefused() {
+    const std::string text = absl::StrCat(
+        "node { name: 'iterator' op: 'OneShotIterator' attr { key: 'dataset_factory' value { func { name: 'again' } } } ",
+        Types(), "}\n", "node { name: 'next' op: 'IteratorGetNext' input: 'iterator' ", Types(), "}\n",
+        "library { function { signature { name: 'again' output_arg { name: 'dataset' type: DT_VARIANT } }\n",
+        "node_def { name: 'inner' op: 'OneShotIterator' attr { key: 'dataset_factory' value { func { name: 'again' } } "
+        "} ",
+        Types(), "}\n", "node_def { name: 'values' op: 'Const' input: '^inner' ",
+        "attr { key: 'dtype' value { type: DT_INT64 } } attr { key: 'value' value { tensor { dtype: DT_INT64 ",
+        "tensor_shape { dim { size: 1 } } int64_val: 1 } } } }\n",
+        "node_def { name: 'ts' op: 'TensorSliceDataset' input: 'values:output:0' ",
+        "attr { key: 'Toutput_types' value { list { type: DT_INT64 } } } ",
+        "attr { key: 'output_shapes' value { list { shape { } } } } }\n",
+        "ret { key: 'dataset' value: 'ts:handle:0' } } }\n");
+    const Batches b = ReadAll(text, "");
+    QCOMPARE(b.status.code(), absl::StatusCode::kInvalidArgument);
+    QVERIFY2(absl::StrContains(b.status.message(), "calls itself: again -> again"), StatusText(b.status));
+  }
+
+  // Functions each mapping with the next, 70 deep: refused past 64, naming the first and last.
+  void functionsNestedTooDeepAreRefused() {
+    constexpr int kLevels = 70;
+    std::string library = "library {\n";
+    for (int i = 0; i < kLevels; ++i) {
+      absl::StrAppend(&library, "function { signature { name: 'level", i, "' input_arg { name: 'x' type: DT_INT64 } ",
+                      "output_arg { name: 'y' type: DT_INT64 } }\n");
+      if (i + 1 < kLevels) {
+        // Builds (and drops) a map with the next level before returning x.
+        absl::StrAppend(&library, "node_def { name: 'ts' op: 'TensorDataset' input: 'x' ",
+                        "attr { key: 'Toutput_types' value { list { type: DT_INT64 } } } ",
+                        "attr { key: 'output_shapes' value { list { shape { } } } } }\n",
+                        "node_def { name: 'm' op: 'MapDataset' input: 'ts:handle:0' ",
+                        "attr { key: 'f' value { func { name: 'level", i + 1, "' } } } ",
+                        "attr { key: 'Targuments' value { list { } } } ", Types(), "}\n",
+                        "node_def { name: 'y' op: 'Identity' input: 'x' input: '^m' ",
+                        "attr { key: 'T' value { type: DT_INT64 } } }\n", "ret { key: 'y' value: 'y:output:0' } }\n");
+      } else {
+        absl::StrAppend(&library, "ret { key: 'y' value: 'x' } }\n");
+      }
+    }
+    library += "}\n";
+    const std::string text = absl::StrReplaceAll(MapChain(1, "level0", library),
+                                                 {{"attr { key: 'Targuments' value { list { type: DT_INT64 } } }",
+                                                   "attr { key: 'Targuments' value { list { } } }"},
+                                                  {"input: 'slices' input: 'k'", "input: 'slices'"}});
+    const Batches b = ReadAll(text, "make");
+    QCOMPARE(b.status.code(), absl::StatusCode::kInvalidArgument);
+    QVERIFY2(absl::StrContains(b.status.message(), "nested inside 64 other functions: level0 -> ... -> level63"),
+             StatusText(b.status));
   }
 
   void paddedBatchPadsToTheLongestElement() {

@@ -29,6 +29,30 @@ DatasetPtr DatasetInput(OpKernelContext* ctx, int i) {
   return dataset;
 }
 
+DatasetPtr DatasetInputToExtend(OpKernelContext* ctx, int i) {
+  DatasetPtr dataset = DatasetInput(ctx, i);
+  if (dataset && dataset->depth() >= kMaxDatasetNesting) {
+    array_internal::FailInvalidArgument(ctx, "input ", i, " is a ", dataset->TypeName(), " already nested ",
+                                        dataset->depth(), " datasets deep; a dataset over it would pass the limit of ",
+                                        kMaxDatasetNesting);
+    return nullptr;
+  }
+  return dataset;
+}
+
+Status DatasetIterator::GetNext(Element* element, bool* end) {
+  // Calls on this thread inside one another: each inner GetNext of a chain, and those of
+  // datasets a function makes while an outer GetNext runs it.
+  static thread_local int nesting = 0;
+  if (nesting >= kMaxDatasetNesting)
+    return errors::InvalidArgument("Datasets nest deeper than ", kMaxDatasetNesting,
+                                   " GetNext calls (a function that makes a dataset over itself?)");
+  ++nesting;
+  Status status = Next(element, end);
+  --nesting;
+  return status;
+}
+
 bool ScalarInput(OpKernelContext* ctx, int i, std::string_view what, int64_t* value) {
   const Tensor& t = ctx->input(i);
   if (t.NumElements() != 1 || t.shape().rank() != 0) {
