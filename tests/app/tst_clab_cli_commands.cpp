@@ -9,6 +9,8 @@
 #include <google/protobuf/text_format.h>
 
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -225,6 +227,26 @@ class ClabCliCommandsTest : public QObject {
         QRegularExpression("ps pid (\\d+), worker pids (\\d+) (\\d+)").match(result.out);
     QVERIFY2(pids.hasMatch(), qPrintable(result.out));
     for (int i = 1; i <= 3; ++i) QVERIFY2(processGone(pids.captured(i)), qPrintable(pids.captured(i)));
+  }
+
+  // The calibration traces real steps on a ps process and this process's worker, and runs
+  // the real program: every task must be able to read the example's data set (its dataset
+  // op names the file), and the file it writes must drive a simulation.
+  void simulateCalibratesThenPredicts() {
+    const QString project = ClabProcess::sourceDir() + "/examples/projects/digits-mlp.clab";
+    const QString calibration = tmp_.filePath("digits-mlp.calibration.json");
+    const ProgramResult calibrated =
+        ClabProcess::clab({"simulate", "--calibrate", project, "-o", calibration, "--calibrate_seconds", "1"}, 170000);
+    QVERIFY2(calibrated.exitCode == 0, qPrintable(calibrated.out + calibrated.err));
+    QVERIFY2(calibrated.out.contains(QRegularExpression("Wrote .*: \\d+ nodes timed")), qPrintable(calibrated.out));
+    QFile file(calibration);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
+    QVERIFY2(json.value("nodes").toObject().size() > 10, qPrintable(calibration));
+    const ProgramResult predicted = ClabProcess::clab(
+        {"simulate", project, "--calibration", calibration, "--workers", "1,2", "--ps", "1", "--steps", "20"}, 120000);
+    QVERIFY2(predicted.exitCode == 0, qPrintable(predicted.out + predicted.err));
+    QVERIFY2(predicted.outLines().indexOf(QRegularExpression("^ *2 +1 .*")) >= 0, qPrintable(predicted.out));
   }
 
  private:

@@ -18,10 +18,6 @@
 namespace clab::cli {
 using launch::ChildProcess;
 
-using launch::ChildProcess;
-
-using launch::ChildProcess;
-
 std::string BenchSimulateCommand::description() const {
   return "Calibrates the simulator on each project (one ps and one worker on this machine), then\n"
          "predicts and measures the same configurations (--configs: ps x workers) on loopback and\n"

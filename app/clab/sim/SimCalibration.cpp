@@ -5,6 +5,7 @@
 #include "clab/distributed/Server.h"
 #include "clab/graph/GraphImport.h"
 #include "clab/runtime/Session.h"
+#include "exampledata/ExampleDataPath.h"
 #include "launch/process/ChildProcess.h"
 #include "model/StepGraph.h"
 #include "network/LoopbackPorts.h"
@@ -19,6 +20,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -70,6 +72,12 @@ StatusOr<sim::EchoMeasurement> MeasureEcho(LinkProbe& probe, pid_t server, int64
   return echo;
 }
 
+// Where the example programs' data sets are: the step's dataset op names its file relative
+// to it, and each task may read files only beneath its data directories.
+std::string ExampleDataDir() {
+  return std::filesystem::path(tools::ExampleDataPath("digits.csv.gz")).parent_path().string();
+}
+
 // Runs the step in this process's worker against the ps process, traced, and keeps each
 // node's time per step and the worker partition's total per step.
 Status TraceSteps(const sim::StepGraph& step, const std::string& cluster, int steps,
@@ -78,6 +86,7 @@ Status TraceSteps(const sim::StepGraph& step, const std::string& cluster, int st
   CLAB_ASSIGN_OR_RETURN(server_options.cluster, ClusterSpec::Parse(cluster));
   server_options.job_name = "worker";
   server_options.task_index = 0;
+  server_options.data_dirs = {ExampleDataDir()};
   server_options.log = [](const std::string&) {};
   CLAB_ASSIGN_OR_RETURN(std::unique_ptr<Server> server, Server::Create(server_options));
   SessionOptions session_options;
@@ -116,7 +125,13 @@ StatusOr<sim::Calibration> CalibrateProject(const SimCalibrationOptions& options
   CLAB_ASSIGN_OR_RETURN(const sim::SimProject project, sim::SimProject::Load(options.project_path));
   sim::Simulator simulator(project, sim::PlatformSpec::Default(), sim::Calibration::Uncalibrated());
   CLAB_ASSIGN_OR_RETURN(const sim::StepPlan* compiled, simulator.Plan(1, 1));
-  CLAB_ASSIGN_OR_RETURN(const sim::StepGraph step, sim::BuildStepGraph(project, {{"ps", 1}, {"worker", 1}}));
+  CLAB_ASSIGN_OR_RETURN(sim::StepGraph step, sim::BuildStepGraph(project, {{"ps", 1}, {"worker", 1}}));
+  // The step names its data file as the simulator does (relative); the traced run reads it.
+  for (tensorflow::NodeDef& node : *step.graph.mutable_node()) {
+    auto path = node.mutable_attr()->find("path");
+    if (node.op() == "MinibatchDataset" && path != node.mutable_attr()->end() && !path->second.s().empty())
+      path->second.set_s(tools::ExampleDataPath(path->second.s()));
+  }
   sim::CalibrationMeasurements measured;
   measured.project = options.project_path;
   measured.machine = MachineText();
@@ -125,8 +140,10 @@ StatusOr<sim::Calibration> CalibrateProject(const SimCalibrationOptions& options
   const std::string ps_address = absl::StrCat("127.0.0.1:", ports[0]);
   const std::string cluster = absl::StrCat("ps=", ps_address, ";worker=127.0.0.1:", ports[1]);
   {
-    CLAB_ASSIGN_OR_RETURN(std::unique_ptr<ChildProcess> ps,
-                          ChildProcess::Start(options.clab, {"server", "--cluster", cluster, "--job_name", "ps"}, {}));
+    CLAB_ASSIGN_OR_RETURN(
+        std::unique_ptr<ChildProcess> ps,
+        ChildProcess::Start(options.clab,
+                            {"server", "--cluster", cluster, "--job_name", "ps", "--data_dir", ExampleDataDir()}, {}));
     if (!ps->WaitForLine("Serving /job:", std::chrono::seconds(20)))
       return errors::Unavailable("the calibration's ps process (clab server) did not start");
     say(absl::StrCat("tracing ", options.traced_steps, " steps of ", project.program, " (1 ps, 1 worker)"));
