@@ -11,9 +11,12 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <unistd.h>
 
 class ClabCliCommandsTest : public QObject {
   Q_OBJECT
@@ -247,6 +250,26 @@ class ClabCliCommandsTest : public QObject {
         {"simulate", project, "--calibration", calibration, "--workers", "1,2", "--ps", "1", "--steps", "20"}, 120000);
     QVERIFY2(predicted.exitCode == 0, qPrintable(predicted.out + predicted.err));
     QVERIFY2(predicted.outLines().indexOf(QRegularExpression("^ *2 +1 .*")) >= 0, qPrintable(predicted.out));
+  }
+
+  // The benchmark of predictions against measurements, in its shaped setting: every task in
+  // a network namespace of its own behind an htb-limited veth. Tasks there listen on their
+  // namespace's address, so this also checks that they are started to do so. Root only.
+  void benchSimulateMeasuresAShapedNetwork() {
+    if (::geteuid() != 0) QSKIP("network namespaces need root");
+    const ProgramResult result =
+        ClabProcess::clab({"bench", "simulate", "--projects", "seed", "--rates", "20", "--configs", "1x1",
+                           "--no_loopback", "--repeats", "1", "--seconds", "2"},
+                          170000);
+    QVERIFY2(result.exitCode == 0, qPrintable(result.out + result.err));
+    QVERIFY2(result.outLines().indexOf(QRegularExpression("^seed +20Mbit/s +1 +1 +\\d+\\.\\d +\\d+\\.\\d .*")) >= 0,
+             qPrintable(result.out));
+    // The namespaces it made are gone.
+    QProcess ip;
+    ip.start("ip", {"netns", "list"});
+    QVERIFY(ip.waitForFinished(10000));
+    const QString left = QString::fromUtf8(ip.readAllStandardOutput());
+    QVERIFY2(!left.contains("clab-sim-"), qPrintable(left));
   }
 
  private:

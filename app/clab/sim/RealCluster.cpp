@@ -113,6 +113,9 @@ StatusOr<RealRunResult> RunRealCluster(const RealRunOptions& options) {
     }
     std::string program = options.clab;
     if (options.network) {
+      // Each task listens on its namespace's own address, which only the measurement's
+      // namespaces reach; without TLS and a token that takes an explicit flag.
+      args.push_back("--insecure_listen_all");
       args.insert(args.begin(), {"netns", "exec", options.network->Namespace(t), options.clab});
       program = ShapedNetwork::IpProgram();
     }
