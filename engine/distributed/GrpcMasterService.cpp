@@ -3,15 +3,12 @@
 #include "distributed/GrpcStatus.h"
 #include "distributed/RawUnaryCall.h"
 
+#include <memory>
 #include <string>
-#include <thread>
 
 namespace clab {
 
-GrpcMasterService::~GrpcMasterService() {
-  std::unique_lock<std::mutex> lock(mu_);
-  idle_.wait(lock, [this] { return running_ == 0; });
-}
+GrpcMasterService::~GrpcMasterService() { threads_.WaitIdle(); }
 
 template <typename Request, typename Response>
 grpc::ServerUnaryReactor* GrpcMasterService::OffThread(
@@ -21,16 +18,13 @@ grpc::ServerUnaryReactor* GrpcMasterService::OffThread(
       method, request, response,
       [this, method = std::string(method), call = std::move(call)](const Request& parsed, Response* reply,
                                                                    CallCancellation* cancellation, auto finish) {
-        {
-          std::lock_guard<std::mutex> lock(mu_);
-          ++running_;
-        }
-        // `finish` holds the parsed request and the reply until it is called.
-        std::thread([this, &parsed, reply, cancellation, finish = std::move(finish), method, call] {
-          finish(GuardedCall(method, [&] { return call(parsed, reply, cancellation); }));
-          std::lock_guard<std::mutex> lock(mu_);
-          if (--running_ == 0) idle_.notify_all();
-        }).detach();
+        // `finish` holds the parsed request and the reply until it is called; kept here too,
+        // to answer if no thread can be had.
+        auto shared_finish = std::make_shared<decltype(finish)>(std::move(finish));
+        const Status started = threads_.Start(method, [&parsed, reply, cancellation, shared_finish, method, call] {
+          (*shared_finish)(GuardedCall(method, [&] { return call(parsed, reply, cancellation); }));
+        });
+        if (!started.ok()) (*shared_finish)(started);
       });
 }
 

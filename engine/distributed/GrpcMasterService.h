@@ -7,12 +7,12 @@
 //   builder.RegisterService(&service);
 #pragma once
 
+#include "distributed/CallThreads.h"
+
 #include "distributed/Master.h"
 #include "tensorflow/master.grpc.pb.h"
 
-#include <condition_variable>
 #include <functional>
-#include <mutex>
 #include <string_view>
 
 namespace clab {
@@ -60,18 +60,16 @@ class GrpcMasterService final : public GrpcMasterServiceBase {
                                             grpc::ByteBuffer* response) override;
 
  private:
-  // Parses the request, runs `call` on a thread of its own and finishes the reply with its
-  // status; whatever it throws becomes a status naming `method`. `call` sees the call's
-  // cancellation, so its waits end when the client goes away.
+  // Parses the request, runs `call` on a thread of its own (RESOURCE_EXHAUSTED past
+  // CallThreads' cap) and finishes the reply with its status; whatever it throws becomes a status naming `method`.
+  // `call` sees the call's cancellation, so its waits end when the client goes away.
   template <typename Request, typename Response>
   grpc::ServerUnaryReactor* OffThread(std::string_view method, const grpc::ByteBuffer* request,
                                       grpc::ByteBuffer* response,
                                       std::function<Status(const Request&, Response*, CallCancellation*)> call);
 
   Master* master_;
-  std::mutex mu_;
-  std::condition_variable idle_;
-  int running_ = 0;
+  CallThreads threads_;
 };
 
 }  // namespace clab

@@ -3,6 +3,7 @@
 #include "clab/core/DeviceName.h"
 #include "clab/core/ExceptionStatus.h"
 #include "core/LogLine.h"
+#include "distributed/CallThreads.h"
 #include "distributed/MasterSession.h"
 #include "distributed/TaskCallBatch.h"
 #include "distributed/TaskDiscovery.h"
@@ -54,9 +55,7 @@ struct Master::Impl {
   std::deque<std::string> closed_order;
 
   // Plans built off the caller's thread (RunStepAsync) hold the master until they finish.
-  std::mutex builders_mu;
-  std::condition_variable builders_cv;
-  int builders = 0;
+  CallThreads builders;
 
   void Log(const std::string& line) const { WriteLogLine(options.log, line); }
 
@@ -74,16 +73,11 @@ struct Master::Impl {
   }
 
   // Runs `work` on a thread of its own; the master waits for such threads before it goes.
-  void OffThread(std::function<void()> work) {
-    {
-      std::lock_guard<std::mutex> lock(builders_mu);
-      ++builders;
-    }
-    std::thread([this, work = std::move(work)] {
-      work();
-      std::lock_guard<std::mutex> lock(builders_mu);
-      if (--builders == 0) builders_cv.notify_all();
-    }).detach();
+  // When none can be had, `done` (kept aside for this) gets the reason instead.
+  void OffThread(std::string_view what, std::shared_ptr<std::function<void(const Status&)>> done,
+                 std::function<void()> work) {
+    const Status started = builders.Start(what, std::move(work));
+    if (!started.ok()) (*done)(started);
   }
 
   void RememberClosed(const std::string& handle) {
@@ -107,8 +101,7 @@ Master::Master(MasterOptions options) : impl_(std::make_unique<Impl>()) {
 
 Master::~Master() {
   CloseAll();
-  std::unique_lock<std::mutex> lock(impl_->builders_mu);
-  impl_->builders_cv.wait(lock, [this] { return impl_->builders == 0; });
+  impl_->builders.WaitIdle();
 }
 
 Status Master::CreateSession(const tensorflow::CreateSessionRequest& request,
@@ -190,15 +183,17 @@ void Master::RunStepAsync(const tensorflow::RunStepRequest& request, tensorflow:
   auto session = impl_->Find(request.session_handle());
   if (!session.ok()) return done(session.status());
   if (!request.partial_run_handle().empty()) {
-    impl_->OffThread([session = *std::move(session), &request, response, done = std::move(done)] {
-      Status status;
-      try {
-        status = RunPartialStep(session, request, response);
-      } catch (...) {
-        status = CurrentExceptionStatus("RunStep (a partial run)");
-      }
-      done(status);
-    });
+    auto shared_done = std::make_shared<std::function<void(const Status&)>>(std::move(done));
+    impl_->OffThread("RunStep (a partial run)", shared_done,
+                     [session = *std::move(session), &request, response, shared_done] {
+                       Status status;
+                       try {
+                         status = RunPartialStep(session, request, response);
+                       } catch (...) {
+                         status = CurrentExceptionStatus("RunStep (a partial run)");
+                       }
+                       (*shared_done)(status);
+                     });
     return;
   }
   if (auto plan = (*session)->FindPlan(request)) {
@@ -207,20 +202,24 @@ void Master::RunStepAsync(const tensorflow::RunStepRequest& request, tensorflow:
   }
   // Building a plan waits on every worker's RegisterGraph; the caller's thread (a gRPC
   // callback thread) must not block on other calls, so a new signature is built aside.
-  impl_->OffThread([session = *std::move(session), &request, response, done = std::move(done), cancellation]() mutable {
-    // `done` is called once: by the step, or here when building the plan failed or threw.
-    StatusOr<std::shared_ptr<const StepPlan>> plan;
-    try {
-      plan = session->GetOrBuildPlan(request);
-    } catch (...) {
-      plan = CurrentExceptionStatus("RunStep (building the step's plan)");
-    }
-    if (plan.ok()) {
-      session->RunStep(*std::move(plan), request, nullptr, response, nullptr, std::move(done), cancellation);
-    } else {
-      done(plan.status());
-    }
-  });
+  auto shared_done = std::make_shared<std::function<void(const Status&)>>(std::move(done));
+  impl_->OffThread("RunStep (building the step's plan)", shared_done,
+                   [session = *std::move(session), &request, response, shared_done, cancellation]() mutable {
+                     // `done` is called once: by the step, or here when building the plan failed or threw.
+                     auto done = std::move(*shared_done);
+                     StatusOr<std::shared_ptr<const StepPlan>> plan;
+                     try {
+                       plan = session->GetOrBuildPlan(request);
+                     } catch (...) {
+                       plan = CurrentExceptionStatus("RunStep (building the step's plan)");
+                     }
+                     if (plan.ok()) {
+                       session->RunStep(*std::move(plan), request, nullptr, response, nullptr, std::move(done),
+                                        cancellation);
+                     } else {
+                       done(plan.status());
+                     }
+                   });
 }
 
 Status Master::RunStep(const tensorflow::RunStepRequest& request, tensorflow::RunStepResponse* response) {
