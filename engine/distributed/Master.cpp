@@ -34,6 +34,10 @@ constexpr int64_t kShutdownCloseTimeoutMs = 2000;
 constexpr int64_t kListDevicesWaitMs = 1000;
 // Enough to tell "closed" from "never existed" for a client that closes and runs again.
 constexpr size_t kRememberedClosedSessions = 4096;
+// Open sessions a master keeps: each holds its graph and plans, and a client that never
+// closes its sessions would otherwise grow the task without end. A training cluster opens
+// one per worker process.
+constexpr size_t kMaxOpenSessions = 1024;
 
 std::string NewSessionHandle() {
   thread_local std::mt19937_64 engine{std::random_device{}()};
@@ -80,6 +84,12 @@ struct Master::Impl {
     if (!started.ok()) (*done)(started);
   }
 
+  Status TooManySessions() const {
+    return errors::ResourceExhausted("The master of ", options.task_name, " already holds ", kMaxOpenSessions,
+                                     " open sessions, the most it keeps: close sessions that are done "
+                                     "(CloseSession) and try again");
+  }
+
   void RememberClosed(const std::string& handle) {
     if (!closed.insert(handle).second) return;
     closed_order.push_back(handle);
@@ -119,6 +129,7 @@ Status Master::CreateSession(const tensorflow::CreateSessionRequest& request,
   std::string handle;
   {
     std::lock_guard<std::mutex> lock(impl_->mu);
+    if (impl_->sessions.size() >= kMaxOpenSessions) return impl_->TooManySessions();
     do handle = NewSessionHandle();
     while (impl_->sessions.count(handle) || impl_->closed.count(handle));
   }
@@ -131,9 +142,16 @@ Status Master::CreateSession(const tensorflow::CreateSessionRequest& request,
   }
   std::shared_ptr<MasterSession> session = *std::move(created);
   impl_->Log(StrCat("Start master session ", handle, " with config: ", config.ShortDebugString()));
+  bool full = false;
   {
     std::lock_guard<std::mutex> lock(impl_->mu);
-    impl_->sessions.emplace(handle, session);
+    // Sessions created side by side may have passed the check above together.
+    full = impl_->sessions.size() >= kMaxOpenSessions;
+    if (!full) impl_->sessions.emplace(handle, session);
+  }
+  if (full) {
+    session->Close(kCloseTimeoutMs).IgnoreError();
+    return impl_->TooManySessions();
   }
   if (impl_->stopping) {
     // The server began stopping while this session was starting: CloseAll missed it.

@@ -226,6 +226,37 @@ class HostileRequestsTest : public QObject {
     StillServes();
   }
 
+  // A client that opens sessions and never closes them: the master keeps at most 1024 open,
+  // refuses the next with RESOURCE_EXHAUSTED, and takes new ones again once some are closed.
+  void openSessionsAreCapped() {
+    GraphBuilder g;
+    ops::Const(g, Tensor::Scalar<float>(1), "c");
+    std::vector<std::string> opened;
+    Status refused;
+    for (int i = 0; i < 1100 && refused.ok(); ++i) {
+      auto handle = CreateSession(g.graph_def());
+      if (handle.ok()) {
+        opened.push_back(*handle);
+      } else {
+        refused = handle.status();
+      }
+    }
+    QCOMPARE(refused.code(), absl::StatusCode::kResourceExhausted);
+    QVERIFY2(std::string(refused.message()).find("already holds 1024 open sessions") != std::string::npos,
+             std::string(refused.message()).c_str());
+    QVERIFY2(opened.size() > 1000 && opened.size() <= 1024, std::to_string(opened.size()).c_str());
+    StillServes();
+    for (const std::string& handle : opened) {
+      tensorflow::CloseSessionRequest close;
+      close.set_session_handle(handle);
+      tensorflow::CloseSessionResponse closed;
+      grpc::ClientContext context;
+      QVERIFY(stub_->CloseSession(&context, close, &closed).ok());
+    }
+    auto again = CreateSession(g.graph_def());
+    QVERIFY2(again.ok(), std::string(again.status().message()).c_str());
+  }
+
   void createSessionWaitEndsWithItsClient() {
     // The ps never comes up and the wait has no deadline: only the client going away ends it.
     tensorflow::CreateSessionRequest request;
