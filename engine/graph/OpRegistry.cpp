@@ -118,6 +118,11 @@ Status AppendArgTypes(const tensorflow::NodeDef& node, const ArgDef& arg, std::v
       if (count < 0)
         return errors::InvalidArgument("Attr '", arg.number_attr, "' of node '", node.name(), "' is ", count,
                                        ", but it counts inputs and must not be negative");
+      // A count from the graph sizes lists everywhere the node goes: refused before that.
+      constexpr int64_t kMaxArgCount = int64_t{1} << 16;
+      if (count > kMaxArgCount)
+        return errors::InvalidArgument("Attr '", arg.number_attr, "' of node '", node.name(), "' is ", count,
+                                       ", more than the ", kMaxArgCount, " tensors one input or output may stand for");
     }
     resolved.assign(static_cast<size_t>(count), dtype);
   }

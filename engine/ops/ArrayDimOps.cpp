@@ -42,7 +42,9 @@ Status ExpandDimsShape(ShapeContext& c) {
                                                   : PartialShape::Unknown());
     return OkStatus();
   }
-  auto dims = ExpandedDims(c.input_shape(0).dims(), ReadIndexVector(*axis).value()[0]);
+  const StatusOr<int64_t> at = ReadIndexScalar(*axis, "'dim'");
+  if (!at.ok()) return c.MakeError(std::string(at.status().message()));
+  auto dims = ExpandedDims(c.input_shape(0).dims(), *at);
   if (!dims.ok()) return c.MakeError(std::string(dims.status().message()));
   c.set_output(0, PartialShape(std::move(dims).value()));
   return OkStatus();
@@ -52,7 +54,9 @@ void ExpandDimsCompute(OpKernelContext* ctx) {
   Tensor in, axis;
   if (!ReadInput(ctx, 0, &in) || !ReadInput(ctx, 1, &axis)) return;
   if (axis.NumElements() != 1) return FailInvalidArgument(ctx, "'dim' must be a tensor with a single value");
-  auto dims = ExpandedDims(in.shape().dims(), ReadIndexVector(axis).value()[0]);
+  const StatusOr<int64_t> at = ReadIndexScalar(axis, "'dim'");
+  if (!at.ok()) return FailInvalidArgument(ctx, at.status().message());
+  auto dims = ExpandedDims(in.shape().dims(), *at);
   if (!dims.ok()) return FailInvalidArgument(ctx, dims.status().message());
   ctx->set_output(0, in.Reshaped(TensorShape(std::move(dims).value())).value());
 }
@@ -158,18 +162,28 @@ void BroadcastGradientArgsCompute(OpKernelContext* ctx) {
 
 template <typename T>
 void RangeOf(OpKernelContext* ctx) {
+  static constexpr const char* kNames[] = {"start", "limit", "delta"};
+  for (int i = 0; i < 3; ++i)
+    if (ctx->input(i).NumElements() != 1)
+      return FailInvalidArgument(ctx, "Range's ", kNames[i], " must be a scalar, got shape ",
+                                 ctx->input(i).shape().DebugString());
   auto value = [&](int i) -> double {
     double v = 0;
     CLAB_SWITCH_REAL_TYPES(ctx->input(i).dtype(), V, (v = static_cast<double>(ctx->input(i).data<V>()[0])), v = 0);
     return v;
   };
   const double start = value(0), limit = value(1), delta = value(2);
+  if (!std::isfinite(start) || !std::isfinite(limit) || !std::isfinite(delta))
+    return FailInvalidArgument(ctx, "Range needs finite start, limit and delta, got ", start, ", ", limit, ", ", delta);
   if (delta == 0) return FailInvalidArgument(ctx, "Requires delta != 0: ", delta);
   if ((delta > 0 && start > limit) || (delta < 0 && start < limit))
     return FailInvalidArgument(ctx, "Requires start <= limit when delta > 0: ", start, "/", limit);
-  const int64_t n = std::is_integral_v<T>
-                        ? static_cast<int64_t>((std::abs(limit - start) + std::abs(delta) - 1) / std::abs(delta))
-                        : static_cast<int64_t>(std::ceil(std::abs((limit - start) / delta)));
+  const double count = std::is_integral_v<T>
+                           ? std::floor((std::abs(limit - start) + std::abs(delta) - 1) / std::abs(delta))
+                           : std::ceil(std::abs((limit - start) / delta));
+  if (!(count < 0x1p62))
+    return FailInvalidArgument(ctx, "Range from ", start, " to ", limit, " by ", delta, " has too many elements");
+  const int64_t n = static_cast<int64_t>(count);
   Tensor* out = ctx->allocate_output(0, DataTypeOf<T>::value, TensorShape({n}));
   if (out == nullptr) return;
   for (int64_t i = 0; i < n; ++i) out->data<T>()[i] = static_cast<T>(start + static_cast<double>(i) * delta);

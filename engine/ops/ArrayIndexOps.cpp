@@ -13,7 +13,9 @@ namespace {
 
 void OneHotCompute(OpKernelContext* ctx) {
   const Tensor& indices = ctx->input(0);
-  const int64_t depth = ReadIndexVector(ctx->input(1)).value()[0];
+  const StatusOr<int64_t> depth_value = ReadIndexScalar(ctx->input(1), "OneHot's depth");
+  if (!depth_value.ok()) return FailInvalidArgument(ctx, depth_value.status().message());
+  const int64_t depth = *depth_value;
   const Tensor& on = ctx->input(2);
   const Tensor& off = ctx->input(3);
   int64_t axis = -1;
@@ -48,7 +50,10 @@ Status OneHotShape(ShapeContext& c) {
   const Tensor* depth = c.input_constant(1);
   std::vector<int64_t> dims = in.dims();
   const int64_t at = axis == -1 ? in.rank() : std::min<int64_t>(axis, in.rank());
-  dims.insert(dims.begin() + at, depth != nullptr ? ReadIndexVector(*depth).value()[0] : -1);
+  const StatusOr<int64_t> depth_value =
+      depth != nullptr ? ReadIndexScalar(*depth, "OneHot's depth") : StatusOr<int64_t>(int64_t{-1});
+  if (!depth_value.ok()) return c.MakeError(std::string(depth_value.status().message()));
+  dims.insert(dims.begin() + at, *depth_value);
   c.set_output(0, PartialShape(std::move(dims)));
   return OkStatus();
 }

@@ -144,7 +144,9 @@ Status ConcatShape(ShapeContext& c) {
     return OkStatus();
   }
   int64_t at;
-  const int64_t axis = ReadIndexVector(*axis_t).value()[0];
+  const StatusOr<int64_t> axis_value = ReadIndexScalar(*axis_t, "axis");
+  if (!axis_value.ok()) return c.MakeError(std::string(axis_value.status().message()));
+  const int64_t axis = *axis_value;
   if (!NormalizeAxis(axis, rank, false, &at)) return c.MakeError(clab::StrCat("axis ", axis, " out of range"));
   std::vector<int64_t> dims(static_cast<size_t>(rank), -1);
   int64_t total = 0;
@@ -175,7 +177,9 @@ void ConcatV2Compute(OpKernelContext* ctx) {
     if (!ReadInput(ctx, i, &parts[static_cast<size_t>(i)])) return;
   const int rank = parts[0].shape().rank();
   int64_t at;
-  const int64_t axis = ReadIndexVector(axis_t).value()[0];
+  const StatusOr<int64_t> axis_value = ReadIndexScalar(axis_t, "ConcatOp : axis");
+  if (!axis_value.ok()) return FailInvalidArgument(ctx, axis_value.status().message());
+  const int64_t axis = *axis_value;
   if (!NormalizeAxis(axis, rank, false, &at))
     return FailInvalidArgument(ctx, "ConcatOp : Expected concatenating dimensions in the range [", -rank, ", ", rank,
                                "), but got ", axis);
@@ -193,7 +197,9 @@ void ConcatV2Compute(OpKernelContext* ctx) {
 }
 
 void ConcatOffsetCompute(OpKernelContext* ctx) {
-  const int64_t axis = ReadIndexVector(ctx->input(0)).value()[0];
+  const StatusOr<int64_t> axis_value = ReadIndexScalar(ctx->input(0), "ConcatOffset's axis");
+  if (!axis_value.ok()) return FailInvalidArgument(ctx, axis_value.status().message());
+  const int64_t axis = *axis_value;
   const int n = ctx->num_inputs() - 1;
   const int64_t rank = ctx->input(1).NumElements();
   int64_t at;
@@ -201,7 +207,12 @@ void ConcatOffsetCompute(OpKernelContext* ctx) {
     return FailInvalidArgument(ctx, "axis ", axis, " out of range");
   int64_t offset = 0;
   for (int i = 0; i < n; ++i) {
-    std::vector<int64_t> shape = ReadIndexVector(ctx->input(i + 1)).value();
+    const StatusOr<std::vector<int64_t>> read = ReadIndexVector(ctx->input(i + 1));
+    if (!read.ok()) return FailInvalidArgument(ctx, "ConcatOffset's shape ", i, ": ", read.status().message());
+    const std::vector<int64_t>& shape = *read;
+    if (static_cast<int64_t>(shape.size()) != rank)
+      return FailInvalidArgument(ctx, "ConcatOffset's shape ", i, " has ", shape.size(), " entries, shape 0 has ",
+                                 rank);
     std::vector<int64_t> start(static_cast<size_t>(rank), 0);
     start[static_cast<size_t>(at)] = offset;
     offset += shape[static_cast<size_t>(at)];
@@ -210,7 +221,9 @@ void ConcatOffsetCompute(OpKernelContext* ctx) {
 }
 
 void SplitCompute(OpKernelContext* ctx) {
-  const int64_t axis = ReadIndexVector(ctx->input(0)).value()[0];
+  const StatusOr<int64_t> axis_value = ReadIndexScalar(ctx->input(0), "Split's axis");
+  if (!axis_value.ok()) return FailInvalidArgument(ctx, axis_value.status().message());
+  const int64_t axis = *axis_value;
   Tensor in;
   if (!ReadInput(ctx, 1, &in)) return;
   int64_t at;
@@ -231,8 +244,10 @@ Status SplitShape(ShapeContext& c) {
   const Tensor* axis_t = c.input_constant(0);
   PartialShape piece = in.known_rank() ? PartialShape::UnknownOfRank(in.rank()) : PartialShape::Unknown();
   int64_t at;
-  if (axis_t != nullptr && in.known_rank() &&
-      NormalizeAxis(ReadIndexVector(*axis_t).value()[0], in.rank(), false, &at)) {
+  const StatusOr<int64_t> axis_value =
+      axis_t != nullptr ? ReadIndexScalar(*axis_t, "Split's axis") : StatusOr<int64_t>(int64_t{0});
+  if (!axis_value.ok()) return c.MakeError(std::string(axis_value.status().message()));
+  if (axis_t != nullptr && in.known_rank() && NormalizeAxis(*axis_value, in.rank(), false, &at)) {
     std::vector<int64_t> dims = in.dims();
     dims[static_cast<size_t>(at)] =
         dims[static_cast<size_t>(at)] < 0 ? -1 : dims[static_cast<size_t>(at)] / c.num_outputs();

@@ -7,6 +7,8 @@
 #include "ops/ArrayOpsInternal.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace clab {
 namespace {
@@ -150,6 +152,21 @@ void OnesLikeCompute(OpKernelContext* ctx) {
 
 // ---- Cast ----------------------------------------------------------------------------------
 
+// A floating value cast to an integer type it does not fit (1e30 to uint8, NaN to int32) has
+// no value in C++; here it saturates to the type's nearest end, and NaN gives 0.
+template <typename Dst, typename Src>
+Dst CastValue(Src value) {
+  if constexpr (std::is_integral_v<Dst> && !std::is_integral_v<Src>) {
+    const double v = static_cast<double>(value);
+    if (std::isnan(v)) return Dst(0);
+    if (v <= static_cast<double>(std::numeric_limits<Dst>::lowest())) return std::numeric_limits<Dst>::lowest();
+    if (v >= static_cast<double>(std::numeric_limits<Dst>::max())) return std::numeric_limits<Dst>::max();
+    return static_cast<Dst>(v);
+  } else {
+    return static_cast<Dst>(value);
+  }
+}
+
 template <typename Src, typename Dst>
 void CastElements(const Tensor& in, Tensor* out) {
   const Src* src = in.data<Src>();
@@ -157,7 +174,7 @@ void CastElements(const Tensor& in, Tensor* out) {
   const int64_t n = in.NumElements();
   for (int64_t k = 0; k < n; ++k) {
     if constexpr (std::is_same_v<Dst, bool>) dst[k] = src[k] != Src(0);
-    else dst[k] = static_cast<Dst>(src[k]);
+    else dst[k] = CastValue<Dst>(src[k]);
   }
 }
 

@@ -85,6 +85,14 @@ inline StatusOr<std::vector<int64_t>> ReadIndexVector(const Tensor& t) {
   return values;
 }
 
+// The value of a one-element int32 or int64 tensor (an axis, a depth) named `what`.
+inline StatusOr<int64_t> ReadIndexScalar(const Tensor& t, std::string_view what) {
+  if (t.NumElements() != 1)
+    return errors::InvalidArgument(what, " must hold a single value, got shape ", t.shape().DebugString());
+  CLAB_ASSIGN_OR_RETURN(const std::vector<int64_t> values, ReadIndexVector(t));
+  return values[0];
+}
+
 // Reshape and Transpose live in ArrayShapeOps.cpp; RegisterArrayOps calls this.
 void RegisterArrayShapeOps(OpRegistry& registry);
 

@@ -78,11 +78,18 @@ Status SliceShape(ShapeContext& c) {
     c.set_output(0, in.known_rank() ? PartialShape::UnknownOfRank(in.rank()) : PartialShape::Unknown());
     return OkStatus();
   }
-  std::vector<int64_t> size = ReadIndexVector(*size_t_).value();
+  const StatusOr<std::vector<int64_t>> read_size = ReadIndexVector(*size_t_);
+  if (!read_size.ok()) return c.MakeError(std::string(read_size.status().message()));
+  std::vector<int64_t> size = *read_size;
   if (static_cast<int>(size.size()) != in.rank()) return c.MakeError("size must have one entry per dimension");
+  const StatusOr<std::vector<int64_t>> read_begin =
+      begin_t != nullptr ? ReadIndexVector(*begin_t) : StatusOr<std::vector<int64_t>>(std::vector<int64_t>());
+  if (!read_begin.ok()) return c.MakeError(std::string(read_begin.status().message()));
+  if (begin_t != nullptr && read_begin->size() != size.size())
+    return c.MakeError("begin must have one entry per dimension");
   for (size_t d = 0; d < size.size(); ++d) {
     if (size[d] != -1) continue;
-    const int64_t begin = begin_t != nullptr ? ReadIndexVector(*begin_t).value()[d] : -1;
+    const int64_t begin = begin_t != nullptr ? (*read_begin)[d] : -1;
     size[d] = begin >= 0 && in.dim(static_cast<int>(d)) >= 0 ? in.dim(static_cast<int>(d)) - begin : -1;
   }
   c.set_output(0, PartialShape(std::move(size)));

@@ -46,6 +46,9 @@ class TensorArray : public Resource {
 };
 
 constexpr const char* kKind = "TensorArray";
+// Elements an array may hold: its size and the indices written to it come from the graph and
+// its inputs, and every element takes memory before any tensor is written.
+constexpr int64_t kMaxElements = int64_t{1} << 20;
 
 // Writes value at index (the array's lock held). Gradient arrays add to what is there.
 Status WriteElement(TensorArray& array, int64_t index, const Tensor& value) {
@@ -57,6 +60,9 @@ Status WriteElement(TensorArray& array, int64_t index, const Tensor& value) {
     if (!array.dynamic_size)
       return errors::InvalidArgument("Tried to write to index ", index,
                                      " but array is not resizeable and size is: ", array.elements.size());
+    if (index >= kMaxElements)
+      return errors::InvalidArgument("Tried to write to index ", index, " of a TensorArray, which holds at most ",
+                                     kMaxElements, " elements");
     array.elements.resize(static_cast<size_t>(index) + 1);
   }
   if (array.element_shape.known_rank() && !array.element_shape.IsCompatibleWith(PartialShape(value.shape())))
@@ -135,6 +141,9 @@ void CreateCompute(OpKernelContext* ctx, const ArrayAttrs& attrs) {
   const Tensor& size = ctx->input(0);
   if (size.NumElements() != 1 || size.data<int32_t>()[0] < 0)
     return FailInvalidArgument(ctx, "TensorArray size must be a non-negative scalar, got ", size.DebugString());
+  if (size.data<int32_t>()[0] > kMaxElements)
+    return FailInvalidArgument(ctx, "TensorArray size ", size.data<int32_t>()[0], " is more than the ", kMaxElements,
+                               " elements an array may hold");
   const std::string container = step_resources::StepContainer(ctx, "tensor_array");
   const std::string name = ctx->name() + ":" + std::to_string(next_id.fetch_add(1));
   auto made = ctx->resource_mgr()->LookupOrCreate<TensorArray>(container, name, [&] {

@@ -286,6 +286,13 @@ class ArrayOpsTest : public QObject {
     QTest::newRow("int64 to double") << Tensor::Matrix<int64_t>({{1}, {-3}}) << DT_DOUBLE
                                      << Tensor::Matrix<double>({{1}, {-3}});
     QTest::newRow("same type") << Tensor::Vector<float>({0.5f}) << DT_FLOAT << Tensor::Vector<float>({0.5f});
+    // Values an integer type cannot hold saturate; NaN gives 0.
+    QTest::newRow("float to uint8 saturates") << Tensor::Vector<float>({1e30f, -1e30f, NAN, 300.5f, 3.7f}) << DT_UINT8
+                                              << Tensor::Vector<uint8_t>({255, 0, 0, 255, 3});
+    QTest::newRow("double to int32 saturates") << Tensor::Vector<double>({1e300, -1e300, NAN}) << DT_INT32
+                                               << Tensor::Vector<int32_t>({2147483647, -2147483647 - 1, 0});
+    QTest::newRow("float to int64 saturates") << Tensor::Vector<float>({1e30f, -1e30f}) << DT_INT64
+                                              << Tensor::Vector<int64_t>({INT64_MAX, INT64_MIN});
     // clang-format on
   }
   void cast() {
