@@ -36,9 +36,17 @@ class Bytes {
   int64_t SmallInt() {
     const uint8_t b = U8();
     if (b < 200) return static_cast<int64_t>(b % 12) - 2;  // -2 .. 9
-    static constexpr int64_t kEdges[] = {-1000000, 1000000, std::numeric_limits<int32_t>::max(),
-                                         std::numeric_limits<int32_t>::min(), std::numeric_limits<int64_t>::max(),
-                                         std::numeric_limits<int64_t>::min(), 1 << 20, 63, 64, 31, 32};
+    static constexpr int64_t kEdges[] = {-1000000,
+                                         1000000,
+                                         std::numeric_limits<int32_t>::max(),
+                                         std::numeric_limits<int32_t>::min(),
+                                         std::numeric_limits<int64_t>::max(),
+                                         std::numeric_limits<int64_t>::min(),
+                                         1 << 20,
+                                         63,
+                                         64,
+                                         31,
+                                         32};
     return kEdges[b % (sizeof(kEdges) / sizeof(kEdges[0]))];
   }
   double Float() {
@@ -77,9 +85,9 @@ const std::vector<const OpDef*>& Ops() {
   return ops;
 }
 
-constexpr DataType kTypes[] = {tensorflow::DT_FLOAT, tensorflow::DT_INT32,  tensorflow::DT_INT64,
-                               tensorflow::DT_DOUBLE, tensorflow::DT_BOOL,  tensorflow::DT_STRING,
-                               tensorflow::DT_UINT8,  tensorflow::DT_INT8,  tensorflow::DT_INT16,
+constexpr DataType kTypes[] = {tensorflow::DT_FLOAT,  tensorflow::DT_INT32,   tensorflow::DT_INT64,
+                               tensorflow::DT_DOUBLE, tensorflow::DT_BOOL,    tensorflow::DT_STRING,
+                               tensorflow::DT_UINT8,  tensorflow::DT_INT8,    tensorflow::DT_INT16,
                                tensorflow::DT_HALF,   tensorflow::DT_VARIANT, tensorflow::DT_RESOURCE};
 
 DataType PickType(Bytes& in, const AttrDef* attr) {
@@ -114,9 +122,7 @@ void FillTensor(Bytes& in, DataType dtype, tensorflow::TensorProto* proto) {
       case tensorflow::DT_INT32:
       case tensorflow::DT_UINT8:
       case tensorflow::DT_INT8:
-      case tensorflow::DT_INT16:
-        proto->add_int_val(static_cast<int32_t>(in.SmallInt()));
-        break;
+      case tensorflow::DT_INT16: proto->add_int_val(static_cast<int32_t>(in.SmallInt())); break;
       case tensorflow::DT_INT64: proto->add_int64_val(in.SmallInt()); break;
       case tensorflow::DT_BOOL: proto->add_bool_val(in.Bit()); break;
       case tensorflow::DT_STRING: proto->add_string_val(std::string(in.U8() % 5, static_cast<char>(in.U8()))); break;
