@@ -387,6 +387,47 @@ class ArrayOpsTest : public QObject {
     QVERIFY(shapes.ok());
     QCOMPARE((*shapes)[0], (PartialShape{-1, 2}));
   }
+
+  // Inputs a client's graph may hold that no kernel may take on trust: each fails its node
+  // with INVALID_ARGUMENT naming what is wrong.
+  void badInputsAreRefused_data() {
+    QTest::addColumn<QString>("op");
+    QTest::addColumn<QList<Tensor>>("inputs");
+    QTest::addColumn<QString>("error");
+    const Tensor none = Tensor::Vector<int32_t>({});
+    QTest::newRow("Range of NaN") << "Range"
+                                  << QList<Tensor>{Tensor::Scalar<float>(0), Tensor::Scalar<float>(NAN),
+                                                   Tensor::Scalar<float>(1)}
+                                  << "Range needs finite start, limit and delta";
+    QTest::newRow("Range too long") << "Range"
+                                    << QList<Tensor>{Tensor::Scalar<double>(0), Tensor::Scalar<double>(1e300),
+                                                     Tensor::Scalar<double>(1e-300)}
+                                    << "has too many elements";
+    QTest::newRow("Range of an empty start")
+        << "Range" << QList<Tensor>{none, Tensor::Scalar<int32_t>(3), Tensor::Scalar<int32_t>(1)}
+        << "Range's start must be a scalar";
+    QTest::newRow("OneHot of an empty depth")
+        << "OneHot"
+        << QList<Tensor>{Tensor::Vector<int32_t>({0, 1}), none, Tensor::Scalar<float>(1), Tensor::Scalar<float>(0)}
+        << "OneHot's depth must hold a single value";
+  }
+  void badInputsAreRefused() {
+    QFETCH(QString, op);
+    QFETCH(QList<Tensor>, inputs);
+    QFETCH(QString, error);
+    std::vector<std::string> names;
+    for (int i = 0; i < inputs.size(); ++i) names.push_back("in" + std::to_string(i));
+    std::map<std::string, AttrValue> attrs;
+    if (op == "Range") attrs["Tidx"] = AttrOf(inputs[1].dtype());
+    if (op == "OneHot") {
+      attrs["T"] = AttrOf(DT_FLOAT);
+      attrs["TI"] = AttrOf(DT_INT32);
+    }
+    auto out =
+        RunKernel(MakeNode("bad", op.toStdString(), names, attrs), std::vector<Tensor>(inputs.begin(), inputs.end()));
+    QCOMPARE(out.status().code(), absl::StatusCode::kInvalidArgument);
+    QVERIFY2(Q(out.status()).contains(error), qPrintable(Q(out.status())));
+  }
 };
 
 QTEST_APPLESS_MAIN(ArrayOpsTest)

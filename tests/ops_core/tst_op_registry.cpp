@@ -347,6 +347,8 @@ class OpRegistryTest : public QObject {
                                         << "holds a list of float, expected list(int)";
     QTest::newRow("too few inputs") << base + t + "attr { key: 'N' value { i: 2 } }"
                                     << "Node 'n' (op 'TestOp') has 2 data input(s), but the op expects 3 (a: T, b: N * int32)";
+    QTest::newRow("count beyond any list") << base + t + "attr { key: 'N' value { i: 1000000000000 } }"
+                                           << "Attr 'N' of node 'n' is 1000000000000, more than the 65536 tensors";
     QTest::newRow("data after control") << "name: 'n' op: 'TestOp' input: 'x' input: '^c' input: 'y' " + t + n1
                                         << "lists data input 'y' after a control input";
     QTest::newRow("type list too short") << "name: 'l' op: 'TestList' attr { key: 'Tlist' value { list { } } }"
