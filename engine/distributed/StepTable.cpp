@@ -20,28 +20,30 @@ StepTable::~StepTable() {
   AbortAll(errors::Aborted("The worker of ", task_name_, " is shutting down"));
 }
 
-StatusOr<std::shared_ptr<StepRendezvous>> StepTable::Acquire(int64_t step_id, bool starts_run) {
+StatusOr<std::shared_ptr<StepRendezvous>> StepTable::Acquire(int64_t step_id) {
   MutexLock lock(mu_);
   if (cleaned_up_.count(step_id))
     return errors::Aborted("Step ", step_id, " has already been cleaned up on ", task_name_, "; its tensors are gone");
   Entry& entry = steps_[step_id];
   if (!entry.rendezvous) entry.rendezvous = std::make_shared<StepRendezvous>(step_id);
-  if (starts_run) ++entry.runs_in_flight;
+  ++entry.holds;
   entry.last_activity = Clock::now();
   return entry.rendezvous;
 }
 
-void StepTable::RunFinished(int64_t step_id) {
+void StepTable::Release(int64_t step_id) {
   std::shared_ptr<StepRendezvous> dropped;
   {
     MutexLock lock(mu_);
     auto it = steps_.find(step_id);
     if (it == steps_.end()) return;
-    it->second.runs_in_flight = std::max(0, it->second.runs_in_flight - 1);
+    it->second.holds = std::max(0, it->second.holds - 1);
     it->second.last_activity = Clock::now();
     // A step that left nothing behind here needs no CleanupGraph: forget it now (not as
-    // cleaned up, since another run of the step may still come and start afresh).
-    if (it->second.runs_in_flight == 0 && it->second.rendezvous->Idle()) {
+    // cleaned up, since another run of the step may still come and start afresh). A peer's
+    // RecvTensor that has the rendezvous but has not put its waiter in yet holds it, so the
+    // step is not forgotten (and aborted) under it.
+    if (it->second.holds == 0 && it->second.rendezvous->Idle()) {
       dropped = std::move(it->second.rendezvous);
       steps_.erase(it);
     }
@@ -128,7 +130,7 @@ void StepTable::ReapOnce(Clock::time_point now) {
     MutexLock lock(mu_);
     abandoned_after = abandoned_after_;
     for (auto it = steps_.begin(); it != steps_.end();) {
-      if (it->second.runs_in_flight == 0 && now - it->second.last_activity >= abandoned_after_) {
+      if (it->second.holds == 0 && now - it->second.last_activity >= abandoned_after_) {
         abandoned.emplace_back(it->first, std::move(it->second.rendezvous));
         it = steps_.erase(it);
       } else {

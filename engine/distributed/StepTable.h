@@ -27,11 +27,14 @@ class StepTable {
   StepTable(const StepTable&) = delete;
   StepTable& operator=(const StepTable&) = delete;
 
-  // The step's rendezvous, made on first use. With `starts_run`, the step counts as running
-  // (never dropped) until RunFinished. ABORTED for a step already cleaned up: its tensors
+  // The step's rendezvous, made on first use, held (never dropped) until the matching
+  // Release: a run holds it while it runs, a peer's RecvTensor or a delivery from the master
+  // while it puts its waiter or tensor in. ABORTED for a step already cleaned up: its tensors
   // are gone and a late caller must not wait for them.
-  StatusOr<std::shared_ptr<StepRendezvous>> Acquire(int64_t step_id, bool starts_run);
-  void RunFinished(int64_t step_id);
+  StatusOr<std::shared_ptr<StepRendezvous>> Acquire(int64_t step_id);
+  // Ends a hold. A step nobody holds whose rendezvous is idle (nothing waits in it) left
+  // nothing behind here: it is forgotten at once, without waiting for a CleanupGraph.
+  void Release(int64_t step_id);
 
   // Drops the step's state; anything still waiting on it fails.
   void Cleanup(int64_t step_id);
@@ -47,7 +50,7 @@ class StepTable {
  private:
   struct Entry {
     std::shared_ptr<StepRendezvous> rendezvous;
-    int runs_in_flight = 0;
+    int holds = 0;  // runs in flight, and callers between Acquire and Release
     Clock::time_point last_activity;
   };
 

@@ -280,9 +280,14 @@ void Worker::RunGraphAsync(const tensorflow::RunGraphRequest& request, tensorflo
     }
   }
 
-  StatusOr<std::shared_ptr<StepRendezvous>> acquired = impl_->steps.Acquire(step_id, /*starts_run=*/true);
+  StatusOr<std::shared_ptr<StepRendezvous>> acquired = impl_->steps.Acquire(step_id);
   if (!acquired.ok()) return finish(acquired.status());
   std::shared_ptr<StepRendezvous> rendezvous = std::move(acquired).value();
+  // A request refused before its run starts lets go of the step as a run would.
+  auto fail = [this, step_id, &finish](const Status& status) {
+    impl_->steps.Release(step_id);
+    finish(status);
+  };
   // Two runs of one step may share this rendezvous (a ps partition cut in two parts): each
   // sets what it pulls from peers only when it pulls anything.
   if (!graph->remote_sources().empty()) rendezvous->SetRemoteSources(&graph->remote_sources());
@@ -293,22 +298,22 @@ void Worker::RunGraphAsync(const tensorflow::RunGraphRequest& request, tensorflo
     for (const tensorflow::NamedTensorProto& delivered : request.delivered()) {
       StatusOr<Tensor> value = Tensor::FromProto(delivered.tensor());
       if (!value.ok())
-        return finish(
+        return fail(
             errors::Annotate(value.status(), StrCat("Delivered tensor '", delivered.name(), "' of RunGraph: ")));
       keys.push_back(delivered.name());
-      if (Status sent = rendezvous->Send(delivered.name(), *value); !sent.ok()) return finish(sent);
+      if (Status sent = rendezvous->Send(delivered.name(), *value); !sent.ok()) return fail(sent);
     }
     rendezvous->AddDeliveredKeys(keys);
   }
   if (sends_by_key) {
     for (const tensorflow::NamedTensorProto& sent : request.send()) {
       if (Status key = RendezvousKey::Parse(sent.name()).status(); !key.ok())
-        return finish(errors::InvalidArgument("RunGraph on ", task_name_, " sent '", sent.name(),
-                                              "', which is neither a feed of graph ", request.graph_handle(),
-                                              " nor a rendezvous key"));
+        return fail(errors::InvalidArgument("RunGraph on ", task_name_, " sent '", sent.name(),
+                                            "', which is neither a feed of graph ", request.graph_handle(),
+                                            " nor a rendezvous key"));
       StatusOr<Tensor> value = Tensor::FromProto(sent.tensor());
-      if (!value.ok()) return finish(errors::Annotate(value.status(), StrCat("Sent tensor '", sent.name(), "'")));
-      if (Status put = rendezvous->Send(sent.name(), *value); !put.ok()) return finish(put);
+      if (!value.ok()) return fail(errors::Annotate(value.status(), StrCat("Sent tensor '", sent.name(), "'")));
+      if (Status put = rendezvous->Send(sent.name(), *value); !put.ok()) return fail(put);
     }
   }
   impl_->RunStarted();
@@ -330,7 +335,7 @@ void Worker::RunGraphAsync(const tensorflow::RunGraphRequest& request, tensorflo
        rendezvous = std::move(rendezvous), cancellation, cancel_id, response, fetched, step_id, collect_stats,
        recv_keys = std::move(recv_keys), finish = std::move(finish)](RegisteredGraph::RunResult result) mutable {
         if (cancellation) cancellation->Deregister(cancel_id);
-        impl->steps.RunFinished(step_id);
+        impl->steps.Release(step_id);
         if (result.status.ok() && fetched != nullptr) {
           *fetched = std::move(result.fetches);
         } else if (result.status.ok()) {
@@ -380,9 +385,10 @@ void Worker::Logging(const tensorflow::LoggingRequest& request, tensorflow::Logg
 }
 
 Status Worker::DeliverTensor(int64_t step_id, const std::string& key, const Tensor& value) {
-  CLAB_ASSIGN_OR_RETURN(std::shared_ptr<StepRendezvous> rendezvous,
-                        impl_->steps.Acquire(step_id, /*starts_run=*/false));
-  return rendezvous->Send(key, value);
+  CLAB_ASSIGN_OR_RETURN(std::shared_ptr<StepRendezvous> rendezvous, impl_->steps.Acquire(step_id));
+  Status sent = rendezvous->Send(key, value);
+  impl_->steps.Release(step_id);
+  return sent;
 }
 
 void Worker::CleanupGraph(const tensorflow::CleanupGraphRequest& request) { impl_->steps.Cleanup(request.step_id()); }
@@ -390,7 +396,9 @@ void Worker::CleanupGraph(const tensorflow::CleanupGraphRequest& request) { impl
 void Worker::RecvTensorValueAsync(int64_t step_id, const std::string& rendezvous_key, CallCancellation* cancellation,
                                   std::function<void(const Status&, const Tensor&)> done) {
   if (Status valid = impl_->CheckRecvKey(rendezvous_key); !valid.ok()) return done(valid, Tensor());
-  StatusOr<std::shared_ptr<StepRendezvous>> rendezvous = impl_->steps.Acquire(step_id, /*starts_run=*/false);
+  // Held until the waiter is in: a run of the step ending meanwhile would otherwise find the
+  // rendezvous idle, forget the step and abort it under this call.
+  StatusOr<std::shared_ptr<StepRendezvous>> rendezvous = impl_->steps.Acquire(step_id);
   if (!rendezvous.ok()) return done(rendezvous.status(), Tensor());
   int cancel_id = -1;
   if (cancellation) {
@@ -407,6 +415,7 @@ void Worker::RecvTensorValueAsync(int64_t step_id, const std::string& rendezvous
                          if (cancellation) cancellation->Deregister(cancel_id);
                          done(status, value);
                        });
+  impl_->steps.Release(step_id);
 }
 
 void Worker::RecvTensorAsync(const tensorflow::RecvTensorRequest& request, tensorflow::RecvTensorResponse* response,

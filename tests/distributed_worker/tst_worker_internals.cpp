@@ -128,7 +128,7 @@ class WorkerInternalsTest : public QObject {
 
   void abandonedStepIsAbortedAndDropped() {
     StepTable steps("/job:ps/replica:0/task:0", 100ms);
-    auto step = steps.Acquire(7, /*starts_run=*/false);
+    auto step = steps.Acquire(7);
     QVERIFY(step.ok());
     std::atomic<bool> answered{false};
     Status recv_status;
@@ -136,15 +136,16 @@ class WorkerInternalsTest : public QObject {
       recv_status = status;
       answered = true;
     });
+    steps.Release(7);
     step->reset();
     // A step that is running is never dropped, however long it runs.
-    auto running = steps.Acquire(8, /*starts_run=*/true);
+    auto running = steps.Acquire(8);
     QVERIFY(running.ok());
     QTRY_VERIFY_WITH_TIMEOUT(answered.load(), 3000);
     QCOMPARE(recv_status.code(), absl::StatusCode::kAborted);
     QVERIFY(absl::StrContains(recv_status.message(), "abandoned"));
     QCOMPARE(steps.size(), size_t(1));
-    steps.RunFinished(8);
+    steps.Release(8);
     QTRY_COMPARE_WITH_TIMEOUT(steps.size(), size_t(0), 3000);
   }
 
@@ -152,41 +153,75 @@ class WorkerInternalsTest : public QObject {
   // itself (no CleanupGraph needed); one that leaves a tensor for a peer keeps it.
   void idleStepIsForgottenWhenItsRunsEnd() {
     StepTable steps("/job:ps/replica:0/task:0");
-    auto idle = steps.Acquire(11, /*starts_run=*/true);
+    auto idle = steps.Acquire(11);
     QVERIFY(idle.ok());
-    steps.RunFinished(11);
+    steps.Release(11);
     QCOMPARE(steps.size(), size_t(0));
     QVERIFY(!(*idle)->abort_cause().ok());
     // Another run of the same step (the second part of a cut partition) starts afresh.
-    auto again = steps.Acquire(11, true);
+    auto again = steps.Acquire(11);
     QVERIFY(again.ok());
     QVERIFY(again->get() != idle->get());
     QVERIFY((*again)->abort_cause().ok());
-    steps.RunFinished(11);
-    auto busy = steps.Acquire(12, true);
+    steps.Release(11);
+    auto busy = steps.Acquire(12);
     QVERIFY(busy.ok());
     QVERIFY((*busy)->Send("a tensor for a peer", Tensor::Scalar<float>(1)).ok());
-    steps.RunFinished(12);
+    steps.Release(12);
     QCOMPARE(steps.size(), size_t(1));
     QVERIFY((*busy)->abort_cause().ok());
     // Two runs in flight: the first to end keeps the step for the other.
-    auto first = steps.Acquire(13, true);
-    auto second = steps.Acquire(13, true);
+    auto first = steps.Acquire(13);
+    auto second = steps.Acquire(13);
     QVERIFY(first.ok() && second.ok());
-    steps.RunFinished(13);
+    steps.Release(13);
     QCOMPARE(steps.size(), size_t(2));
-    steps.RunFinished(13);
+    steps.Release(13);
     QCOMPARE(steps.size(), size_t(1));
+  }
+
+  // A peer's RecvTensor takes the step's rendezvous, then puts its waiter in. A run of the
+  // step that ends in between must not find the rendezvous idle and forget (abort) the step
+  // under it: the tensor comes from a later run (the second part of a cut partition). Two
+  // ps and two workers on a slow link failed a step in a few runs out of ten that way ("Step
+  // ... has finished on /job:ps/replica:0/task:1").
+  void receiverBetweenAcquireAndWaitKeepsTheStep() {
+    StepTable steps("/job:ps/replica:0/task:1");
+    auto first_part = steps.Acquire(21);
+    auto receiver = steps.Acquire(21);
+    QVERIFY(first_part.ok() && receiver.ok());
+    steps.Release(21);  // the first part's run ends before the receiver waits
+    QCOMPARE(steps.size(), size_t(1));
+    QVERIFY((*receiver)->abort_cause().ok());
+    std::atomic<bool> answered{false};
+    Status recv_status;
+    float received = 0;
+    (*receiver)->RecvLocalAsync("weights", [&](const Status& status, const Tensor& value) {
+      recv_status = status;
+      if (status.ok()) received = value.data<float>()[0];
+      answered = true;
+    });
+    steps.Release(21);
+    QCOMPARE(steps.size(), size_t(1));  // a waiter is in: kept
+    auto second_part = steps.Acquire(21);
+    QVERIFY(second_part.ok());
+    QCOMPARE(second_part->get(), receiver->get());
+    QVERIFY((*second_part)->Send("weights", Tensor::Scalar<float>(2.5f)).ok());
+    QVERIFY(answered.load());
+    QVERIFY2(recv_status.ok(), recv_status.ToString().c_str());
+    QCOMPARE(received, 2.5f);
+    steps.Release(21);
+    QCOMPARE(steps.size(), size_t(0));  // all taken, nobody holds it: forgotten
   }
 
   void cleanedUpStepRefusesStragglers() {
     StepTable steps("/job:ps/replica:0/task:0");
-    auto step = steps.Acquire(9, /*starts_run=*/true);
+    auto step = steps.Acquire(9);
     QVERIFY(step.ok());
-    steps.RunFinished(9);
+    steps.Release(9);
     steps.Cleanup(9);
     QCOMPARE(steps.size(), size_t(0));
-    QCOMPARE(steps.Acquire(9, false).status().code(), absl::StatusCode::kAborted);
+    QCOMPARE(steps.Acquire(9).status().code(), absl::StatusCode::kAborted);
     QVERIFY(!(*step)->abort_cause().ok());
   }
 
