@@ -74,8 +74,12 @@ struct ExecutorPlan {
   // What each node's kernel took on recent steps (nanoseconds, a running average; -1 until
   // it has run). A kernel that calls itself expensive but measures cheap runs inline on
   // the thread that readied it: handing it to the pool would cost more than running it.
+  // A hand-off measured about 20 to 25 us of CPU on a 2-vCPU VM (waking a pool thread and
+  // the caller's wait; `clab bench train`: inline below 10 us -> 100 us took 86 us of CPU
+  // off a global step of the digits MLP, about four hand-offs), so only kernels of more than
+  // twice that go to the pool, where running beside other work can pay for it.
   std::unique_ptr<std::atomic<int32_t>[]> measured_nanos;
-  static constexpr int32_t kInlineBelowNanos = 10000;
+  static constexpr int32_t kInlineBelowNanos = 50000;
 
   bool RunsOnPool(int id) const {
     if (run_on_caller || !nodes[static_cast<size_t>(id)].is_expensive) return false;
