@@ -91,13 +91,20 @@ void ReduceMiddleAxis(const OpKernelContext* ctx, const In* in, Acc* out, int64_
       Acc* acc = partial + (o * row_blocks + row_block) * inner;
       const In* base = in + o * rows * inner;
       if (inner == 1) {
-        acc[0] = ConstArrayMap<In>(base + r0, r1 - r0).template cast<Acc>().sum();
+        // Integer sums wrap on overflow (WrappingAdd); Eigen's sum would overflow undefined.
+        if constexpr (std::is_integral_v<Acc>) {
+          Acc sum = 0;
+          for (int64_t r = r0; r < r1; ++r) sum = WrappingAdd(sum, static_cast<Acc>(base[r]));
+          acc[0] = sum;
+        } else {
+          acc[0] = ConstArrayMap<In>(base + r0, r1 - r0).template cast<Acc>().sum();
+        }
         continue;
       }
       std::fill(acc + c0, acc + c1, Acc(0));
       for (int64_t r = r0; r < r1; ++r) {
         const In* row = base + r * inner;
-        for (int64_t c = c0; c < c1; ++c) acc[c] += static_cast<Acc>(row[c]);
+        for (int64_t c = c0; c < c1; ++c) acc[c] = WrappingAdd(acc[c], static_cast<Acc>(row[c]));
       }
     }
   });
@@ -107,7 +114,7 @@ void ReduceMiddleAxis(const OpKernelContext* ctx, const In* in, Acc* out, int64_
     std::fill(dst, dst + inner, Acc(0));
     for (int64_t rb = 0; rb < row_blocks; ++rb) {
       const Acc* src = partial + (o * row_blocks + rb) * inner;
-      for (int64_t c = 0; c < inner; ++c) dst[c] += src[c];
+      for (int64_t c = 0; c < inner; ++c) dst[c] = WrappingAdd(dst[c], src[c]);
     }
   }
 }

@@ -2,6 +2,8 @@
 // types against a plain reference, integer truncation, empty inputs, and the errors.
 #include "MathTestUtil.h"
 
+#include <limits>
+
 using namespace clab;
 using namespace clab::testing;
 
@@ -131,6 +133,23 @@ class ReductionOpsTest : public QObject {
     const Tensor want =
         CastTensor<int32_t, double>(ReferenceReduction(CastTensor<double, int32_t>(x), {0}, false, false));
     EXPECT_TENSOR(RunOne(ReductionNode("Sum", DT_INT32, false), {x, Tensor::Vector<int32_t>({0})}), want);
+  }
+
+  // int64 sums past the type's range wrap around as two's complement does (a fuzz find: the
+  // overflow itself was undefined behaviour), along a whole axis and down columns.
+  void integerSumsWrapAround() {
+    constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+    constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+    const Tensor x = Tensor::Matrix<int64_t>({{kMin, -2}, {kMax, 3}});
+    EXPECT_TENSOR(RunOne(ReductionNode("Sum", DT_INT64, false), {x, Tensor::Scalar<int32_t>(1)}),
+                  Tensor::Vector<int64_t>({kMax - 1, kMin + 2}));
+    EXPECT_TENSOR(RunOne(ReductionNode("Sum", DT_INT64, false), {x, Tensor::Scalar<int32_t>(0)}),
+                  Tensor::Vector<int64_t>({-1, 1}));
+    std::vector<int64_t> many(10000, kMax);
+    const Tensor column = Tensor::FromVector(many, TensorShape{10000, 1});
+    // 10,000 * (2^63 - 1) mod 2^64, as a signed number: -10,000.
+    EXPECT_TENSOR(RunOne(ReductionNode("Sum", DT_INT64, false), {column, Tensor::Scalar<int32_t>(0)}),
+                  Tensor::Vector<int64_t>({-10000}));
   }
 
   void emptyInputs() {
