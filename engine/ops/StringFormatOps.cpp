@@ -17,14 +17,29 @@ namespace {
 
 using array_internal::FailInvalidArgument;
 
+// Widths and precisions above this are refused when the kernel is built: printf makes room
+// for every digit asked for, so a precision of 2^33 asked for 8 GiB (a fuzz find).
+constexpr int64_t kMaxWidthOrPrecision = 1000;
+
 std::string Format(const char* format, ...) __attribute__((format(printf, 1, 2)));
 std::string Format(const char* format, ...) {
   char buffer[512];
-  va_list args;
+  va_list args, again;
   va_start(args, format);
+  va_copy(again, args);
   const int n = std::vsnprintf(buffer, sizeof(buffer), format, args);
   va_end(args);
-  return n < 0 ? std::string() : std::string(buffer, std::min<size_t>(static_cast<size_t>(n), sizeof(buffer) - 1));
+  std::string text;
+  if (n >= 0 && static_cast<size_t>(n) < sizeof(buffer)) {
+    text.assign(buffer, static_cast<size_t>(n));
+  } else if (n >= 0) {
+    // Longer than the buffer (a wide field or many decimals): formatted again in full.
+    text.resize(static_cast<size_t>(n) + 1);
+    std::vsnprintf(text.data(), text.size(), format, again);
+    text.resize(static_cast<size_t>(n));
+  }
+  va_end(again);
+  return text;
 }
 
 class AsStringKernel : public OpKernel {
@@ -74,6 +89,12 @@ StatusOr<std::unique_ptr<OpKernel>> MakeAsStringKernel(OpKernelConstruction& c) 
     return bad("scientific and shortest format not supported for datatype " + DataTypeName(dtype));
   if (!floating && precision >= 0) return bad("precision not supported for datatype " + DataTypeName(dtype));
   if (scientific && shortest) return bad("cannot select both scientific and shortest notation");
+  if (width > kMaxWidthOrPrecision)
+    return bad("width " + std::to_string(width) + " is above the " + std::to_string(kMaxWidthOrPrecision) +
+               " that AsString allows");
+  if (precision > kMaxWidthOrPrecision)
+    return bad("precision " + std::to_string(precision) + " is above the " + std::to_string(kMaxWidthOrPrecision) +
+               " that AsString allows");
   if (fill.size() > 1) return bad("fill must be one or fewer characters");
   if (!fill.empty() && std::string(" +-0#").find(fill[0]) == std::string::npos)
     return bad("fill argument not supported: \"" + fill + "\"");

@@ -42,6 +42,10 @@ class StringFormatTest : public QObject {
     QTest::newRow("int width 4 fill 0") << ints << "width=4 fill=0" << QStringList{"0003", "-042", "12345"};
     QTest::newRow("int64") << Tensor::Vector<int64_t>({int64_t{1} << 40}) << "" << QStringList{"1099511627776"};
     QTest::newRow("bool") << Tensor::Vector<bool>({true, false}) << "" << QStringList{"true", "false"};
+    // Longer than the formatter's first buffer (512 bytes): the whole text, not a cut one.
+    QTest::newRow("width 700") << Tensor::Vector<int32_t>({7}) << "width=700" << QStringList{QString(699, ' ') + "7"};
+    QTest::newRow("1e300 with 400 decimals")
+        << Tensor::Vector<double>({1e300}) << "precision=400" << QStringList{QString::asprintf("%.400f", 1e300)};
   }
   void formats() {
     QFETCH(Tensor, input);
@@ -71,6 +75,14 @@ class StringFormatTest : public QObject {
     auto fill = AsString(Tensor::Vector<float>({1}), {{"fill", AttrOf("x")}});
     QVERIFY(!fill.ok());
     QVERIFY(std::string(fill.status().message()).find("fill argument not supported") != std::string::npos);
+    // printf makes room for every digit asked for: a precision of 2^33 asked it for 8 GiB.
+    auto huge = AsString(Tensor::Vector<double>({1}), {{"precision", AttrOf(int64_t{1} << 33)}});
+    QVERIFY(!huge.ok());
+    QVERIFY2(std::string(huge.status().message()).find("precision 8589934592 is above the 1000") != std::string::npos,
+             std::string(huge.status().message()).c_str());
+    auto wide = AsString(Tensor::Vector<int64_t>({1}), {{"width", AttrOf(int64_t{1001})}});
+    QVERIFY(!wide.ok());
+    QVERIFY(std::string(wide.status().message()).find("width 1001") != std::string::npos);
   }
 };
 
