@@ -70,6 +70,12 @@ StatusOr<Calibration> Calibration::FromJsonText(const std::string& text, const s
     CLAB_RETURN_IF_ERROR(ReadNumber(rpc, "seconds_per_byte", where, &c.rpc.seconds_per_byte));
     CLAB_RETURN_IF_ERROR(ReadNumber(rpc, "latency", where, &c.rpc.latency));
     CLAB_RETURN_IF_ERROR(ReadNumber(rpc, "server_background_seconds", where, &c.rpc.server_background_seconds));
+    CLAB_RETURN_IF_ERROR(ReadNumber(rpc, "awake_saving_seconds", where, &c.rpc.awake_saving_seconds));
+    CLAB_RETURN_IF_ERROR(ReadNumber(rpc, "busy_wake_latency", where, &c.rpc.busy_wake_latency));
+    if (c.rpc.awake_saving_seconds > c.rpc.server_seconds)
+      return errors::InvalidArgument(where, ".awake_saving_seconds: ", c.rpc.awake_saving_seconds,
+                                     " is more than a call's CPU at its callee (server_seconds ", c.rpc.server_seconds,
+                                     ")");
   }
   if (root.contains("step")) {
     const std::string where = absl::StrCat(origin, ".step");
@@ -86,6 +92,10 @@ StatusOr<Calibration> Calibration::FromJsonText(const std::string& text, const s
     CLAB_RETURN_IF_ERROR(ReadNumber(measured, "steps_per_second", where, &c.measured_steps_per_second));
     CLAB_RETURN_IF_ERROR(ReadNumber(measured, "worker_cpu_per_step", where, &c.measured_worker_cpu_per_step));
     CLAB_RETURN_IF_ERROR(ReadNumber(measured, "ps_cpu_per_step", where, &c.measured_ps_cpu_per_step));
+    CLAB_RETURN_IF_ERROR(
+        ReadNumber(measured, "two_workers_steps_per_second", where, &c.measured_two_workers_steps_per_second));
+    CLAB_RETURN_IF_ERROR(
+        ReadNumber(measured, "two_workers_ps_cpu_per_step", where, &c.measured_two_workers_ps_cpu_per_step));
   }
   return c;
 }
@@ -104,14 +114,18 @@ std::string Calibration::ToJsonText() const {
                      {"server_seconds", rpc.server_seconds},
                      {"seconds_per_byte", rpc.seconds_per_byte},
                      {"latency", rpc.latency},
-                     {"server_background_seconds", rpc.server_background_seconds}};
+                     {"server_background_seconds", rpc.server_background_seconds},
+                     {"awake_saving_seconds", rpc.awake_saving_seconds},
+                     {"busy_wake_latency", rpc.busy_wake_latency}};
   root["step"] = json{{"client_seconds", step_client_seconds},
                       {"idle_seconds", step_idle_seconds},
                       {"background_seconds", step_background_seconds},
                       {"jitter", jitter}};
   root["measured"] = json{{"steps_per_second", measured_steps_per_second},
                           {"worker_cpu_per_step", measured_worker_cpu_per_step},
-                          {"ps_cpu_per_step", measured_ps_cpu_per_step}};
+                          {"ps_cpu_per_step", measured_ps_cpu_per_step},
+                          {"two_workers_steps_per_second", measured_two_workers_steps_per_second},
+                          {"two_workers_ps_cpu_per_step", measured_two_workers_ps_cpu_per_step}};
   return root.dump(2) + "\n";
 }
 

@@ -8,7 +8,8 @@
 //   {"format": "clusterlab-calibration", "version": 1, "project": "digits-mlp.clab",
 //    "flops_per_second": 4e9, "op_seconds": 2e-6, "nodes": {"hidden1/MatMul": 1.2e-5, ...},
 //    "rpc": {"client_seconds": 2e-5, "server_seconds": 3e-5, "seconds_per_byte": 5e-10,
-//            "latency": 2e-5, "server_background_seconds": 0},
+//            "latency": 2e-5, "server_background_seconds": 0, "awake_saving_seconds": 4e-5,
+//            "busy_wake_latency": 6e-5},
 //    "step": {"client_seconds": 1e-4, "idle_seconds": 0, "background_seconds": 0,
 //             "jitter": 0.05}, "measured": {...}}
 #pragma once
@@ -28,6 +29,12 @@ struct RpcCosts {
   // CPU the callee spends per call beside serving it (polling threads): it takes cores from
   // others but holds no step up.
   double server_background_seconds = 0;
+  // What a call costs less at its callee when the callee is already at work (its threads
+  // awake, serving another call): a busy ps spends less CPU per call than an idle one.
+  double awake_saving_seconds = 0;
+  // Per message, the wait for the receiving thread to get a core when the receiver's machine
+  // is fully busy (scaled by the share of its cores at work when the message arrives).
+  double busy_wake_latency = 0;
 };
 
 struct Calibration {
@@ -48,6 +55,10 @@ struct Calibration {
   double measured_steps_per_second = 0;
   double measured_worker_cpu_per_step = 0;
   double measured_ps_cpu_per_step = 0;
+  // The real run of one ps and two workers that awake_saving_seconds and busy_wake_latency
+  // were fitted to (0: not measured).
+  double measured_two_workers_steps_per_second = 0;
+  double measured_two_workers_ps_cpu_per_step = 0;
 
   static Calibration Uncalibrated() { return Calibration(); }
   static StatusOr<Calibration> Load(const std::string& path);

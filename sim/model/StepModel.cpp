@@ -156,6 +156,8 @@ StatusOr<StepModel> BuildStepModel(const StepPlan& step, const Calibration& c) {
   model.jitter = c.jitter;
   model.latency = rpc.latency;
   model.call_server_seconds = rpc.server_seconds;
+  model.awake_saving_seconds = std::min(rpc.awake_saving_seconds, rpc.server_seconds);
+  model.busy_wake_latency = rpc.busy_wake_latency;
 
   // Each task's stages: its nodes grouped by the transfers they wait for.
   std::map<std::string, std::map<Key, Stage>> stages;
@@ -235,6 +237,7 @@ StatusOr<StepModel> BuildStepModel(const StepPlan& step, const Calibration& c) {
         if (first) {
           b.Get(id).seconds += rpc.server_seconds;
           b.Get(id).background += rpc.server_background_seconds;
+          b.Get(id).serves_call = true;
           first = false;
         }
       }
@@ -277,6 +280,7 @@ StatusOr<StepModel> BuildStepModel(const StepPlan& step, const Calibration& c) {
                                  absl::StrCat(TaskLabel(t.from_task), ": serve RecvTensor")));
       serve.background = rpc.server_background_seconds;
       serve.worker_compute = t.from_task == worker;
+      serve.serves_call = t.from_task != worker;
       StepActivity& reply =
           b.Add(id + " reply",
                 Message(t.from_task, t.to_task, bytes, absl::StrCat("RecvTensor reply from ", TaskLabel(t.from_task))));

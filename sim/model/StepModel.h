@@ -45,6 +45,7 @@ struct StepActivity {
   // kCompute: CPU the task spends beside it (polling threads) that holds nothing up.
   double background = 0;
   bool worker_compute = false;       // the worker's own work (its share of the step's time)
+  bool serves_call = false;          // kCompute: the callee's work that serves a call
   std::vector<int> after;            // activities that end before it starts (earlier indexes)
   std::string label;                 // "ps 0: RunGraph", "RecvTensor reply"
   std::vector<std::string> tensors;  // kMessage: what it carries
@@ -57,6 +58,8 @@ struct StepModel {
   double jitter = 0;                     // relative spread of the worker's compute
   double latency = 0;                    // per message, besides the network (wake-ups)
   double call_server_seconds = 0;        // a call's own CPU at the callee (for SyncReplicas' calls)
+  double awake_saving_seconds = 0;       // less CPU for a call whose callee is at work already
+  double busy_wake_latency = 0;          // per message, at a receiver whose machine is fully busy
   // Per ps, the CPU of applying the gradients (its nodes that wait for the worker): what
   // SyncReplicas' aggregation has each ps do once per step.
   std::map<std::string, double> apply_seconds;

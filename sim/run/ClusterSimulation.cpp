@@ -33,6 +33,7 @@ struct Cluster {
   SimulationConfig config;
   SimPlatform* platform = nullptr;
   ActivityRecorder* recorder = nullptr;
+  TaskActivity* tasks = nullptr;
   std::map<std::string, size_t> task_index;
   std::vector<size_t> worker_tasks;
   std::vector<std::vector<StepRecord>> steps;  // per worker
@@ -72,14 +73,17 @@ std::vector<SimActivity> Plan(const Cluster& c, size_t worker) {
                           bytes <= std::min(c.platform->burst(task), c.platform->burst(to));
       s.from = bursts ? c.platform->burst_host(task) : c.platform->net_host(task);
       s.to = bursts ? c.platform->burst_host(to) : c.platform->net_host(to);
+      s.wakes = c.platform->cpu_host(to);
       s.amount = static_cast<double>(m) * bytes;
     } else {
       s.cpu = c.platform->cpu_host(task);
+      s.task_index = static_cast<int>(task);
       s.threads = std::max(1, std::min(m, s.cpu->get_core_count()));
       // SimGrid counts an execution's FLOPs per thread.
       s.amount = m * Flops(a.seconds) / s.threads;
       s.background = m * Flops(a.background) / s.threads;
       s.jitters = a.worker_compute;
+      if (a.serves_call) s.saving = m * Flops(model.awake_saving_seconds) / s.threads;
     }
     plan.push_back(std::move(s));
   }
@@ -97,6 +101,8 @@ std::vector<SimActivity> ApplyPlan(const Cluster& c, size_t chief) {
     request.message = reply.message = true;
     request.from = reply.to = from;
     request.to = reply.from = c.platform->net_host(ps);
+    request.wakes = apply.cpu;
+    reply.wakes = c.platform->cpu_host(chief);
     request.amount = reply.amount = kCallOverheadBytes;
     request.task = c.bound->tasks[chief];
     apply.task = reply.task = task;
@@ -104,6 +110,7 @@ std::vector<SimActivity> ApplyPlan(const Cluster& c, size_t chief) {
     reply.label = "RunGraph reply";
     apply.label = TaskLabel(task) + ": apply the mean gradient";
     apply.cpu = c.platform->cpu_host(ps);
+    apply.task_index = static_cast<int>(ps);
     apply.amount = Flops(seconds + c.model->call_server_seconds);
     apply.after = {base};
     reply.after = {base + 1};
@@ -141,7 +148,7 @@ void WorkerActor(Cluster* c, int w) {
   const StepModel& model = *c->model;
   std::mt19937_64 rng(c->config.seed * 1000003ULL + static_cast<uint64_t>(w));
   const std::vector<SimActivity> plan = Plan(*c, task);
-  StepRunner runner(c->recorder);
+  StepRunner runner(c->recorder, c->tasks, c->model->busy_wake_latency);
   // Workers do not start together: the others wait for the chief to initialise the model,
   // and each then starts when it is ready, at no particular point of the chief's step. A
   // start anywhere within one step keeps identical workers from moving in lockstep (all
@@ -175,7 +182,7 @@ void WorkerActor(Cluster* c, int w) {
 void AggregatorActor(Cluster* c) {
   const size_t chief = c->worker_tasks[0];
   const std::vector<SimActivity> plan = ApplyPlan(*c, chief);
-  StepRunner runner(c->recorder);
+  StepRunner runner(c->recorder, c->tasks, c->model->busy_wake_latency);
   for (int step = 0; step < c->config.steps; ++step) {
     for (size_t w = 0; w < c->worker_tasks.size(); ++w) c->gradients->get<int>();
     runner.Run(plan, 1.0, step < c->config.trace_steps ? c->bound->tasks[chief] : "");
@@ -212,6 +219,7 @@ StatusOr<SimulationResult> RunClusterSimulation(const SimulationInput& input) {
   sg4::Engine engine(&argc, argv.data());
   CLAB_ASSIGN_OR_RETURN(SimPlatform platform, SimPlatform::Build(*input.platform, bound, input.model->latency));
   ActivityRecorder recorder(&platform);
+  TaskActivity tasks(bound.tasks.size());
 
   Cluster cluster;
   cluster.model = input.model;
@@ -219,6 +227,7 @@ StatusOr<SimulationResult> RunClusterSimulation(const SimulationInput& input) {
   cluster.config = input.config;
   cluster.platform = &platform;
   cluster.recorder = &recorder;
+  cluster.tasks = &tasks;
   for (size_t t = 0; t < bound.tasks.size(); ++t) {
     cluster.task_index[bound.tasks[t]] = t;
     if (bound.tasks[t].rfind("/job:worker/", 0) == 0) cluster.worker_tasks.push_back(t);
@@ -280,6 +289,15 @@ StatusOr<SimulationResult> RunClusterSimulation(const SimulationInput& input) {
       result.workers.push_back(out);
     }
   }
+  int64_t worker_steps = 0;
+  for (const WorkerSteps& w : result.workers) worker_steps += w.steps;
+  double served_cpu = 0;
+  for (size_t t = 0; t < bound.tasks.size(); ++t)
+    if (std::find(cluster.worker_tasks.begin(), cluster.worker_tasks.end(), t) == cluster.worker_tasks.end())
+      served_cpu += tasks.cpu_seconds[t];
+  result.served_cpu_per_step = worker_steps > 0 ? served_cpu / static_cast<double>(worker_steps) : 0;
+  result.awake_call_share =
+      tasks.served_calls > 0 ? static_cast<double>(tasks.awake_calls) / static_cast<double>(tasks.served_calls) : 0;
   std::sort(result.workers.begin(), result.workers.end(), [](const WorkerSteps& a, const WorkerSteps& b) {
     return std::make_pair(a.task.size(), a.task) < std::make_pair(b.task.size(), b.task);
   });

@@ -45,12 +45,15 @@ SimulationResult SimulationResult::Mean(const std::vector<SimulationResult>& run
   mean.total_steps_per_second = 0;
   mean.simulated_seconds = 0;
   mean.wall_seconds = 0;
+  mean.served_cpu_per_step = mean.awake_call_share = 0;
   for (WorkerSteps& w : mean.workers) w.steps_per_second = w.compute = w.transfer = w.waiting = 0;
   for (ResourceLoad& r : mean.resources) r.mean = r.peak = r.amount = 0;
   for (const SimulationResult& run : runs) {
     mean.total_steps_per_second += run.total_steps_per_second / n;
     mean.simulated_seconds += run.simulated_seconds / n;
     mean.wall_seconds += run.wall_seconds;
+    mean.served_cpu_per_step += run.served_cpu_per_step / n;
+    mean.awake_call_share += run.awake_call_share / n;
     for (size_t i = 0; i < mean.workers.size() && i < run.workers.size(); ++i) {
       mean.workers[i].steps_per_second += run.workers[i].steps_per_second / n;
       mean.workers[i].compute += run.workers[i].compute / n;
@@ -83,6 +86,8 @@ std::string SimulationResult::ToJsonText() const {
   root["timeline_bin_seconds"] = timeline_bin_seconds;
   root["bytes_per_step"] = bytes_per_step;
   root["calls_per_step"] = calls_per_step;
+  root["served_cpu_per_step"] = served_cpu_per_step;
+  root["awake_call_share"] = awake_call_share;
   root["bottleneck"] = bottleneck;
   root["bottleneck_resource"] = bottleneck_resource;
   json workers_json = json::array();
@@ -135,6 +140,8 @@ StatusOr<SimulationResult> SimulationResult::FromJsonText(const std::string& tex
     r.timeline_bin_seconds = root.at("timeline_bin_seconds");
     r.bytes_per_step = root.at("bytes_per_step");
     r.calls_per_step = root.at("calls_per_step");
+    r.served_cpu_per_step = root.at("served_cpu_per_step");
+    r.awake_call_share = root.at("awake_call_share");
     r.bottleneck = root.at("bottleneck");
     r.bottleneck_resource = root.at("bottleneck_resource");
     for (const json& w : root.at("workers"))

@@ -71,6 +71,10 @@ struct SimulationResult {
   std::vector<TraceSpan> trace;
   int64_t bytes_per_step = 0;  // one worker's step, both ways
   int calls_per_step = 0;
+  // CPU the ps (the tasks that are not workers) spent per step of any worker, in seconds of
+  // a calibrated core, and the share of the calls they served that found them at work.
+  double served_cpu_per_step = 0;
+  double awake_call_share = 0;
   std::string bottleneck;           // in plain words
   std::string bottleneck_resource;  // a resources[].name, or ""
   // The same in parts, for saying it in another language (report/Bottleneck.h's Kind, the

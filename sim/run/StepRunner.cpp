@@ -1,6 +1,9 @@
 #include "run/StepRunner.h"
 
+#include "platform/SimPlatform.h"
+
 #include <simgrid/s4u/Activity.hpp>
+#include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Engine.hpp>
 
@@ -32,7 +35,16 @@ void StepRunner::StartBackground(const SimActivity& a) {
       std::remove_if(background_.begin(), background_.end(), [](const sg4::ExecPtr& exec) { return exec->test(); }),
       background_.end());
   background_.push_back(StartExec(a.cpu, a.background, a.threads));
+  if (a.task_index >= 0)
+    tasks_->cpu_seconds[static_cast<size_t>(a.task_index)] += a.background * a.threads / kReferenceFlops;
   recorder_->Work(a.cpu, a.background * a.threads, sg4::Engine::get_clock(), sg4::Engine::get_clock());
+}
+
+double StepRunner::WakeDelay(const SimActivity& message) const {
+  if (busy_wake_latency_ <= 0 || message.wakes == nullptr) return 0;
+  const double cores = message.wakes->get_core_count();
+  const double busy = message.wakes->get_load() / message.wakes->get_speed();
+  return busy_wake_latency_ * std::clamp(busy / cores, 0.0, 1.0);
 }
 
 StepOutcome StepRunner::Run(const std::vector<SimActivity>& plan, double factor, const std::string& trace_task) {
@@ -47,42 +59,84 @@ StepOutcome StepRunner::Run(const std::vector<SimActivity>& plan, double factor,
   std::vector<double> start(n, begin), end(n, begin), amount(n, 0);
   std::vector<sg4::ActivityPtr> active;
   std::vector<int> index_of_active;
+  // Messages that have arrived whose receiver is not awake yet: (when it is, which).
+  std::vector<std::pair<double, int>> waking;
   auto launch = [&](int i) {
     const SimActivity& a = plan[static_cast<size_t>(i)];
-    start[static_cast<size_t>(i)] = sg4::Engine::get_clock();
+    const size_t k = static_cast<size_t>(i);
+    start[k] = sg4::Engine::get_clock();
     if (a.message) {
-      amount[static_cast<size_t>(i)] = a.amount;
+      amount[k] = a.amount;
       active.push_back(sg4::Comm::sendto_async(a.from, a.to, static_cast<uint64_t>(a.amount)));
     } else {
-      amount[static_cast<size_t>(i)] = a.jitters ? a.amount * factor : a.amount;
+      amount[k] = a.jitters ? a.amount * factor : a.amount;
+      if (a.saving > 0) {
+        ++tasks_->served_calls;
+        if (tasks_->running[static_cast<size_t>(a.task_index)] > 0) {
+          ++tasks_->awake_calls;
+          amount[k] = std::max(0.0, amount[k] - a.saving);
+        }
+      }
+      if (a.task_index >= 0) ++tasks_->running[static_cast<size_t>(a.task_index)];
       if (a.background > 0) StartBackground(a);
-      active.push_back(StartExec(a.cpu, amount[static_cast<size_t>(i)], a.threads));
+      active.push_back(StartExec(a.cpu, amount[k], a.threads));
     }
     index_of_active.push_back(i);
+  };
+  auto arrived = [&](size_t k) {
+    for (int user : users[k])
+      if (--waiting[static_cast<size_t>(user)] == 0) launch(user);
   };
   for (size_t i = 0; i < n; ++i)
     if (waiting[i] == 0) launch(static_cast<int>(i));
   int last = n > 0 ? 0 : -1;
-  while (!active.empty()) {
-    const ssize_t done = sg4::Activity::wait_any(active);
-    const int i = index_of_active[static_cast<size_t>(done)];
-    active.erase(active.begin() + done);
-    index_of_active.erase(index_of_active.begin() + done);
-    const double now = sg4::Engine::get_clock();
-    const size_t k = static_cast<size_t>(i);
-    end[k] = now;
-    const SimActivity& a = plan[k];
-    if (a.message) {
-      recorder_->Message(a.from, a.to, a.amount, start[k], now);
+  while (!active.empty() || !waking.empty()) {
+    const double next_wake =
+        waking.empty() ? -1 : std::min_element(waking.begin(), waking.end())->first - sg4::Engine::get_clock();
+    ssize_t done = -1;
+    if (active.empty()) {
+      sg4::this_actor::sleep_for(std::max(0.0, next_wake));
     } else {
-      recorder_->Work(a.cpu, amount[k] * a.threads, start[k], now);
+      done = sg4::Activity::wait_any_for(active, waking.empty() ? -1.0 : std::max(0.0, next_wake));
     }
-    if (!trace_task.empty())
-      recorder_->Span(a.worker_compute ? trace_task : a.task,
-                      a.message ? "calls" : (a.worker_compute ? "step" : "serves"), a.label, start[k], now);
-    if (now >= end[static_cast<size_t>(last)]) last = i;
-    for (int user : users[k])
-      if (--waiting[static_cast<size_t>(user)] == 0) launch(user);
+    const double now = sg4::Engine::get_clock();
+    if (done >= 0 && static_cast<size_t>(done) < active.size()) {
+      const int i = index_of_active[static_cast<size_t>(done)];
+      active.erase(active.begin() + done);
+      index_of_active.erase(index_of_active.begin() + done);
+      const size_t k = static_cast<size_t>(i);
+      end[k] = now;
+      const SimActivity& a = plan[k];
+      if (a.message) {
+        recorder_->Message(a.from, a.to, a.amount, start[k], now);
+      } else {
+        recorder_->Work(a.cpu, amount[k] * a.threads, start[k], now);
+        if (a.task_index >= 0) {
+          --tasks_->running[static_cast<size_t>(a.task_index)];
+          tasks_->cpu_seconds[static_cast<size_t>(a.task_index)] += amount[k] * a.threads / kReferenceFlops;
+        }
+      }
+      if (!trace_task.empty())
+        recorder_->Span(a.worker_compute ? trace_task : a.task,
+                        a.message ? "calls" : (a.worker_compute ? "step" : "serves"), a.label, start[k], now);
+      if (now >= end[static_cast<size_t>(last)]) last = i;
+      const double delay = a.message ? WakeDelay(a) : 0;
+      if (delay > 0) {
+        waking.emplace_back(now + delay, i);
+      } else {
+        arrived(k);
+      }
+    }
+    // Receivers that are awake by now.
+    for (size_t w = 0; w < waking.size();) {
+      if (waking[w].first <= sg4::Engine::get_clock() + 1e-12) {
+        const size_t k = static_cast<size_t>(waking[w].second);
+        waking.erase(waking.begin() + static_cast<ssize_t>(w));
+        arrived(k);
+      } else {
+        ++w;
+      }
+    }
   }
   StepOutcome outcome;
   outcome.seconds = sg4::Engine::get_clock() - begin;

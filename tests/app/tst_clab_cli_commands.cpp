@@ -246,6 +246,12 @@ class ClabCliCommandsTest : public QObject {
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
     QVERIFY2(json.value("nodes").toObject().size() > 10, qPrintable(calibration));
+    // The run with two workers was measured and what sharing the cores costs fitted to it.
+    QVERIFY2(json.value("measured").toObject().value("two_workers_steps_per_second").toDouble() > 0,
+             qPrintable(calibration));
+    QVERIFY2(json.value("rpc").toObject().contains("busy_wake_latency"), qPrintable(calibration));
+    QVERIFY2(calibrated.out.contains("2 workers on 1 ps: a call that finds the ps at work saves"),
+             qPrintable(calibrated.out));
     const ProgramResult predicted = ClabProcess::clab(
         {"simulate", project, "--calibration", calibration, "--workers", "1,2", "--ps", "1", "--steps", "20"}, 120000);
     QVERIFY2(predicted.exitCode == 0, qPrintable(predicted.out + predicted.err));

@@ -168,6 +168,11 @@ Status SimulateCommand::Explain(sim::Simulator& simulator, int workers, int ps, 
       "the FLOP model\n",
       model.CallsPerStep(), sim::FormatBytes(static_cast<double>(model.BytesPerStep())), model.WorkerSeconds() * 1e6,
       model.OtherSeconds() * 1e6, model.traced_nodes, model.modelled_nodes);
+  if (model.awake_saving_seconds > 0 || model.busy_wake_latency > 0)
+    out << absl::StrFormat(
+        "  a call that finds its callee at work costs it %.0f us less; a message to a machine whose cores are all "
+        "busy waits %.0f us more for its receiver to wake (less on a machine partly busy)\n",
+        model.awake_saving_seconds * 1e6, model.busy_wake_latency * 1e6);
   return OkStatus();
 }
 

@@ -1,6 +1,7 @@
 #include "sim/SimCalibration.h"
 
 #include "calibration/CalibrationFit.h"
+#include "calibration/ContentionFit.h"
 #include "clab/distributed/LinkProbe.h"
 #include "clab/distributed/Server.h"
 #include "clab/graph/GraphImport.h"
@@ -11,6 +12,7 @@
 #include "network/LoopbackPorts.h"
 #include "run/Simulator.h"
 #include "sim/RealCluster.h"
+#include "sim/SimBenchmark.h"
 
 #include <absl/strings/numbers.h>
 #include <absl/strings/str_cat.h>
@@ -154,18 +156,24 @@ StatusOr<sim::Calibration> CalibrateProject(const SimCalibrationOptions& options
     CLAB_ASSIGN_OR_RETURN(measured.large_echo, MeasureEcho(*probe, ps->pid(), 64 * 1024, 400));
     ps->Stop();
   }
-  // The real runs, on one ps and on two, three times each: the median run (by steps/s) of
-  // each is the one fitted.
-  RealRunResult runs_of[2];
-  for (int ps = 1; ps <= 2; ++ps) {
+  // The real runs, on one ps and one worker, two ps and one worker, one ps and two workers,
+  // three times each: the median run (by steps/s) of each is the one fitted.
+  struct RealConfig {
+    int ps, workers;
+  };
+  const RealConfig configs[] = {{1, 1}, {2, 1}, {1, 2}};
+  RealRunResult runs_of[3];
+  for (int c = 0; c < 3; ++c) {
+    const RealConfig& config = configs[c];
     std::vector<RealRunResult> runs;
     for (int i = 0; i < 3; ++i) {
-      say(absl::StrCat("running ", project.program, " for real (", ps, " ps, 1 worker) for ", options.seconds, " s, ",
-                       i + 1, " of 3"));
+      say(absl::StrCat("running ", project.program, " for real (", config.ps, " ps, ", config.workers, " worker",
+                       config.workers > 1 ? "s" : "", ") for ", options.seconds, " s, ", i + 1, " of 3"));
       RealRunOptions real;
       real.clab = options.clab;
       real.program = project.program;
-      real.ps = ps;
+      real.ps = config.ps;
+      real.workers = config.workers;
       real.seconds = options.seconds;
       CLAB_ASSIGN_OR_RETURN(RealRunResult run, RunRealCluster(real));
       runs.push_back(std::move(run));
@@ -173,11 +181,12 @@ StatusOr<sim::Calibration> CalibrateProject(const SimCalibrationOptions& options
     std::sort(runs.begin(), runs.end(), [](const RealRunResult& a, const RealRunResult& b) {
       return a.total_steps_per_second < b.total_steps_per_second;
     });
-    runs_of[ps - 1] = runs[1];
-    say(absl::StrFormat("%d ps: measured %.1f steps/s (of %.1f, %.1f, %.1f); CPU per step: worker %.0f us, ps %.0f us",
-                        ps, runs[1].total_steps_per_second, runs[0].total_steps_per_second,
-                        runs[1].total_steps_per_second, runs[2].total_steps_per_second,
-                        runs[1].worker_cpu_per_step * 1e6, runs[1].ps_cpu_per_step * 1e6));
+    runs_of[c] = runs[1];
+    say(absl::StrFormat(
+        "%d ps, %d worker(s): measured %.1f steps/s (of %.1f, %.1f, %.1f); CPU per step: worker %.0f us, ps %.0f us",
+        config.ps, config.workers, runs[1].total_steps_per_second, runs[0].total_steps_per_second,
+        runs[1].total_steps_per_second, runs[2].total_steps_per_second, runs[1].worker_cpu_per_step * 1e6,
+        runs[1].ps_cpu_per_step * 1e6));
   }
   measured.steps_per_second = runs_of[0].total_steps_per_second;
   measured.worker_cpu_per_step = runs_of[0].worker_cpu_per_step;
@@ -185,7 +194,16 @@ StatusOr<sim::Calibration> CalibrateProject(const SimCalibrationOptions& options
   measured.two_ps_worker_cpu_per_step = runs_of[1].worker_cpu_per_step;
   measured.two_ps_ps_cpu_per_step = runs_of[1].ps_cpu_per_step;
   CLAB_ASSIGN_OR_RETURN(const sim::StepPlan* two_ps, simulator.Plan(1, 2));
-  return sim::FitCalibration(measured, *compiled, two_ps);
+  CLAB_ASSIGN_OR_RETURN(const sim::Calibration fitted, sim::FitCalibration(measured, *compiled, two_ps));
+  // The costs of sharing this machine, from the run with two workers, simulated on this
+  // machine as the benchmark's loopback setting describes it.
+  sim::ContentionMeasurement shared;
+  shared.workers = configs[2].workers;
+  shared.steps_per_second = runs_of[2].total_steps_per_second;
+  shared.ps_cpu_per_step = runs_of[2].ps_cpu_per_step;
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  say("fitting what sharing this machine's cores costs");
+  return sim::FitContention(fitted, project, SettingPlatform(SimBenchmarkSetting{}, cores), shared, say);
 }
 
 }  // namespace clab::cli

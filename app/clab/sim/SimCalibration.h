@@ -6,10 +6,11 @@
 //   2. bare gRPC echoes to the ps process (small and 64 KiB), timing each call and the CPU
 //      both processes spend on it
 //   3. real runs of the program (`clab example ...`, one process per task) on one ps and on
-//      two, three of each for a few seconds: steps per second and the CPU each process spends
-//      per step, of the median run of each
+//      two with one worker, and on one ps with two workers, three of each for a few seconds:
+//      steps per second and the CPU each process spends per step, of the median run of each
 //
-// and fits a Calibration to them (sim/calibration/CalibrationFit.h).
+// and fits a Calibration to them (sim/calibration/CalibrationFit.h), then what sharing this
+// machine's cores costs to the run with two workers (sim/calibration/ContentionFit.h).
 #pragma once
 
 #include "calibration/Calibration.h"
