@@ -19,14 +19,16 @@ namespace clab::cli {
 using launch::ChildProcess;
 
 std::string BenchSimulateCommand::description() const {
-  return "Calibrates the simulator on each project (one ps and one worker on this machine), then\n"
-         "predicts and measures the same configurations (--configs: ps x workers) on loopback and\n"
-         "with every task in a network namespace of its own, joined through a bridge namespace by\n"
-         "veth links that tbf limits to each --rates (Mbit/s, both ways), so that the network\n"
-         "dominates. Prints the predicted and the measured steps/s (all workers; the median of\n"
-         "--repeats interleaved runs) and the error, against the targets: 25% on loopback, 15%\n"
-         "shaped. Namespaces are named clab-sim-<pid>-..., use 198.18.0.0/24 and are deleted\n"
-         "afterwards; the root namespace gets no address or route. Needs root for the shaped runs.";
+  return "Calibrates the simulator on each project (one ps and one worker, two ps, two workers\n"
+         "on this machine), then predicts and measures the same configurations (--configs: ps x\n"
+         "workers) on loopback and with every task in a network namespace of its own, joined\n"
+         "through a bridge namespace by veth links that htb limits to each --rates (Mbit/s, both\n"
+         "ways; one FIFO queue of 100 packets at each end, as a NIC and its switch port), so that\n"
+         "the network dominates. Prints the predicted and the measured steps/s (all workers; the\n"
+         "median of --repeats interleaved runs) and the error, against the targets: 25% on\n"
+         "loopback, 15% shaped. Namespaces are named clab-sim-<pid>-..., use 198.18.0.0/24 and\n"
+         "are deleted afterwards; the root namespace gets no address or route. Needs root for the\n"
+         "shaped runs.";
 }
 
 void BenchSimulateCommand::DeclareFlags(FlagParser& flags) {

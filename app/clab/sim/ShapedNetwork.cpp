@@ -50,31 +50,17 @@ Status RunTool(const std::vector<std::string>& args) {
 
 }  // namespace
 
-// The NIC of task `self`, one direction: an htb class at the full rate, shared in turns (a
-// class per peer task, a full frame at a time, each guaranteed its share and allowed all
-// that is free) between the peers, as a NIC with fair queueing shares it between flows;
-// `match` is "dst" for what the task sends and "src" for what it receives.
-Status ShapedNetwork::Shape(const std::string& ns, const std::string& device, int self, int tasks,
-                            const std::string& match) {
+// The NIC of a task, one direction: one htb class at the full rate, its packets in one FIFO
+// queue of kQueuePackets, whatever peer they go to or come from, as a NIC and a switch port
+// queue them; the flows through it share it as TCP shares a bottleneck.
+Status ShapedNetwork::Shape(const std::string& ns, const std::string& device) {
   const std::string rate = absl::StrCat(static_cast<int64_t>(std::llround(rate_)), "bit");
-  const std::string share = absl::StrCat(static_cast<int64_t>(std::llround(rate_ / std::max(tasks, 1))), "bit");
   CLAB_RETURN_IF_ERROR(
-      Run({"tc", "-n", ns, "qdisc", "add", "dev", device, "root", "handle", "1:", "htb", "default", "99"}));
+      Run({"tc", "-n", ns, "qdisc", "add", "dev", device, "root", "handle", "1:", "htb", "default", "1"}));
   CLAB_RETURN_IF_ERROR(Run({"tc", "-n", ns, "class", "add", "dev", device, "parent", "1:", "classid", "1:1", "htb",
                             "rate", rate, "ceil", rate, "quantum", "1514"}));
-  for (int peer = 0; peer <= tasks; ++peer) {
-    if (peer == self) continue;
-    // The last class takes everything else (ARP).
-    const std::string id = peer == tasks ? "1:99" : absl::StrCat("1:", 10 + peer);
-    CLAB_RETURN_IF_ERROR(Run({"tc", "-n", ns, "class", "add", "dev", device, "parent", "1:1", "classid", id, "htb",
-                              "rate", share, "ceil", rate, "quantum", "1514"}));
-    if (peer == tasks) continue;
-    CLAB_RETURN_IF_ERROR(Run({"tc",     "-n",     ns,      "filter",   "add", "dev",
-                              device,   "parent", "1:",    "protocol", "ip",  "prio",
-                              "1",      "u32",    "match", "ip",       match, Address(peer) + "/32",
-                              "flowid", id}));
-  }
-  return OkStatus();
+  return Run({"tc", "-n", ns, "qdisc", "add", "dev", device, "parent", "1:1", "handle", "10:", "pfifo", "limit",
+              std::to_string(kQueuePackets)});
 }
 
 std::string ShapedNetwork::IpProgram() { return FindProgram("ip"); }
@@ -128,8 +114,8 @@ StatusOr<std::unique_ptr<ShapedNetwork>> ShapedNetwork::Create(int tasks, double
   }
   if (rate_bits_per_second > 0)
     for (int t = 0; t < tasks; ++t) {
-      CLAB_RETURN_IF_ERROR(network->Shape(network->namespaces_[static_cast<size_t>(t)], "simv", t, tasks, "dst"));
-      CLAB_RETURN_IF_ERROR(network->Shape(br, absl::StrCat("simb", t), t, tasks, "src"));
+      CLAB_RETURN_IF_ERROR(network->Shape(network->namespaces_[static_cast<size_t>(t)], "simv"));
+      CLAB_RETURN_IF_ERROR(network->Shape(br, absl::StrCat("simb", t)));
     }
   return network;
 }

@@ -1,9 +1,11 @@
 // Tasks that act as separate hosts on this machine: each in a network namespace of its own,
 // joined to a bridge (in a namespace of its own too) by a veth pair whose two ends are each
 // limited by an htb qdisc to one rate, so that every task has a full-duplex NIC of that rate,
-// as on a cluster where the network dominates. The rate is shared fairly between the task's
-// peers (a class each, served in turns), as a NIC with fair queueing shares it between
-// flows; a plain FIFO would instead send whole messages one after another. Addresses are 198.18.0.2, .3, ... (the
+// as on a cluster where the network dominates. Each end queues its packets in one FIFO, as a
+// NIC and a switch port do, and the flows through it share the rate as TCP shares a
+// bottleneck. (A class per peer, each guaranteed its share of the rate and allowed to borrow
+// the rest, shared it worse: two workers that each had the ps's link to themselves half the
+// time got half the steps they get through a FIFO.) Addresses are 198.18.0.2, .3, ... (the
 // benchmarking range); nothing is added to the root namespace, and everything is deleted when
 // the object goes away. Namespace names carry "sim" and this process's id.
 //
@@ -38,7 +40,10 @@ class ShapedNetwork {
  private:
   ShapedNetwork() = default;
   Status Run(const std::vector<std::string>& args);
-  Status Shape(const std::string& ns, const std::string& device, int self, int tasks, const std::string& match);
+  // Packets one direction of a NIC holds: 100 full frames are 60 ms at 20 Mbit/s, 12 ms at
+  // 100 Mbit/s.
+  static constexpr int kQueuePackets = 100;
+  Status Shape(const std::string& ns, const std::string& device);
 
   std::string bridge_;
   std::vector<std::string> namespaces_;
