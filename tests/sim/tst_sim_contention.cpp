@@ -2,6 +2,7 @@
 // callee at work costs the callee less CPU (so a busy ps spends less per step than an idle
 // one), a message that arrives at a busy machine wakes its receiver late, neither changes a
 // lone worker's step, and FitContention finds the costs a simulated run was made with.
+#include "ExampleProjects.h"
 #include "StatusText.h"
 #include "calibration/Calibration.h"
 #include "calibration/ContentionFit.h"
@@ -12,7 +13,6 @@
 #include <QtTest>
 
 #include <cmath>
-#include <cstdlib>
 
 using namespace clab;
 using namespace clab::sim;
@@ -20,13 +20,7 @@ using clab::testing::StatusText;
 
 namespace {
 
-SimProject Project(const char* name) {
-  const char* source = std::getenv("CLAB_SOURCE_DIR");
-  StatusOr<SimProject> project =
-      SimProject::Load(std::string(source ? source : CLAB_SOURCE_DIR_FALLBACK) + "/examples/projects/" + name);
-  if (!project.ok()) qFatal("%s", StatusText(project.status()));
-  return *project;
-}
+SimProject Project(const char* name) { return clab::sim::testing::ExampleProject(name); }
 
 // Every task a process of one machine with `cores` cores, talking over its loopback.
 PlatformSpec Machine(int cores) {

@@ -1,6 +1,7 @@
 // A project's step as the simulator sees it: compiled by the engine's pipeline (the bytes of
 // each Send/Recv pair are the partitioned graph's tensor sizes) and modelled as the calls the
 // engine makes.
+#include "ExampleProjects.h"
 #include "StatusText.h"
 #include "calibration/Calibration.h"
 #include "calibration/CalibrationFit.h"
@@ -22,10 +23,7 @@ using clab::testing::StatusText;
 
 namespace {
 
-std::string ProjectPath(const char* name) {
-  const char* source = std::getenv("CLAB_SOURCE_DIR");
-  return std::string(source ? source : CLAB_SOURCE_DIR_FALLBACK) + "/examples/projects/" + name;
-}
+std::string ProjectPath(const char* name) { return clab::sim::testing::ExampleProjectPath(name); }
 
 // Bytes of every variable of the graph, by the ps task it is placed on (its device).
 std::map<std::string, int64_t> VariableBytesByTask(const tensorflow::GraphDef& graph) {

@@ -1,6 +1,7 @@
 // Simulations played by SimGrid: the same configuration gives the same numbers; a slow worker
 // holds synchronous training back; a ps's NIC saturates as workers are added and is named as
 // the bottleneck; a thousand workers and fifty ps complete; bad platforms are named.
+#include "ExampleProjects.h"
 #include "StatusText.h"
 #include "calibration/Calibration.h"
 #include "platform/PlatformSpec.h"
@@ -19,13 +20,7 @@ using clab::testing::StatusText;
 
 namespace {
 
-SimProject Project(const char* name) {
-  const char* source = std::getenv("CLAB_SOURCE_DIR");
-  StatusOr<SimProject> project =
-      SimProject::Load(std::string(source ? source : CLAB_SOURCE_DIR_FALLBACK) + "/examples/projects/" + name);
-  if (!project.ok()) qFatal("%s", StatusText(project.status()));
-  return *project;
-}
+SimProject Project(const char* name) { return clab::sim::testing::ExampleProject(name); }
 
 PlatformSpec Platform(const char* json) {
   StatusOr<PlatformSpec> spec = PlatformSpec::FromJsonText(json, "test platform");
