@@ -122,15 +122,17 @@ bool TensorQueue::PendingLocked(uint64_t id) const {
 }
 
 void TensorQueue::EndWithStep(uint64_t id, const std::shared_ptr<StepWait>& wait) {
-  const int listener =
-      wait->step->AddAbortListener([self = shared_from_this(), id](const Status& status) { self->Cancel(id, status); });
-  std::unique_lock<std::mutex> lock(wait->mu);
-  if (!wait->ended) {
-    wait->listener = listener;
-    return;
+  Status aborted;
+  {
+    // Once the wait has ended its step may be gone (the node that waited has completed and
+    // the step with it): the step is touched only while the wait is known not to have ended,
+    // and End() cannot get past this lock before the listener is in.
+    std::lock_guard<std::mutex> lock(wait->mu);
+    if (wait->ended) return;
+    wait->listener = wait->step->AddAbortListener(
+        [self = shared_from_this(), id](const Status& status) { self->Cancel(id, status); }, &aborted);
   }
-  lock.unlock();
-  wait->step->RemoveAbortListener(listener);
+  if (!aborted.ok()) Cancel(id, aborted);
 }
 
 void TensorQueue::Cancel(uint64_t id, const Status& status) {

@@ -53,19 +53,15 @@ StatusOr<RendezvousKey> RendezvousKey::Parse(std::string_view key) {
   return parsed;
 }
 
-int Rendezvous::AddAbortListener(std::function<void(const Status&)> listener) {
-  Status aborted;
-  {
-    MutexLock lock(listeners_mu_);
-    if (listeners_abort_.ok()) {
-      const int id = next_listener_++;
-      listeners_.emplace(id, std::move(listener));
-      return id;
-    }
-    aborted = listeners_abort_;
+int Rendezvous::AddAbortListener(std::function<void(const Status&)> listener, Status* aborted) {
+  MutexLock lock(listeners_mu_);
+  if (!listeners_abort_.ok()) {
+    *aborted = listeners_abort_;
+    return -1;
   }
-  listener(aborted);
-  return -1;
+  const int id = next_listener_++;
+  listeners_.emplace(id, std::move(listener));
+  return id;
 }
 
 void Rendezvous::RemoveAbortListener(int id) {

@@ -46,8 +46,10 @@ class Rendezvous {
   // Calls `listener` once with the abort status when the rendezvous is aborted (the step's
   // call was cancelled, another partition failed): a wait that does not go through Recv (a
   // queue's dequeue) ends with the step this way. Returns an id for RemoveAbortListener, or
-  // -1 when the rendezvous was already aborted (`listener` has then run, on this thread).
-  int AddAbortListener(std::function<void(const Status&)> listener);
+  // -1 when the rendezvous was already aborted: `listener` is then not kept and never called,
+  // and `*aborted` says why, so that a caller may add it while holding a lock its listener
+  // takes.
+  int AddAbortListener(std::function<void(const Status&)> listener, Status* aborted);
   void RemoveAbortListener(int id);
 
  protected:
